@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Installs everything (scripts/setup.sh), then runs the whole test suite and the linter.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+.venv/bin/ruff check voice_host tests benchmarks scripts
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"

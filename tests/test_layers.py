@@ -1,0 +1,55 @@
+"""The layering of design.md, checked on the source: games imports nothing else of
+voice_host; intent knows no game rules, speech no games/intent; nothing imports host but
+the CLI."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "voice_host"
+
+ALLOWED = {
+    "games": {"games"},
+    "intent": {"intent"},
+    "speech": {"speech"},
+    "host": {"host", "games", "intent", "speech"},
+}
+
+
+def imported_layers(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    layers: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "voice_host" and len(parts) > 1:
+                layers.add(parts[1])
+    return layers
+
+
+def modules_of(layer: str) -> list[Path]:
+    return sorted((PACKAGE / layer).rglob("*.py"))
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_layer_imports_only_what_design_allows(layer: str) -> None:
+    files = modules_of(layer)
+    assert files, f"layer {layer} has no modules"
+    for path in files:
+        bad = imported_layers(path) - ALLOWED[layer]
+        assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_nothing_but_the_cli_imports_host() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        if path.parent.name == "host" or path.name in ("cli.py", "__main__.py"):
+            continue
+        assert "host" not in imported_layers(path), f"{path.relative_to(PACKAGE)} imports host"

@@ -1,0 +1,3 @@
+from voice_host.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""Command line: argument parsing and wiring only. Each subcommand lives in a host module
+with ``add_arguments(parser)`` and ``run(args) -> int``; modules are imported lazily so that
+``voice-host simulate`` works without the speech extras installed."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# subcommand -> (module, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("voice_host.host.demo", "play a complete scripted game with synthesized voices"),
+    "play": ("voice_host.host.play", "host a game (microphone, keyboard or script)"),
+    "resume": ("voice_host.host.play_resume", "continue a saved game"),
+    "understand": ("voice_host.host.understand", "show what the host understands of a phrase"),
+    "simulate": ("voice_host.host.simulate", "play many random games and print statistics"),
+    "doctor": ("voice_host.host.doctor", "check audio devices, recognizer and speech output"),
+    "models": ("voice_host.host.models_cmd", "list, download or remove Vosk speech models"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="voice-host",
+        description="An offline, voice-driven host for Ici Londres, Resistance and Codenames.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:  # a command whose optional pieces are missing
+            sp.set_defaults(_unavailable=f"'{name}' is not available: {exc}")
+            continue
+        module.add_arguments(sp)
+        sp.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if getattr(args, "_unavailable", None):
+        print(args._unavailable, file=sys.stderr)
+        return 2
+    try:
+        result: int = args._run(args)
+    except KeyboardInterrupt:
+        print("\nStopped.", file=sys.stderr)
+        return 130
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,278 @@
+"""The contract every rules engine follows.
+
+An engine is pure: no I/O, no printing, no clock, no global random state. Shape (after
+OpenSpiel's Python games):
+
+* a :class:`GameDescription` (name, player range, options);
+* a mutable state class with ``legal_actions()``, ``apply(action) -> list[Event]``,
+  ``is_terminal()`` and ``outcome()``;
+* randomness only at *chance nodes*: when ``is_chance_node()`` is true the caller asks
+  ``chance_action(rng)`` for the random outcome (drawn from an injected ``random.Random``)
+  and applies it like any other action, so the outcome is recorded, serializable and
+  replayable;
+* a closed set of frozen-dataclass actions and events per game, serialized generically;
+* every refusal is an :class:`IllegalAction` carrying a sentence a narrator can say, raised
+  *before* anything changes;
+* ``to_json()`` / ``from_json()`` round-trip losslessly at any point;
+* hidden information leaves only through ``public_view()`` and ``player_view(name)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import random
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+JSON = dict[str, Any]
+
+
+class Deal(enum.StrEnum):
+    """Who holds the secrets."""
+
+    HOST = "host"
+    """The engine deals and knows every secret (roles, drawn icons, the key)."""
+    TABLE = "table"
+    """Players hold physical cards; the engine knows only public facts and takes hidden
+    outcomes (sabotage count, hit/miss, a tile's colour) as actions."""
+
+
+class GameError(Exception):
+    """Base of every error an engine raises."""
+
+
+class IllegalAction(GameError):
+    """An action the rules do not allow now. ``reason`` is one short spoken sentence."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class SetupError(GameError):
+    """A game cannot be created with these options (wrong player count, duplicate names...)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class GameDescription:
+    """What a game is, before any state exists."""
+
+    name: str
+    """Registry key, e.g. ``"resistance"``."""
+    title: str
+    """Name a person says, e.g. ``"Resistance with a double agent"``."""
+    min_players: int
+    """Fewest players the rules allow."""
+    max_players: int
+    """Most players the rules allow."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Option name -> one-line description."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of all actions. Subclasses are frozen dataclasses of JSON-friendly fields
+    (str, int, bool, None, tuples of those, str enums)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events ``apply`` returns; the narrator turns them into sentences."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended."""
+
+    winners: tuple[str, ...]
+    """A team name ("heroes", "spies", "red", "blue") or the winning players' names."""
+    scores: Mapping[str, int]
+    """Final scores by player or team (may be empty where the game has none)."""
+    reason: str
+    """Short machine-readable reason, e.g. ``"three_failures"``, ``"assassin"``."""
+
+
+S = TypeVar("S", bound="GameState")
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """What every engine state offers. See the module docstring."""
+
+    description: ClassVar[GameDescription]
+    action_types: ClassVar[tuple[type[Action], ...]]
+    event_types: ClassVar[tuple[type[Event], ...]]
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    def phase(self) -> str: ...
+
+    def current_players(self) -> tuple[str, ...]:
+        """Who may act now (several at once in simultaneous phases; empty at a chance node)."""
+        ...
+
+    def is_chance_node(self) -> bool: ...
+
+    def chance_action(self, rng: random.Random) -> Action: ...
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Every legal action now (of ``player`` when given). May be a finite representative
+        set where the true set is open (a Codenames clue word)."""
+        ...
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A uniformly-ish random legal action (chance outcome at a chance node)."""
+        ...
+
+    def apply(self, action: Action) -> list[Event]: ...
+
+    def is_terminal(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def to_json(self) -> JSON: ...
+
+    @classmethod
+    def from_json(cls: type[S], data: Mapping[str, Any]) -> S: ...
+
+    def public_view(self) -> JSON: ...
+
+    def player_view(self, player: str) -> JSON: ...
+
+
+# --------------------------------------------------------------------------- serialization
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return record_to_json(value)
+    if isinstance(value, (tuple, list)):
+        return [_encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _encode(v) for k, v in value.items()}
+    return value
+
+
+def record_to_json(record: Any) -> JSON:
+    """A frozen action/event dataclass -> ``{"type": ClassName, field: value, ...}``."""
+    out: JSON = {"type": type(record).__name__}
+    for f in dataclasses.fields(record):
+        out[f.name] = _encode(getattr(record, f.name))
+    return out
+
+
+def _decode(tp: Any, value: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        for arg in args:
+            try:
+                return _decode(arg, value)
+            except (TypeError, ValueError, KeyError):
+                continue
+        raise ValueError(f"cannot decode {value!r} as {tp}")
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+    if origin in (dict, Mapping) or tp in (dict, Mapping):
+        args = typing.get_args(tp)
+        if args:
+            return {k: _decode(args[1], v) for k, v in value.items()}
+        return dict(value)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(value)
+    if tp is Any:
+        return value
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return record_from_json({tp.__name__: tp}, value)
+    if tp is int and isinstance(value, bool):
+        raise TypeError("bool is not int")
+    if isinstance(tp, type) and not isinstance(value, tp):
+        if tp is float and isinstance(value, int):
+            return float(value)
+        raise TypeError(f"{value!r} is not {tp.__name__}")
+    return value
+
+
+def record_from_json(types_by_name: Mapping[str, type], data: Mapping[str, Any]) -> Any:
+    """Inverse of :func:`record_to_json`, given the allowed classes by name."""
+    name = data["type"]
+    cls = types_by_name[name]
+    hints = typing.get_type_hints(cls)
+    kwargs = {f.name: _decode(hints[f.name], data[f.name]) for f in dataclasses.fields(cls)
+              if f.name in data}
+    return cls(**kwargs)
+
+
+def type_registry(classes: Iterable[type]) -> dict[str, type]:
+    return {c.__name__: c for c in classes}
+
+
+def action_to_json(action: Action) -> JSON:
+    return record_to_json(action)
+
+
+def action_from_json(state_cls: type[GameState], data: Mapping[str, Any]) -> Action:
+    result = record_from_json(type_registry(state_cls.action_types), data)
+    assert isinstance(result, Action)
+    return result
+
+
+def event_to_json(event: Event) -> JSON:
+    return record_to_json(event)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def check_player_names(players: Sequence[str], description: GameDescription) -> tuple[str, ...]:
+    """Validate a seating list: count within range, names non-empty and unique (case-blind)."""
+    names = tuple(p.strip() for p in players)
+    n = len(names)
+    if not description.min_players <= n <= description.max_players:
+        raise SetupError(
+            f"{description.title} needs {description.min_players} to "
+            f"{description.max_players} players, you named {n}."
+        )
+    if any(not p for p in names):
+        raise SetupError("Every player needs a name.")
+    seen: set[str] = set()
+    for p in names:
+        if p.casefold() in seen:
+            raise SetupError(f"Two players are called {p}; please give everyone a different name.")
+        seen.add(p.casefold())
+    return names
+
+
+def default_random_action(state: GameState, rng: random.Random) -> Action:
+    if state.is_chance_node():
+        return state.chance_action(rng)
+    actions = state.legal_actions()
+    if not actions:
+        raise GameError("no legal action")
+    return rng.choice(actions)
+
+
+def join_names(names: Sequence[str], conj: str = "and") -> str:
+    """'A', 'A and B', 'A, B and C' — for reasons spoken by the engine."""
+    names = list(names)
+    if not names:
+        return "nobody"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + f" {conj} " + names[-1]

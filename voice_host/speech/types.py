@@ -1,0 +1,96 @@
+"""Typed values passed between the speech layer and the rest of the program."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+SAMPLE_RATE = 16_000
+"""Every recognizer and audio source in voice-host works on 16 kHz mono int16."""
+
+Samples = npt.NDArray[np.int16]
+
+
+class SpeechError(Exception):
+    """Base of speech-layer errors. ``str(error)`` is a sentence a person can hear."""
+
+
+class AudioDeviceError(SpeechError):
+    """No usable input/output device, or it went away."""
+
+
+class AudioFormatError(SpeechError):
+    """An empty, corrupt or unsupported WAV or stream."""
+
+
+class RecognizerUnavailable(SpeechError):
+    """A backend cannot start (library or model missing); the message says what to do."""
+
+
+@dataclass(frozen=True)
+class RecognitionGrammar:
+    """What the recognizer may hear in the current phase."""
+
+    name: str
+    """Identifier, e.g. ``"resistance.vote"``; backends cache compiled grammars by it."""
+    jsgf: str | None
+    """A complete JSGF document whose public rule is the phase's sentences, or ``None`` for
+    open vocabulary (the backend's full language model, e.g. the Codenames clue word)."""
+    words: frozenset[str]
+    """Every word the grammar can produce, lowercase (Vosk's restricted vocabulary; the words
+    PocketSphinx needs pronunciations for)."""
+    pronunciations: Mapping[str, str] = field(default_factory=dict)
+    """Optional extra pronunciations (word -> space-separated CMU phones) the caller knows."""
+
+
+@dataclass(frozen=True)
+class WordInfo:
+    """One recognized word."""
+
+    word: str
+    """The word as the recognizer spells it (lowercase)."""
+    start: float
+    """Start time in seconds from the beginning of the utterance."""
+    end: float
+    """End time in seconds."""
+    confidence: float
+    """0..1, the backend's posterior or confidence for this word."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What a recognizer heard in one utterance."""
+
+    text: str
+    """Words joined by single spaces, lowercase; empty when nothing was recognized."""
+    words: tuple[WordInfo, ...]
+    """Per-word details (may be empty for backends that give none)."""
+    confidence: float
+    """0..1 confidence of the whole hypothesis."""
+    audio_seconds: float
+    """Length of the audio decoded."""
+    decode_seconds: float
+    """Wall time spent decoding after the last audio arrived (end of audio -> transcript)."""
+    backend: str
+    """``"pocketsphinx"``, ``"vosk"`` or ``"text"``."""
+    rejected: bool = False
+    """True when the backend's own garbage/escape path judged the audio out of grammar."""
+
+
+@runtime_checkable
+class Recognizer(Protocol):
+    """A speech recognizer restricted to one grammar at a time."""
+
+    name: str
+
+    def set_grammar(self, grammar: RecognitionGrammar) -> None:
+        """Switch to this phase's grammar (cheap when it was used before)."""
+        ...
+
+    def recognize(self, audio: Samples) -> Transcript:
+        """Decode one whole utterance of 16 kHz mono int16 samples."""
+        ...
