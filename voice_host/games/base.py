@@ -177,8 +177,8 @@ def _decode(tp: Any, value: Any) -> Any:
     if origin in (typing.Union, types.UnionType):
         if value is None:
             return None
-        args = [a for a in typing.get_args(tp) if a is not type(None)]
-        for arg in args:
+        options = [a for a in typing.get_args(tp) if a is not type(None)]
+        for arg in options:
             try:
                 return _decode(arg, value)
             except (TypeError, ValueError, KeyError):
