@@ -1,0 +1,1307 @@
+"""Codenames: the rules engine.
+
+Rules: ``shared/rules/codenames.md`` (an English reading of a French summary, with the parts it
+leaves out taken from the standard published rules).
+
+Two knowledge models (:class:`~voice_host.games.base.Deal`):
+
+* ``Deal.HOST`` — the engine deals the 25 words *and* the key (9 tiles for the starting team,
+  8 for the other, 7 bystanders, 1 assassin) at the set-up chance node. The key reaches the two
+  spymasters only, through :class:`KeyDealt` (an event with an ``audience``) and their
+  ``player_view``. A guess is resolved at once.
+* ``Deal.TABLE`` — the group plays with a physical key card. The engine knows the words on the
+  table and which team starts, never the key: after each guess the active spymaster says the
+  touched tile's colour (:class:`StateColour`). The engine only checks that the stated colours
+  stay within the key's counts (9/8/7/1).
+
+Clue validation (:func:`clue_problem`) is a pure function, shared with the host. It works on
+words folded to lowercase ASCII letters (case and accents ignored, "œ" read as "oe") and
+refuses, with a spoken reason: anything but one word of letters (hyphenated compounds
+included), a number word, a visible word, a visible word with an ending added or removed
+(plural, "-ed", "-ing", "-er", "-ly", irregular plurals ...; French plural, feminine and verb
+endings), and a part of a visible compound word or a compound made with a visible word. There
+is no dictionary in the engine, so these checks are heuristics that err on the side of the rule:
+endings are undone by spelling rules (so "corner" counts as "corn" with an ending), and a word
+counts as a compound part when the rest of the longer word is a known word (the word list plus
+common compound parts in ``codenames_words``) or both pieces are long ("water" + "fall"); thus
+"fire" is part of "firetruck" but "net" is not part of "planet". Covered words no longer
+restrict clues.
+
+An invalid clue is either refused (option ``invalid_clue="refuse"``: the spymaster tries again)
+or, with ``invalid_clue="penalty"``, played anyway with the official penalty: the turn ends
+at once and the opposing spymaster covers one of their own words (:class:`CoverPenalty`).
+
+Scores (in :class:`GameOver` and :class:`~voice_host.games.base.Outcome`) are the number of
+each team's tiles covered (agents found), by team name.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import math
+import random
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from voice_host.games.base import (
+    JSON,
+    Action,
+    Deal,
+    Event,
+    GameDescription,
+    GameError,
+    IllegalAction,
+    Outcome,
+    SetupError,
+    action_from_json,
+    action_to_json,
+    check_player_names,
+)
+from voice_host.games.codenames_words import COMPOUND_PARTS, WORD_LISTS
+
+# --------------------------------------------------------------------------- constants
+
+
+class Team(enum.StrEnum):
+    """The two teams."""
+
+    RED = "red"
+    BLUE = "blue"
+
+    @property
+    def other(self) -> Team:
+        return Team.BLUE if self is Team.RED else Team.RED
+
+
+class Colour(enum.StrEnum):
+    """The colour of a tile on the key."""
+
+    RED = "red"
+    """A red agent."""
+    BLUE = "blue"
+    """A blue agent."""
+    NEUTRAL = "neutral"
+    """An innocent bystander (beige)."""
+    ASSASSIN = "assassin"
+    """The assassin (black): touching it loses the game."""
+
+
+def team_colour(team: Team) -> Colour:
+    """The tile colour of ``team``."""
+    return Colour(team.value)
+
+
+GRID_SIZE = 25
+"""Words on the grid."""
+GRID_SIDE = 5
+"""The grid is GRID_SIDE x GRID_SIDE."""
+STARTING_TEAM_TILES = 9
+"""Tiles of the team that starts."""
+OTHER_TEAM_TILES = 8
+"""Tiles of the other team."""
+NEUTRAL_TILES = 7
+"""Innocent bystanders."""
+ASSASSIN_TILES = 1
+"""Assassins."""
+MAX_CLUE_NUMBER = 9
+"""Highest clue number (0 and "unlimited" are also allowed)."""
+LANGUAGES: tuple[str, ...] = tuple(WORD_LISTS)
+"""Word-list languages ("en", "fr")."""
+INVALID_CLUE_MODES = ("refuse", "penalty")
+"""What happens to an invalid clue."""
+
+
+def key_counts(first: Team) -> dict[Colour, int]:
+    """How many tiles of each colour the key has when ``first`` starts."""
+    return {
+        team_colour(first): STARTING_TEAM_TILES,
+        team_colour(first.other): OTHER_TEAM_TILES,
+        Colour.NEUTRAL: NEUTRAL_TILES,
+        Colour.ASSASSIN: ASSASSIN_TILES,
+    }
+
+
+class Phase(enum.StrEnum):
+    """Where the game is."""
+
+    DEAL = "deal"
+    """Chance node: the grid (and in host mode the key) is dealt."""
+    CLUE = "clue"
+    """The active spymaster gives a clue."""
+    GUESS = "guess"
+    """The active team's operatives touch tiles or pass."""
+    COLOUR = "colour"
+    """Table mode: the active spymaster states the touched tile's colour."""
+    PENALTY = "penalty"
+    """After an invalid clue played anyway: the opposing spymaster covers one of their words."""
+    OVER = "over"
+    """The game has ended."""
+
+
+# --------------------------------------------------------------------------- clue validation
+
+NUMBER_WORDS: Mapping[str, frozenset[str]] = {
+    "en": frozenset(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy "
+        "eighty ninety hundred thousand million billion trillion".split()
+    ),
+    "fr": frozenset(
+        "zero un une deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze "
+        "quinze seize vingt trente quarante cinquante soixante cent mille million milliard "
+        "septante huitante octante nonante".split()
+    ),
+}
+"""Number words (folded) a clue may not be, by language."""
+
+_LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss"}
+
+# (suffix, replacements) pairs: a word ending in the suffix may be the base word with one of
+# the replacements instead. Doubled final consonants ("running", "chatte") are undone too.
+_ENDINGS: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "en": (
+        ("iest", ("y",)), ("ies", ("y",)), ("ied", ("y",)), ("ier", ("y",)), ("ily", ("y",)),
+        ("ves", ("f", "fe")), ("ing", ("", "e")), ("est", ("", "e")), ("ness", ("",)),
+        ("less", ("",)), ("ment", ("",)), ("ful", ("",)), ("es", ("",)), ("ed", ("", "e")),
+        ("er", ("", "e")), ("ly", ("",)), ("y", ("", "e")), ("s", ("",)),
+        # irregular plurals: snowmen, mice, feet, teeth, geese, children
+        ("men", ("man",)), ("ice", ("ouse",)), ("eet", ("oot",)), ("eeth", ("ooth",)),
+        ("eese", ("oose",)), ("ren", ("",)),
+    ),
+    "fr": (
+        ("euses", ("", "e")), ("euse", ("", "e")), ("eurs", ("", "e")), ("eur", ("", "e")),
+        ("ettes", ("", "e")), ("ette", ("", "e")), ("ieres", ("", "e")), ("iere", ("", "e")),
+        ("iers", ("", "e")), ("ier", ("", "e")), ("ement", ("", "e")), ("ment", ("", "e")),
+        ("aux", ("al", "ail")), ("ees", ("", "e")), ("ee", ("", "e")), ("ent", ("", "e")),
+        ("ant", ("", "e")), ("ons", ("", "e")), ("ait", ("", "e")), ("ais", ("", "e")),
+        ("ez", ("", "e")), ("er", ("", "e")), ("es", ("", "e")), ("e", ("",)), ("s", ("",)),
+        ("x", ("",)), ("yeux", ("oeil",)), ("ieux", ("iel",)),
+    ),
+}
+"""Endings that make another form of the same word, by language (on folded words)."""
+
+_DOUBLING_SUFFIXES: Mapping[str, frozenset[str]] = {
+    "en": frozenset({"ing", "ed", "er", "est", "y"}),
+    "fr": frozenset({"e", "es", "ette", "ettes", "ier", "iere", "iers", "ieres"}),
+}
+"""Suffixes before which a final consonant may be doubled ("run" -> "running")."""
+
+MIN_BASE = 3
+"""Shortest base a word may be reduced to by removing an ending ..."""
+MIN_PLURAL_BASE = 2
+"""... or by removing a plural "s", "x" or "es" ("ox" + "en" is not caught; "dés" is "dé")."""
+_PLURAL_SUFFIXES = frozenset({"s", "x", "es"})
+MIN_COMPOUND_PART = 3
+"""Shortest part of a compound word."""
+MIN_LONG_PART = 5
+"""A part this long at the start or end of a word is taken as a compound part even when the
+rest is not a known word ("water" + "fall") ..."""
+MIN_LONG_REST = 4
+"""... provided the rest has at least this many letters (and a vowel)."""
+
+_VOWELS = frozenset("aeiouy")
+
+
+def fold(word: str) -> str:
+    """``word`` in lowercase without accents ("Écureuil" -> "ecureuil", "Cœur" -> "coeur")."""
+    text = word.strip().casefold()
+    for ligature, plain in _LIGATURES.items():
+        text = text.replace(ligature, plain)
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _letters(word: str) -> str:
+    """The folded letters of ``word`` (spaces, hyphens and apostrophes dropped)."""
+    return "".join(c for c in fold(word) if c.isalpha())
+
+
+@functools.lru_cache(maxsize=65536)
+def word_bases(word: str, language: str = "en") -> frozenset[str]:
+    """Words that ``word`` (folded) may be formed from by adding one or two endings.
+
+    "runners" -> {"runner", "run", ...}; "churches" -> {"church", ...}; French "chattes" ->
+    {"chatte", "chat", ...}. The result holds spurious bases too ("glass" -> "glas"); they are
+    harmless because a base only matters when it *is* a visible word (or vice versa)."""
+    endings = _ENDINGS.get(language, _ENDINGS["en"])
+    doubling = _DOUBLING_SUFFIXES.get(language, _DOUBLING_SUFFIXES["en"])
+    found: set[str] = set()
+    frontier = {word}
+    for _ in range(2):
+        new: set[str] = set()
+        for w in frontier:
+            for suffix, replacements in endings:
+                if not w.endswith(suffix):
+                    continue
+                shortest = MIN_PLURAL_BASE if suffix in _PLURAL_SUFFIXES else MIN_BASE
+                stem = w[: -len(suffix)]
+                for repl in replacements:
+                    base = stem + repl
+                    if len(base) >= shortest and base != w:
+                        new.add(base)
+                if (suffix in doubling and len(stem) > MIN_BASE and stem[-1] == stem[-2]
+                        and stem[-1] not in _VOWELS):
+                    new.add(stem[:-1])
+        new -= found
+        found |= new
+        frontier = new
+    found.discard(word)
+    return frozenset(found)
+
+
+MIN_SHARED_BASE = 4
+"""Two words that both add an ending to the same base ("swimmer", "swimming") count as one
+word family when that base has at least this many letters ("cats" and "cater" do not)."""
+
+
+def same_word_family(a: str, b: str, language: str = "en") -> bool:
+    """True when one folded word is the other with an ending added or removed, or both are
+    the same base with different endings."""
+    if a == b:
+        return False
+    bases_a = word_bases(a, language)
+    bases_b = word_bases(b, language)
+    if a in bases_b or b in bases_a:
+        return True
+    return any(len(x) >= MIN_SHARED_BASE for x in bases_a & bases_b)
+
+
+@functools.lru_cache(maxsize=8)
+def _lexicon(language: str) -> frozenset[str]:
+    """Folded words known to the engine: the word list and the common compound parts."""
+    words = (*WORD_LISTS.get(language, ()), *COMPOUND_PARTS.get(language, ()))
+    return frozenset(fold(w) for w in words)
+
+
+def _is_word(rest: str, language: str) -> bool:
+    lexicon = _lexicon(language)
+    return rest in lexicon or any(b in lexicon for b in word_bases(rest, language))
+
+
+def is_compound_part(part: str, whole: str, language: str = "en") -> bool:
+    """True when folded ``whole`` is ``part`` joined to another word, at either end: "fire" in
+    "firetruck", "man" in "snowman". The other word must be a known word, or both pieces
+    must be long ("water" + "fall"), so "net" is not taken as a part of "planet"."""
+    if len(part) < MIN_COMPOUND_PART or len(whole) - len(part) < MIN_COMPOUND_PART:
+        return False
+    if whole.startswith(part):
+        rest = whole[len(part):]
+    elif whole.endswith(part):
+        rest = whole[: -len(part)]
+    else:
+        return False
+    if _is_word(rest, language):
+        return True
+    return (len(part) >= MIN_LONG_PART and len(rest) >= MIN_LONG_REST
+            and any(c in _VOWELS for c in rest))
+
+
+def _spoken(word: str) -> str:
+    """A word at the start of a sentence."""
+    word = word.strip()
+    return word[:1].upper() + word[1:]
+
+
+def clue_problem(word: str, visible_words: Iterable[str], *, language: str = "en") -> str | None:
+    """Why ``word`` cannot be a clue while ``visible_words`` are uncovered, or None if it can.
+
+    The reason is one spoken sentence. Comparisons ignore case and accents. ``language``
+    ("en" or "fr") chooses the number words, the endings that make another form of a word and
+    the known words compounds are made of.
+    """
+    text = word.strip()
+    if not text:
+        return "Please give a clue word."
+    if any(c.isspace() for c in text):
+        return "A clue must be a single word."
+    if "-" in text:
+        return "A clue must be one word, not a hyphenated compound."
+    if any(c.isdigit() for c in text):
+        return "A clue must be a word, not a number."
+    if not all(c.isalpha() for c in text):
+        return "A clue must be a word made of letters only."
+    clue = fold(text)
+    if clue in NUMBER_WORDS.get(language, NUMBER_WORDS["en"]):
+        return f"{_spoken(text)} is a number, and a number can't be the clue word."
+    visible = [(v, _letters(v), [fold(p) for p in re.split(r"[\s\-']+", v) if p])
+               for v in visible_words]
+    for v, joined, _parts in visible:
+        if clue == joined:
+            return f"{_spoken(v)} is on the board."
+    for v, joined, _parts in visible:
+        if same_word_family(clue, joined, language):
+            return f"{_spoken(text)} is just {v} with a different ending."
+    for v, joined, parts in visible:
+        if len(parts) > 1 and any(
+                clue == p or same_word_family(clue, p, language) for p in parts):
+            return f"{_spoken(text)} is part of {v}, which is on the board."
+        if is_compound_part(clue, joined, language):
+            return f"{_spoken(text)} is part of {v}, which is on the board."
+        if is_compound_part(joined, clue, language):
+            return f"{_spoken(text)} contains {v}, which is on the board."
+    return None
+
+
+def number_problem(number: object) -> str | None:
+    """Why ``number`` cannot be a clue number (None = unlimited is fine), or None."""
+    if number is None:
+        return None
+    if isinstance(number, bool) or not isinstance(number, int):
+        return "The clue number must be from 0 to 9, or unlimited."
+    if not 0 <= number <= MAX_CLUE_NUMBER:
+        return f"The clue number must be from 0 to 9, or unlimited, not {number}."
+    return None
+
+
+def guesses_allowed(number: int | None) -> int | None:
+    """Guesses a clue allows: number + 1, or None (no limit) for 0 and unlimited."""
+    if number is None or number == 0:
+        return None
+    return number + 1
+
+
+def grid_word_problem(word: str) -> str | None:
+    """Why ``word`` cannot be a word on the grid (a physical card may carry "ice cream")."""
+    text = word.strip()
+    if not text or text != word:
+        return "Every grid word must be a word without spaces around it."
+    if not any(c.isalpha() for c in text):
+        return f"{_spoken(text)} is not a word."
+    if not all(c.isalpha() or c in " -'" for c in text):
+        return f"{_spoken(text)} is not a word."
+    return None
+
+
+# --------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class DealGrid(Action):
+    """Chance outcome: the grid, the key (host mode) and the starting team."""
+
+    words: tuple[str, ...]
+    """The 25 words, row by row (top row left to right first)."""
+    key: tuple[Colour, ...] | None
+    """The colour of each position (host mode); None in table mode (a physical key card)."""
+    first: Team
+    """The team that starts (it has 9 tiles)."""
+
+
+@dataclass(frozen=True)
+class GiveClue(Action):
+    """The active spymaster's clue."""
+
+    team: Team
+    """The team giving the clue."""
+    word: str
+    """The clue word."""
+    number: int | None
+    """How many tiles it is about: 0 to 9, or None for unlimited."""
+
+
+@dataclass(frozen=True)
+class Guess(Action):
+    """An operative touches a tile."""
+
+    team: Team
+    """The guessing team."""
+    word: str
+    """The touched word (matched ignoring case and accents)."""
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """The operatives stop guessing (allowed after at least one guess)."""
+
+    team: Team
+    """The team that passes."""
+
+
+@dataclass(frozen=True)
+class StateColour(Action):
+    """Table mode: the active spymaster says the colour of the touched tile."""
+
+    word: str
+    """The touched word."""
+    colour: Colour
+    """Its colour on the physical key card."""
+
+
+@dataclass(frozen=True)
+class CoverPenalty(Action):
+    """After an invalid clue (penalty option): the opposing spymaster covers one of their own
+    words."""
+
+    word: str
+    """The word to cover (it must be one of that team's tiles)."""
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class GridDealt(Event):
+    """The 25 words are on the table."""
+
+    words: tuple[str, ...]
+    """The words, row by row."""
+    first: Team
+    """The team that starts (with 9 tiles)."""
+
+
+@dataclass(frozen=True)
+class KeyDealt(Event):
+    """Secret: the key, for the two spymasters only."""
+
+    key: tuple[Colour, ...]
+    """The colour of each position, row by row."""
+    first: Team
+    """The team that starts."""
+    audience: tuple[str, ...]
+    """The two spymasters."""
+
+
+@dataclass(frozen=True)
+class TurnStarted(Event):
+    """A team's turn begins: its spymaster must give a clue."""
+
+    team: Team
+    """The team to play."""
+    spymaster: str
+    """Who gives the clue."""
+
+
+@dataclass(frozen=True)
+class ClueGiven(Event):
+    """A valid clue was given."""
+
+    team: Team
+    """The team of the spymaster."""
+    spymaster: str
+    """Who gave it."""
+    word: str
+    """The clue word, as said."""
+    number: int | None
+    """The number (None = unlimited)."""
+    guesses_allowed: int | None
+    """Guesses the operatives may make (number + 1; None = no limit)."""
+
+
+@dataclass(frozen=True)
+class InvalidClue(Event):
+    """Penalty option: an invalid clue was played; the turn ends."""
+
+    team: Team
+    """The team whose spymaster gave it."""
+    spymaster: str
+    """Who gave it."""
+    word: str
+    """The clue word, as said."""
+    number: int | None
+    """The number (None = unlimited)."""
+    reason: str
+    """Why it is invalid (a spoken sentence)."""
+
+
+@dataclass(frozen=True)
+class TileTouched(Event):
+    """Table mode: a tile was touched; its colour is asked of the spymaster."""
+
+    team: Team
+    """The guessing team."""
+    word: str
+    """The touched word."""
+    spymaster: str
+    """Who must say the colour."""
+
+
+@dataclass(frozen=True)
+class GuessResolved(Event):
+    """A touched tile was covered."""
+
+    team: Team
+    """The guessing team."""
+    word: str
+    """The word (as on the grid)."""
+    colour: Colour
+    """Its colour."""
+    guesses_left: int | None
+    """Guesses the team still has this turn (None = no limit; 0 when the turn ends)."""
+    remaining: tuple[tuple[str, int], ...]
+    """Tiles still to find per team: (("red", n), ("blue", m))."""
+
+
+@dataclass(frozen=True)
+class PenaltyCovered(Event):
+    """Penalty option: the opposing spymaster covered one of their own words."""
+
+    team: Team
+    """The team that benefits."""
+    spymaster: str
+    """Who chose the word."""
+    word: str
+    """The covered word."""
+    remaining: tuple[tuple[str, int], ...]
+    """Tiles still to find per team."""
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    """A team's turn is over."""
+
+    team: Team
+    """The team whose turn ended."""
+    next_team: Team
+    """The team to play next."""
+    why: str
+    """"passed", "neutral", "opponent", "guesses_used" or "invalid_clue"."""
+
+
+@dataclass(frozen=True)
+class GameOver(Event):
+    """The game has ended."""
+
+    winners: tuple[str, ...]
+    """The winning team's name, e.g. ("red",)."""
+    reason: str
+    """"all_agents_found" (the winners' tiles are all covered) or "assassin" (the other team
+    touched the assassin)."""
+    scores: tuple[tuple[str, int], ...]
+    """Tiles covered (agents found) per team: (("red", n), ("blue", m))."""
+
+
+# --------------------------------------------------------------------------- the state
+
+
+def _team_value(value: object) -> Team | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return Team(value)
+    except ValueError:
+        return None
+
+
+class CodenamesState:
+    """A game of Codenames. Create with :meth:`new`."""
+
+    description: ClassVar[GameDescription] = GameDescription(
+        name="codenames",
+        title="Codenames",
+        min_players=4,
+        max_players=12,
+        options={
+            "deal": "host: the engine deals the grid and the key; table: a physical key card",
+            "red_size": "players in the red team (the first ones named); default half, rounded up",
+            "first": "the team that starts (red or blue); default: drawn at random",
+            "words": "word list: en (English) or fr (French)",
+            "invalid_clue": "refuse: the spymaster tries again; penalty: the turn ends and the "
+                            "other spymaster covers one of their words",
+        },
+    )
+    action_types: ClassVar[tuple[type[Action], ...]] = (
+        DealGrid, GiveClue, Guess, EndTurn, StateColour, CoverPenalty,
+    )
+    event_types: ClassVar[tuple[type[Event], ...]] = (
+        GridDealt, KeyDealt, TurnStarted, ClueGiven, InvalidClue, TileTouched, GuessResolved,
+        PenaltyCovered, TurnEnded, GameOver,
+    )
+
+    def __init__(self, players: tuple[str, ...], *, red_size: int, deal: Deal,
+                 first: Team | None, words: str, invalid_clue: str) -> None:
+        self._players = players
+        self._red_size = red_size
+        self._deal = deal
+        self._first_option = first
+        self._language = words
+        self._invalid_clue = invalid_clue
+        self._phase = Phase.DEAL
+        self._words: tuple[str, ...] = ()
+        self._folded: dict[str, int] = {}
+        self._key: tuple[Colour, ...] | None = None
+        self._first: Team | None = None
+        self._covered: list[Colour | None] = [None] * GRID_SIZE
+        self._team: Team = first or Team.RED
+        self._clue_word: str | None = None
+        self._clue_number: int | None = None
+        self._guesses = 0
+        self._pending: int | None = None
+        self._winner: Team | None = None
+        self._end_reason: str | None = None
+        self._clues: list[tuple[Team, str, int | None]] = []
+        self._history: list[JSON] = []
+
+    @classmethod
+    def new(cls, players: Sequence[str], *, deal: Deal | str = Deal.TABLE,
+            red_size: int | None = None, first: Team | str | None = None, words: str = "en",
+            invalid_clue: str = "refuse") -> CodenamesState:
+        """A new game. ``players`` are the red team then the blue team, each in seat order;
+        the first player of each team is its spymaster."""
+        names = check_player_names(players, cls.description)
+        n = len(names)
+        try:
+            deal = Deal(deal)
+        except ValueError:
+            raise SetupError(f"Deal must be host or table, not {deal}.") from None
+        if red_size is None:
+            red_size = math.ceil(n / 2)
+        if isinstance(red_size, bool) or not isinstance(red_size, int):
+            raise SetupError("The red team size must be a whole number.")
+        if red_size < 2 or n - red_size < 2:
+            raise SetupError(
+                f"Each team needs at least 2 players; with {n} players red can have 2 to "
+                f"{n - 2}, not {red_size}.")
+        first_team: Team | None = None
+        if first is not None:
+            first_team = _team_value(first)
+            if first_team is None:
+                raise SetupError(f"The starting team must be red or blue, not {first}.")
+        if words not in WORD_LISTS:
+            raise SetupError(f"I have no word list called {words}; choose en or fr.")
+        if invalid_clue not in INVALID_CLUE_MODES:
+            raise SetupError(
+                f"The invalid clue option must be refuse or penalty, not {invalid_clue}.")
+        return cls(names, red_size=red_size, deal=deal, first=first_team, words=words,
+                   invalid_clue=invalid_clue)
+
+    # ----------------------------------------------------------------- read-only facts
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    @property
+    def deal(self) -> Deal:
+        return self._deal
+
+    @property
+    def language(self) -> str:
+        """The word list's language ("en" or "fr"); it also picks the clue rules."""
+        return self._language
+
+    @property
+    def invalid_clue(self) -> str:
+        """"refuse" or "penalty"."""
+        return self._invalid_clue
+
+    def phase(self) -> str:
+        return self._phase.value
+
+    def team_players(self, team: Team) -> tuple[str, ...]:
+        """The players of ``team``, spymaster first."""
+        if team is Team.RED:
+            return self._players[: self._red_size]
+        return self._players[self._red_size:]
+
+    def spymaster(self, team: Team) -> str:
+        """The spymaster of ``team``."""
+        return self.team_players(team)[0]
+
+    def operatives(self, team: Team) -> tuple[str, ...]:
+        """The players of ``team`` who guess."""
+        return self.team_players(team)[1:]
+
+    def team_of(self, player: str) -> Team | None:
+        """The team of ``player`` (None for an unknown name)."""
+        if player not in self._players:
+            return None
+        return Team.RED if self._players.index(player) < self._red_size else Team.BLUE
+
+    def is_spymaster(self, player: str) -> bool:
+        return player in (self.spymaster(Team.RED), self.spymaster(Team.BLUE))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The 25 grid words, row by row (empty before the deal)."""
+        return self._words
+
+    def rows(self) -> tuple[tuple[str, ...], ...]:
+        """The grid as 5 rows of 5 words, for reading aloud."""
+        return tuple(self._words[i:i + GRID_SIDE] for i in range(0, len(self._words), GRID_SIDE))
+
+    def uncovered_words(self) -> tuple[str, ...]:
+        """Words still visible, in grid order."""
+        return tuple(w for w, c in zip(self._words, self._covered, strict=False) if c is None)
+
+    def covered_colour(self, word: str) -> Colour | None:
+        """The colour a word was covered with (None if visible or not on the board)."""
+        i = self._folded.get(fold(word))
+        return None if i is None else self._covered[i]
+
+    def find_word(self, word: str) -> str | None:
+        """The grid's spelling of ``word`` (matched ignoring case and accents), or None."""
+        i = self._folded.get(fold(word))
+        return None if i is None else self._words[i]
+
+    @property
+    def first(self) -> Team | None:
+        """The starting team (None before the deal)."""
+        return self._first
+
+    @property
+    def current_team(self) -> Team:
+        """The team whose turn it is (in the penalty phase, the team that covers a word)."""
+        return self._team
+
+    @property
+    def clue(self) -> tuple[str, int | None] | None:
+        """The current clue (word, number; number None = unlimited), or None."""
+        if self._clue_word is None:
+            return None
+        return (self._clue_word, self._clue_number)
+
+    @property
+    def guesses_made(self) -> int:
+        """Guesses made this turn."""
+        return self._guesses
+
+    @property
+    def guesses_left(self) -> int | None:
+        """Guesses left this turn (None = no limit; 0 outside the guess phase)."""
+        if self._phase not in (Phase.GUESS, Phase.COLOUR):
+            return 0
+        allowed = guesses_allowed(self._clue_number)
+        return None if allowed is None else allowed - self._guesses
+
+    @property
+    def pending_word(self) -> str | None:
+        """Table mode: the touched word whose colour is awaited."""
+        return None if self._pending is None else self._words[self._pending]
+
+    def total_tiles(self, colour: Colour) -> int:
+        """How many tiles of ``colour`` the key has (0 before the deal)."""
+        if self._first is None:
+            return 0
+        return key_counts(self._first)[colour]
+
+    def covered_count(self, colour: Colour) -> int:
+        return sum(1 for c in self._covered if c is colour)
+
+    def remaining(self, team: Team) -> int:
+        """Tiles of ``team`` still to find."""
+        colour = team_colour(team)
+        return self.total_tiles(colour) - self.covered_count(colour)
+
+    def remaining_tiles(self) -> dict[str, int]:
+        """Tiles still to find per team name."""
+        return {t.value: self.remaining(t) for t in Team}
+
+    @property
+    def clues(self) -> tuple[tuple[Team, str, int | None], ...]:
+        """Every clue given so far: (team, word, number)."""
+        return tuple(self._clues)
+
+    @property
+    def winner(self) -> Team | None:
+        return self._winner
+
+    def clue_problem(self, word: str) -> str | None:
+        """Why ``word`` is not a valid clue on this board now, or None."""
+        return clue_problem(word, self.uncovered_words(), language=self._language)
+
+    def is_chance_node(self) -> bool:
+        return self._phase is Phase.DEAL
+
+    def is_terminal(self) -> bool:
+        return self._phase is Phase.OVER
+
+    def outcome(self) -> Outcome | None:
+        if self._winner is None or self._end_reason is None:
+            return None
+        return Outcome(winners=(self._winner.value,), scores=dict(self._scores()),
+                       reason=self._end_reason)
+
+    def current_players(self) -> tuple[str, ...]:
+        if self._phase in (Phase.CLUE, Phase.COLOUR, Phase.PENALTY):
+            return (self.spymaster(self._team),)
+        if self._phase is Phase.GUESS:
+            return self.operatives(self._team)
+        return ()
+
+    # ----------------------------------------------------------------- chance
+
+    def chance_action(self, rng: random.Random) -> DealGrid:
+        """25 distinct words from the word list; in host mode a shuffled key; the starting
+        team from the ``first`` option or drawn at random."""
+        if self._phase is not Phase.DEAL:
+            raise GameError("The grid has already been dealt.")
+        words = tuple(rng.sample(WORD_LISTS[self._language], GRID_SIZE))
+        first = self._first_option or rng.choice((Team.RED, Team.BLUE))
+        key: tuple[Colour, ...] | None = None
+        if self._deal is Deal.HOST:
+            pile = [c for c, k in key_counts(first).items() for _ in range(k)]
+            rng.shuffle(pile)
+            key = tuple(pile)
+        return DealGrid(words=words, key=key, first=first)
+
+    # ----------------------------------------------------------------- legal actions
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Every legal action now (for ``player`` when given).
+
+        In the clue phase the true set is open (any valid word), so this returns a
+        representative finite set: the first three valid words of the word list with every
+        number 0-9 and unlimited (plus, with the penalty option, one invalid clue: a visible
+        word). Empty at the chance node and at the end."""
+        if self._phase in (Phase.DEAL, Phase.OVER):
+            return []
+        if player is not None and player not in self.current_players():
+            return []
+        team = self._team
+        if self._phase is Phase.CLUE:
+            numbers: list[int | None] = [*range(MAX_CLUE_NUMBER + 1), None]
+            actions: list[Action] = [GiveClue(team, w, n) for w in self._clue_candidates(3)
+                                     for n in numbers]
+            if self._invalid_clue == "penalty":
+                actions.append(GiveClue(team, self.uncovered_words()[0], 1))
+            return actions
+        if self._phase is Phase.GUESS:
+            guesses: list[Action] = [Guess(team, w) for w in self.uncovered_words()]
+            if self._guesses > 0:
+                guesses.append(EndTurn(team))
+            return guesses
+        if self._phase is Phase.COLOUR:
+            word = self.pending_word
+            assert word is not None
+            return [StateColour(word, c) for c in Colour if self._colour_left(c) > 0]
+        # penalty
+        return [CoverPenalty(w) for w in self._penalty_words()]
+
+    def _clue_candidates(self, count: int) -> list[str]:
+        visible = self.uncovered_words()
+        out: list[str] = []
+        for w in WORD_LISTS[self._language]:
+            if clue_problem(w, visible, language=self._language) is None:
+                out.append(w)
+                if len(out) == count:
+                    break
+        return out
+
+    def _colour_left(self, colour: Colour) -> int:
+        return self.total_tiles(colour) - self.covered_count(colour)
+
+    def _penalty_words(self) -> list[str]:
+        colour = team_colour(self._team)
+        return [w for i, w in enumerate(self._words) if self._covered[i] is None
+                and (self._key is None or self._key[i] is colour)]
+
+    def random_action(self, rng: random.Random) -> Action:
+        """A random legal action, fast: a random valid clue word from the word list with a
+        random number (with the penalty option, now and then a visible word); a random
+        uncovered tile or, after a guess, a pass now and then; in table mode a colour drawn
+        in proportion to the tiles of each colour still hidden."""
+        if self._phase is Phase.DEAL:
+            return self.chance_action(rng)
+        team = self._team
+        if self._phase is Phase.CLUE:
+            numbers: list[int | None] = [*range(MAX_CLUE_NUMBER + 1), None]
+            number = rng.choice(numbers)
+            visible = self.uncovered_words()
+            if self._invalid_clue == "penalty" and rng.random() < 0.05:
+                return GiveClue(team, rng.choice(visible), number)
+            word_list = WORD_LISTS[self._language]
+            for _ in range(50):
+                word = rng.choice(word_list)
+                if clue_problem(word, visible, language=self._language) is None:
+                    return GiveClue(team, word, number)
+            return GiveClue(team, rng.choice(self._clue_candidates(1)), number)
+        if self._phase is Phase.GUESS:
+            if self._guesses > 0 and rng.random() < 0.25:
+                return EndTurn(team)
+            return Guess(team, rng.choice(self.uncovered_words()))
+        if self._phase is Phase.COLOUR:
+            touched = self.pending_word
+            assert touched is not None
+            colours = list(Colour)
+            weights = [self._colour_left(c) for c in colours]
+            return StateColour(touched, rng.choices(colours, weights=weights)[0])
+        if self._phase is Phase.PENALTY:
+            return CoverPenalty(rng.choice(self._penalty_words()))
+        raise GameError("The game is over.")
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply ``action``; raise IllegalAction (state unchanged) when the rules forbid it."""
+        if not isinstance(action, self.action_types):
+            raise IllegalAction("That is not a Codenames move.")
+        if self._phase is Phase.OVER:
+            raise IllegalAction("The game is over.")
+        if isinstance(action, DealGrid):
+            events = self._apply_deal(action)
+        elif self._phase is Phase.DEAL:
+            raise IllegalAction("The grid has not been dealt yet.")
+        elif isinstance(action, GiveClue):
+            events = self._apply_clue(action)
+        elif isinstance(action, Guess):
+            events = self._apply_guess(action)
+        elif isinstance(action, EndTurn):
+            events = self._apply_end_turn(action)
+        elif isinstance(action, StateColour):
+            events = self._apply_colour(action)
+        else:
+            assert isinstance(action, CoverPenalty)
+            events = self._apply_penalty(action)
+        self._history.append(action_to_json(action))
+        return events
+
+    def _check_team(self, value: object) -> Team:
+        team = _team_value(value)
+        if team is None:
+            raise IllegalAction(f"There is no team called {value}.")
+        if team is not self._team:
+            raise IllegalAction(f"It is {self._team.value}'s turn, not {team.value}'s.")
+        return team
+
+    def _wrong_phase(self) -> IllegalAction:
+        team = self._team.value
+        if self._phase is Phase.CLUE:
+            return IllegalAction(f"The {team} spymaster must give a clue first.")
+        if self._phase is Phase.GUESS:
+            return IllegalAction(f"The {team} team is guessing now.")
+        if self._phase is Phase.COLOUR:
+            return IllegalAction(
+                f"The {team} spymaster must first say the colour of {self.pending_word}.")
+        if self._phase is Phase.PENALTY:
+            return IllegalAction(
+                f"The {team} spymaster must first cover one of their words as the penalty.")
+        return IllegalAction("That can't be done now.")
+
+    def _apply_deal(self, action: DealGrid) -> list[Event]:
+        if self._phase is not Phase.DEAL:
+            raise IllegalAction("The grid has already been dealt.")
+        first = _team_value(action.first)
+        if first is None:
+            raise IllegalAction(f"There is no team called {action.first}.")
+        if self._first_option is not None and first is not self._first_option:
+            raise IllegalAction(f"The {self._first_option.value} team starts in this game.")
+        words = tuple(action.words)
+        if len(words) != GRID_SIZE:
+            raise IllegalAction(f"The grid needs {GRID_SIZE} words, not {len(words)}.")
+        folded: dict[str, int] = {}
+        for i, w in enumerate(words):
+            if not isinstance(w, str):
+                raise IllegalAction("Every grid word must be a word.")
+            problem = grid_word_problem(w)
+            if problem:
+                raise IllegalAction(problem)
+            f = fold(w)
+            if f in folded:
+                raise IllegalAction(f"{_spoken(w)} is on the grid twice.")
+            folded[f] = i
+        key: tuple[Colour, ...] | None = None
+        if self._deal is Deal.HOST:
+            if action.key is None:
+                raise IllegalAction("The host deals the key in this game, so the grid needs one.")
+            try:
+                key = tuple(Colour(c) for c in action.key)
+            except ValueError:
+                raise IllegalAction("The key holds an unknown colour.") from None
+            if len(key) != GRID_SIZE:
+                raise IllegalAction(f"The key needs {GRID_SIZE} colours, not {len(key)}.")
+            for colour, count in key_counts(first).items():
+                if key.count(colour) != count:
+                    raise IllegalAction(
+                        f"The key needs {count} {colour.value} tiles, not {key.count(colour)}.")
+        elif action.key is not None:
+            raise IllegalAction("The key is a physical card in this game; the grid has no key.")
+        # mutate
+        self._words = words
+        self._folded = folded
+        self._key = key
+        self._first = first
+        self._team = first
+        self._phase = Phase.CLUE
+        events: list[Event] = [GridDealt(words=words, first=first)]
+        if key is not None:
+            events.append(KeyDealt(key=key, first=first, audience=(
+                self.spymaster(Team.RED), self.spymaster(Team.BLUE))))
+        events.append(TurnStarted(team=first, spymaster=self.spymaster(first)))
+        return events
+
+    def _apply_clue(self, action: GiveClue) -> list[Event]:
+        if self._phase is not Phase.CLUE:
+            raise self._wrong_phase()
+        team = self._check_team(action.team)
+        if not isinstance(action.word, str):
+            raise IllegalAction("Please give a clue word.")
+        problem = number_problem(action.number)
+        if problem:
+            raise IllegalAction(problem)
+        word = action.word.strip()
+        spymaster = self.spymaster(team)
+        problem = self.clue_problem(word)
+        if problem and (self._invalid_clue == "refuse" or not word):
+            raise IllegalAction(problem)
+        if problem:
+            # penalty option: the invalid clue was played; the turn ends at once
+            nxt = team.other
+            self._team = nxt
+            self._phase = Phase.PENALTY
+            return [
+                InvalidClue(team=team, spymaster=spymaster, word=word, number=action.number,
+                            reason=problem),
+                TurnEnded(team=team, next_team=nxt, why="invalid_clue"),
+            ]
+        self._clue_word = word
+        self._clue_number = action.number
+        self._guesses = 0
+        self._phase = Phase.GUESS
+        self._clues.append((team, word, action.number))
+        return [ClueGiven(team=team, spymaster=spymaster, word=word, number=action.number,
+                          guesses_allowed=guesses_allowed(action.number))]
+
+    def _tile_index(self, word: object) -> int:
+        if not isinstance(word, str) or not word.strip():
+            raise IllegalAction("Please name a word on the board.")
+        i = self._folded.get(fold(word))
+        if i is None:
+            raise IllegalAction(f"{_spoken(word)} is not on the board.")
+        if self._covered[i] is not None:
+            raise IllegalAction(f"{_spoken(self._words[i])} is already covered.")
+        return i
+
+    def _apply_guess(self, action: Guess) -> list[Event]:
+        if self._phase is not Phase.GUESS:
+            raise self._wrong_phase()
+        team = self._check_team(action.team)
+        i = self._tile_index(action.word)
+        if self._key is None:
+            self._pending = i
+            self._phase = Phase.COLOUR
+            self._guesses += 1
+            return [TileTouched(team=team, word=self._words[i], spymaster=self.spymaster(team))]
+        self._guesses += 1
+        return self._resolve(i, self._key[i])
+
+    def _apply_colour(self, action: StateColour) -> list[Event]:
+        if self._phase is not Phase.COLOUR:
+            raise self._wrong_phase()
+        assert self._pending is not None
+        word = self._words[self._pending]
+        if not isinstance(action.word, str) or fold(action.word) != fold(word):
+            raise IllegalAction(f"Please give the colour of {word}.")
+        try:
+            colour = Colour(action.colour)
+        except ValueError:
+            raise IllegalAction(f"{_spoken(str(action.colour))} is not a colour on the key.") \
+                from None
+        if self._colour_left(colour) <= 0:
+            raise IllegalAction(self._no_colour_left(colour))
+        i = self._pending
+        self._pending = None
+        return self._resolve(i, colour)
+
+    def _no_colour_left(self, colour: Colour) -> str:
+        total = self.total_tiles(colour)
+        if colour is Colour.ASSASSIN:
+            return "The assassin is already covered."
+        if colour is Colour.NEUTRAL:
+            return f"All {total} bystanders are already covered."
+        return f"All {total} {colour.value} tiles are already covered."
+
+    def _resolve(self, i: int, colour: Colour) -> list[Event]:
+        """Cover tile ``i`` with ``colour`` after a guess (mutates; the guess is legal)."""
+        team = self._team
+        self._covered[i] = colour
+        word = self._words[i]
+        own = colour is team_colour(team)
+        allowed = guesses_allowed(self._clue_number)
+        left: int | None
+        if not own:
+            left = 0
+        else:
+            left = None if allowed is None else allowed - self._guesses
+        events: list[Event] = [GuessResolved(team=team, word=word, colour=colour,
+                                             guesses_left=left, remaining=self._remaining_pairs())]
+        if colour is Colour.ASSASSIN:
+            events.append(self._finish(team.other, "assassin"))
+            return events
+        winner = self._all_found()
+        if winner is not None:
+            events.append(self._finish(winner, "all_agents_found"))
+            return events
+        if own and left != 0:
+            self._phase = Phase.GUESS
+            return events
+        why = "guesses_used" if own else ("neutral" if colour is Colour.NEUTRAL else "opponent")
+        events.extend(self._end_turn(why))
+        return events
+
+    def _apply_end_turn(self, action: EndTurn) -> list[Event]:
+        if self._phase is not Phase.GUESS:
+            raise self._wrong_phase()
+        self._check_team(action.team)
+        if self._guesses == 0:
+            raise IllegalAction("You must make at least one guess before passing.")
+        return self._end_turn("passed")
+
+    def _apply_penalty(self, action: CoverPenalty) -> list[Event]:
+        if self._phase is not Phase.PENALTY:
+            raise self._wrong_phase()
+        team = self._team
+        i = self._tile_index(action.word)
+        colour = team_colour(team)
+        if self._key is not None and self._key[i] is not colour:
+            raise IllegalAction(f"{_spoken(self._words[i])} is not a {team.value} word.")
+        self._covered[i] = colour
+        events: list[Event] = [PenaltyCovered(team=team, spymaster=self.spymaster(team),
+                                              word=self._words[i],
+                                              remaining=self._remaining_pairs())]
+        winner = self._all_found()
+        if winner is not None:
+            events.append(self._finish(winner, "all_agents_found"))
+            return events
+        self._phase = Phase.CLUE
+        events.append(TurnStarted(team=team, spymaster=self.spymaster(team)))
+        return events
+
+    def _end_turn(self, why: str) -> list[Event]:
+        team = self._team
+        nxt = team.other
+        self._team = nxt
+        self._phase = Phase.CLUE
+        self._clue_word = None
+        self._clue_number = None
+        self._guesses = 0
+        return [TurnEnded(team=team, next_team=nxt, why=why),
+                TurnStarted(team=nxt, spymaster=self.spymaster(nxt))]
+
+    def _all_found(self) -> Team | None:
+        for team in (self._team, self._team.other):
+            if self.remaining(team) == 0:
+                return team
+        return None
+
+    def _finish(self, winner: Team, reason: str) -> GameOver:
+        self._winner = winner
+        self._end_reason = reason
+        self._phase = Phase.OVER
+        self._pending = None
+        return GameOver(winners=(winner.value,), reason=reason, scores=self._scores())
+
+    def _scores(self) -> tuple[tuple[str, int], ...]:
+        return tuple((t.value, self.covered_count(team_colour(t))) for t in Team)
+
+    def _remaining_pairs(self) -> tuple[tuple[str, int], ...]:
+        return tuple((t.value, self.remaining(t)) for t in Team)
+
+    # ----------------------------------------------------------------- views
+
+    def public_view(self) -> JSON:
+        """Only public facts: the grid with covered colours, whose turn, the clue, guesses
+        left and tiles left per team."""
+        clue = None
+        if self._clue_word is not None:
+            clue = {"word": self._clue_word, "number": self._clue_number,
+                    "unlimited": self._clue_number is None}
+        return {
+            "game": self.description.name,
+            "phase": self._phase.value,
+            "deal": self._deal.value,
+            "language": self._language,
+            "invalid_clue": self._invalid_clue,
+            "teams": {t.value: list(self.team_players(t)) for t in Team},
+            "spymasters": {t.value: self.spymaster(t) for t in Team},
+            "grid": [{"word": w, "covered": None if c is None else c.value}
+                     for w, c in zip(self._words, self._covered, strict=True)]
+            if self._words else [],
+            "rows": [list(r) for r in self.rows()],
+            "first": None if self._first is None else self._first.value,
+            "team": None if self._phase in (Phase.DEAL, Phase.OVER) else self._team.value,
+            "to_act": list(self.current_players()),
+            "clue": clue,
+            "guesses_made": self._guesses,
+            "guesses_left": self.guesses_left,
+            "pending": self.pending_word,
+            "remaining": self.remaining_tiles(),
+            "clues": [{"team": t.value, "word": w, "number": n} for t, w, n in self._clues],
+            "winner": None if self._winner is None else self._winner.value,
+            "reason": self._end_reason,
+        }
+
+    def player_view(self, player: str) -> JSON:
+        """The public view plus, for a spymaster in host mode, the key. Operatives never see
+        the key; in table mode nobody does (the engine does not know it)."""
+        team = self.team_of(player)
+        if team is None:
+            raise GameError(f"{player} is not playing.")
+        view = self.public_view()
+        spymaster = self.is_spymaster(player)
+        view["you"] = {"name": player, "team": team.value, "spymaster": spymaster}
+        if spymaster and self._key is not None:
+            view["key"] = [c.value for c in self._key]
+        return view
+
+    # ----------------------------------------------------------------- JSON
+
+    def to_json(self) -> JSON:
+        return {
+            "game": self.description.name,
+            "version": 1,
+            "players": list(self._players),
+            "red_size": self._red_size,
+            "deal": self._deal.value,
+            "first_option": None if self._first_option is None else self._first_option.value,
+            "words_option": self._language,
+            "invalid_clue": self._invalid_clue,
+            "phase": self._phase.value,
+            "words": list(self._words),
+            "key": None if self._key is None else [c.value for c in self._key],
+            "first": None if self._first is None else self._first.value,
+            "covered": [None if c is None else c.value for c in self._covered],
+            "team": self._team.value,
+            "clue_word": self._clue_word,
+            "clue_number": self._clue_number,
+            "guesses": self._guesses,
+            "pending": self._pending,
+            "winner": None if self._winner is None else self._winner.value,
+            "end_reason": self._end_reason,
+            "clues": [[t.value, w, n] for t, w, n in self._clues],
+            "history": [dict(a) for a in self._history],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CodenamesState:
+        if data.get("game") != cls.description.name or data.get("version") != 1:
+            raise GameError("This saved game is not a Codenames game I can read.")
+        first_option = data["first_option"]
+        state = cls(tuple(data["players"]), red_size=int(data["red_size"]),
+                    deal=Deal(data["deal"]),
+                    first=None if first_option is None else Team(first_option),
+                    words=str(data["words_option"]), invalid_clue=str(data["invalid_clue"]))
+        state._phase = Phase(data["phase"])
+        state._words = tuple(data["words"])
+        state._folded = {fold(w): i for i, w in enumerate(state._words)}
+        state._key = None if data["key"] is None else tuple(Colour(c) for c in data["key"])
+        state._first = None if data["first"] is None else Team(data["first"])
+        state._covered = [None if c is None else Colour(c) for c in data["covered"]]
+        state._team = Team(data["team"])
+        state._clue_word = data["clue_word"]
+        state._clue_number = data["clue_number"]
+        state._guesses = int(data["guesses"])
+        state._pending = data["pending"]
+        state._winner = None if data["winner"] is None else Team(data["winner"])
+        state._end_reason = data["end_reason"]
+        state._clues = [(Team(t), w, n) for t, w, n in data["clues"]]
+        state._history = [dict(a) for a in data["history"]]
+        return state
+
+    def history(self) -> list[Action]:
+        """Every action applied so far, in order."""
+        return [action_from_json(type(self), a) for a in self._history]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CodenamesState):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (f"CodenamesState(phase={self._phase.value}, team={self._team.value}, "
+                f"remaining={self.remaining_tiles()})")
