@@ -1,0 +1,120 @@
+"""The seam between the generic session loop and one game: prompts, how an understood
+intent becomes an engine action, and how events become sentences."""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.host.io import Heard, Line
+from voice_host.host.narration import Narrator
+from voice_host.intent import IntentMatch, SlotValues
+
+
+class PromptKind(enum.StrEnum):
+    COMMAND = "command"
+    """Waiting for a command of the phase's grammar."""
+    RECORD = "record"
+    """Recording free speech (the Speaker's coded sentence); no intent expected."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the host is waiting for now."""
+
+    lines: tuple[Line, ...]
+    """What to say to ask for it (said again after silence)."""
+    phase: str
+    """Grammar phase name ("vote", "guess", ...)."""
+    expected: tuple[str, ...]
+    """Players who may answer; the first is assumed when nobody says who spoke."""
+    key: str
+    """Identity of this prompt: the host speaks it again only when the key changes."""
+    kind: PromptKind = PromptKind.COMMAND
+    """A command, or a free recording."""
+    countdown: int | None = None
+    """Seconds on the clock (contre la montre)."""
+    reminder: tuple[Line, ...] = ()
+    """A short form said after a refusal (defaults to ``lines``)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An intent interpreted against the game."""
+
+    action: Action | None = None
+    """The engine action to apply, if any."""
+    reply: tuple[Line, ...] = ()
+    """Lines to say instead of (or before) applying."""
+    confirm: str | None = None
+    """A description of the action ("Ada votes yes") when the action deserves a yes/no
+    confirmation even at high confidence (irreversible ones)."""
+    host_update: Mapping[str, Any] = field(default_factory=dict)
+    """Changes to the adapter's own host state (saved with the game)."""
+
+
+class GameAdapter(Protocol):
+    """One game's voice: implemented in host/adapters/<game>.py."""
+
+    game: str
+    narrator: Narrator
+    host_state: dict[str, Any]
+    """Adapter-owned facts that are not rules (broadcast done, recordings...), JSON-able."""
+
+    def opening(self, state: GameState) -> list[Line]:
+        """Set-up narration said once at the start of a new game."""
+        ...
+
+    def chance(self, state: GameState, rng: random.Random) -> Action:
+        """The chance outcome to apply (usually ``state.chance_action(rng)``)."""
+        ...
+
+    def prompt(self, state: GameState) -> Prompt | None:
+        """What to ask now; None when the adapter has host steps with no input (it then
+        returns them from ``host_step``)."""
+        ...
+
+    def host_step(self, state: GameState) -> list[Line]:
+        """Narration that needs no input (night phase, broadcast); called when ``prompt``
+        returned None. Must change host_state so it is not repeated."""
+        ...
+
+    def slot_values(self, state: GameState) -> SlotValues: ...
+
+    def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
+        ...
+
+    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
+        """A free recording arrived for a RECORD prompt."""
+        ...
+
+    def on_timeout(self, state: GameState) -> Action | None:
+        """The countdown ran out: the action to apply (TimeUp), or None."""
+        ...
+
+    def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]: ...
+
+    def describe(self, state: GameState, action: Action) -> str:
+        """The action in words, for confirmations and undo ("Ada votes yes")."""
+        ...
+
+    def score(self, state: GameState) -> list[Line]: ...
+
+    def status(self, state: GameState) -> list[Line]: ...
+
+    def board(self, state: GameState) -> list[Line]: ...
+
+    def tried(self, state: GameState) -> list[Line]:
+        """Icons already named this round (Ici Londres), or what fits the game."""
+        ...
+
+    def winner_json(self, outcome: Outcome) -> Any: ...
+
+    def bot_utterance(self, state: GameState, prompt: Prompt, rng: random.Random) -> tuple[
+            str, str]:
+        """Demo players: (speaker, what they say) — a legal move phrased naturally."""
+        ...

@@ -1,0 +1,195 @@
+"""``voice-host demo``: a complete game with no audio device. Scripted players choose legal
+moves and say them in synthesized voices (espeak-ng, a different voice, speed and pitch
+each); every utterance goes through the real recognizer with the phase's grammar, exactly as
+a microphone's would. The host's narration is rendered to numbered WAV files, and a
+transcript of both sides is written next to them."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from voice_host.host import wiring
+from voice_host.host.adapter import GameAdapter
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
+from voice_host.host.store import EventLog
+
+DEMO_PLAYERS = {
+    "ici-londres": {"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
+    "resistance": {"players": ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]},
+    "codenames": {"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
+}
+# (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different
+PLAYER_VOICES = (
+    ("en-us", 165, 45), ("en-gb", 150, 60), ("en-us+f3", 175, 55), ("en-gb-x-rp+m3", 160, 35),
+    ("en-029", 155, 50), ("en-gb-scotland+f2", 170, 65), ("en-us+m7", 145, 40),
+    ("en-gb-x-gbclan", 160, 50), ("en-us+f4", 180, 70), ("en-gb-x-gbcwmd+m2", 150, 45),
+)
+MAX_UTTERANCES = 1500
+
+
+@dataclass(frozen=True)
+class Voice:
+    name: str
+    speed: int
+    pitch: int
+
+
+class ScriptedPlayers:
+    """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
+
+    def __init__(self, *, adapter: GameAdapter, ears: wiring.Ears, voices: dict[str, Voice],
+                 folder: Path, transcript: TextIO, rng: random.Random) -> None:
+        self.adapter = adapter
+        self.ears = ears
+        self.voices = voices
+        self.folder = folder
+        self.transcript = transcript
+        self.rng = rng
+        self.session: Session | None = None
+        self.count = 0
+        self.misheard = 0
+        self.decode_seconds: list[float] = []
+
+    def listen(self, request: ListenRequest) -> Heard:
+        assert self.session is not None
+        self.count += 1
+        if self.count > MAX_UTTERANCES:
+            return Heard(HeardKind.END)
+        prompt = request.prompt
+        if request.purpose == "confirm":
+            speaker = request.expected[0] if request.expected else self.session.state.players[0]
+            text = self.rng.choice(["yes", "yes that's right", "correct"])
+        else:
+            speaker, text = self.adapter.bot_utterance(self.session.state, prompt, self.rng)
+        wav = self.folder / f"{self.count:04d}-{speaker}.wav"
+        samples = self.synthesize(text, self.voices[speaker], wav)
+        started = time.perf_counter()
+        heard = self.ears.hear(samples, request, source=str(wav))
+        self.decode_seconds.append(time.perf_counter() - started)
+        if request.grammar is None:  # a free recording: keep what was said as its caption
+            heard = Heard(HeardKind.SPEECH, text=text, recording=samples, source=str(wav))
+        heard = Heard(heard.kind, text=heard.text, speaker=speaker, confidence=heard.confidence,
+                      word_confidences=heard.word_confidences, rejected=heard.rejected,
+                      error=heard.error, recording=heard.recording, source=heard.source)
+        shown = heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})"
+        if request.grammar is not None and shown != text:
+            self.misheard += 1
+        print(f"{speaker.upper()} says: {text}    [{wav.name}; recognizer heard: {shown}]",
+              file=self.transcript, flush=True)
+        return heard
+
+    def synthesize(self, text: str, voice: Voice, path: Path) -> Any:
+        from voice_host.speech.wav import read_wav, write_wav
+
+        raw = path.with_suffix(".raw.wav")
+        subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.speed), "-p",
+                        str(voice.pitch), "-w", str(raw), text], check=True,
+                       capture_output=True)
+        samples = read_wav(raw)
+        raw.unlink()
+        write_wav(path, samples)
+        return samples
+
+    def close(self) -> None:
+        pass
+
+
+class Tee:
+    """Writes to several text streams at once (the transcript file and the terminal)."""
+
+    def __init__(self, *streams: TextIO) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for s in self.streams:
+            s.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for s in self.streams:
+            s.flush()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=sorted(DEMO_PLAYERS), default="ici-londres",
+                        help="which game to play (default ici-londres)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: a new folder under ./demo-output)")
+    parser.add_argument("--seed", type=int, default=1944, help="random seed (default 1944)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="Ici Londres: number of rounds (default: the full game)")
+    parser.add_argument("--asr", choices=["auto", "vosk", "pocketsphinx"], default="auto")
+    parser.add_argument("--vosk-model", type=Path, default=None)
+    parser.add_argument("--quiet", action="store_true", help="do not echo the transcript")
+
+
+def run(args: argparse.Namespace) -> int:
+    if shutil.which("espeak-ng") is None:
+        print("The demo needs espeak-ng to give the players voices: apt-get install espeak-ng",
+              file=sys.stderr)
+        return 2
+    out = args.out or Path("demo-output") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "players").mkdir(exist_ok=True)
+    options: dict[str, Any] = {"deal": "host", "lang": "en", "seed": args.seed,
+                               "first": None, **DEMO_PLAYERS[args.game]}
+    if args.game == "ici-londres":
+        options.update(mode="fragments", rounds=args.rounds)
+    elif args.game == "resistance":
+        options.update(double_agent=True, votes="names")
+    else:
+        options.update(words="en", invalid_clue="refuse")
+    state = new_game(args.game, options)
+    try:
+        recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en")
+        output = wiring._speech_output(f"wav:{out / 'narration'}", captions=None,
+                                       secrets=wiring.SecretFiles(out / "secrets"))
+    except wiring.WiringError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    print(described, file=sys.stderr)
+    transcript_file = (out / "transcript.txt").open("w", encoding="utf-8")
+    stream: TextIO = transcript_file if args.quiet else Tee(transcript_file, sys.stdout)  # type: ignore[assignment]
+    output.captions = TextOutput(stream=stream, private_sink=output.secret_sink)
+    adapter = make_adapter(args.game, options, secret_sink=output.secret_sink)
+    voices = {p: Voice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
+              for i, p in enumerate(state.players)}
+    rng = random.Random(args.seed)
+    players = ScriptedPlayers(adapter=adapter, ears=wiring.Ears(recognizer), voices=voices,
+                              folder=out / "players", transcript=stream,
+                              rng=random.Random(args.seed + 1))
+    log = EventLog(out / "log.jsonl")
+    session = Session(adapter=adapter, state=state, rng=rng, output=output, listener=players,
+                      log=log, game_options=options,
+                      options=SessionOptions(confirm="auto", save_path=out / "game.json"))
+    players.session = session
+    started = time.perf_counter()
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        log.close()
+        transcript_file.close()
+    elapsed = time.perf_counter() - started
+    narration = sorted((out / "narration").glob("*.wav"))
+    decode = sorted(players.decode_seconds)
+    median = decode[len(decode) // 2] * 1000 if decode else 0.0
+    outcome = session.state.outcome()
+    print(f"\nDemo {'finished' if stop is Stop.FINISHED else 'stopped: ' + stop.value} in "
+          f"{elapsed:.0f} s. Winner: {adapter.winner_json(outcome) if outcome else 'none'}.\n"
+          f"Players spoke {players.count} times ({players.misheard} transcripts differed from "
+          f"what was said; median decode {median:.0f} ms).\n"
+          f"Output folder: {out.resolve()}\n"
+          f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
+          f"  players/    the players' synthesized utterances\n"
+          f"  transcript.txt, log.jsonl, game.json, secrets/", file=sys.stderr)
+    return 0 if stop is Stop.FINISHED else 1

@@ -1,0 +1,95 @@
+"""Narration text as data: per-language TOML resources under ``host/lang/<lang>/``.
+
+A resource file maps keys to a sentence template or a list of variants (picked in turn, so
+a long game does not repeat itself word for word). Templates use ``{name}`` fields. A key
+missing in French falls back to English, so a partial translation never silences the host.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from voice_host.host.io import Line, Style
+
+LANGS = ("en", "fr")
+
+
+class NarrationError(KeyError):
+    """A narration key is missing in every language (a bug, never a user error)."""
+
+
+@cache
+def _load(lang: str, name: str) -> Mapping[str, Any]:
+    root = resources.files("voice_host.host") / "lang" / lang / f"{name}.toml"
+    if not root.is_file():
+        return {}
+    return tomllib.loads(root.read_text(encoding="utf-8"))
+
+
+def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, str | list[str]]:
+    out: dict[str, str | list[str]] = {}
+    for key, value in data.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(_flatten(value, full + "."))
+        else:
+            out[full] = value
+    return out
+
+
+@cache
+def catalogue(lang: str, game: str) -> Mapping[str, str | list[str]]:
+    """All keys for a game in a language, common ones included."""
+    table = _flatten(_load(lang, "common"))
+    table.update(_flatten(_load(lang, game)))
+    return table
+
+
+class Narrator:
+    """Turns keys and parameters into Lines in the session's language."""
+
+    def __init__(self, game: str, lang: str = "en") -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unsupported language {lang!r}")
+        self.game = game
+        self.lang = lang
+        self._turns: dict[str, int] = {}
+
+    def has(self, key: str, lang: str | None = None) -> bool:
+        return key in catalogue(lang or self.lang, self.game) or key in catalogue("en", self.game)
+
+    def text(self, key: str, /, *, lang: str | None = None, variant: int | None = None,
+             **params: Any) -> str:
+        lang = lang or self.lang
+        table = catalogue(lang, self.game)
+        if key not in table:
+            table = catalogue("en", self.game)
+            if key not in table:
+                raise NarrationError(key)
+        template = table[key]
+        if isinstance(template, list):
+            n = self._turns.get(key, 0) if variant is None else variant
+            self._turns[key] = n + 1
+            template = template[n % len(template)]
+        return template.format(**params)
+
+    def line(self, key: str, /, *, lang: str | None = None, style: Style = Style.NARRATOR,
+             cue: str | None = None, pause_after: float = 0.0, to: str | None = None,
+             **params: Any) -> Line:
+        use = lang or self.lang
+        return Line(self.text(key, lang=use, **params), lang=use, style=style, cue=cue,
+                    pause_after=pause_after, to=to)
+
+    def names(self, names: Sequence[str], *, lang: str | None = None) -> str:
+        """'Ada', 'Ada and Ben', 'Ada, Ben and Cleo' in the session's language."""
+        names = list(names)
+        if not names:
+            return self.text("common.nobody", lang=lang)
+        if len(names) == 1:
+            return names[0]
+        conj = self.text("common.and", lang=lang)
+        return ", ".join(names[:-1]) + f" {conj} " + names[-1]

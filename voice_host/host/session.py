@@ -1,0 +1,391 @@
+"""The session loop: prompt, listen, understand, confirm, apply, save, narrate — for any game.
+
+Nothing is ever applied from a rejected, ambiguous or refused utterance; the game is saved
+after every applied action (chance steps included) so a crash, Ctrl-C or a pulled
+microphone loses nothing, and ``voice-host resume`` continues exactly."""
+
+from __future__ import annotations
+
+import enum
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from voice_host.games import Action, GameState, IllegalAction, state_class
+from voice_host.games.base import action_to_json, event_to_json
+from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
+from voice_host.host.io import Heard, HeardKind, Line, Listener, ListenRequest, Output
+from voice_host.host.store import (
+    EventLog,
+    SavedGame,
+    rng_from_json,
+    rng_to_json,
+    save_game,
+)
+from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
+
+UNIVERSAL = frozenset({
+    "help", "repeat", "score", "status", "read_board", "undo", "pause", "resume", "quit",
+    "slower", "faster", "louder", "quieter", "list_tried",
+})
+CONFIRM_BELOW = 0.75
+"""Actions understood with less confidence than this are confirmed first (--confirm auto)."""
+SILENCES_BEFORE_PAUSE = 3
+UNDO_DEPTH = 50
+
+
+class Stop(enum.StrEnum):
+    FINISHED = "finished"
+    QUIT = "quit"
+    INPUT_ENDED = "input_ended"
+
+
+@dataclass
+class SessionOptions:
+    """How the loop behaves (from the command line)."""
+
+    confirm: str = "auto"
+    """"auto": confirm low-confidence and irreversible actions; "never": never ask."""
+    silence_timeout: float = 12.0
+    """Seconds of silence before a re-prompt."""
+    save_path: Path | None = None
+    """Where the game is saved after every action."""
+
+
+class Session:
+    def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
+                 output: Output, listener: Listener, options: SessionOptions,
+                 log: EventLog | None = None, game_options: dict[str, Any] | None = None,
+                 undo: list[dict[str, Any]] | None = None) -> None:
+        self.adapter = adapter
+        self.state = state
+        self.rng = rng
+        self.output = output
+        self.listener = listener
+        self.options = options
+        self.log = log or EventLog(None)
+        self.game_options = game_options or {}
+        self.undo_stack: list[dict[str, Any]] = undo or []
+        self.narrator = adapter.narrator
+        self.grammar = load_grammar(adapter.game, adapter.narrator.lang)
+        self._matchers: dict[str, tuple[PhaseGrammar, Matcher]] = {}
+        self._last_prompt_key: str | None = None
+        self._last_lines: list[Line] = []
+        self._silences = 0
+        self.paused = False
+
+    # ------------------------------------------------------------------ output helpers
+
+    def say(self, lines: Sequence[Line]) -> None:
+        lines = list(lines)
+        if not lines:
+            return
+        for line in lines:
+            if line.style != "private":
+                self.log.write("narration", text=line.text, lang=line.lang)
+        self.output.emit(lines)
+
+    def say_key(self, key: str, **params: Any) -> None:
+        self.say([self.narrator.line(key, **params)])
+
+    # ------------------------------------------------------------------ persistence
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"state": self.state.to_json(), "rng": rng_to_json(self.rng.getstate()),
+                "host_state": json.loads(json.dumps(self.adapter.host_state))}
+
+    def restore(self, snap: dict[str, Any]) -> None:
+        self.state = type(self.state).from_json(snap["state"])
+        self.rng.setstate(rng_from_json(snap["rng"]))
+        self.adapter.host_state.clear()
+        self.adapter.host_state.update(snap["host_state"])
+
+    def save(self) -> None:
+        if self.options.save_path is None:
+            return
+        snap = self.snapshot()
+        save_game(self.options.save_path, SavedGame(
+            game=self.adapter.game, options=self.game_options, state=snap["state"],
+            rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:]))
+
+    # ------------------------------------------------------------------ grammar
+
+    def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
+        slots = self.adapter.slot_values(self.state)
+        key = f"{phase}|{hash(slots)}"
+        if key not in self._matchers:
+            if len(self._matchers) > 32:
+                self._matchers.clear()
+            pg = self.grammar.phase(phase, slots)
+            self._matchers[key] = (pg, Matcher(pg))
+        return self._matchers[key]
+
+    # ------------------------------------------------------------------ the loop
+
+    def run(self, *, fresh: bool = True) -> Stop:
+        if fresh:
+            self.say(self.adapter.opening(self.state))
+            self.save()
+        else:
+            self.say_key("common.resumed")
+        while True:
+            if self.state.is_terminal():
+                self.finish()
+                return Stop.FINISHED
+            if self.state.is_chance_node():
+                self.apply(self.adapter.chance(self.state, self.rng), record_undo=False)
+                continue
+            prompt = self.adapter.prompt(self.state)
+            if prompt is None:
+                self.say(self.adapter.host_step(self.state))
+                self.save()
+                continue
+            if prompt.key != self._last_prompt_key:
+                self._last_prompt_key = prompt.key
+                self._last_lines = list(prompt.lines)
+                self._silences = 0
+                self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
+                               phase=prompt.phase, expected=list(prompt.expected))
+                self.say(prompt.lines)
+            stop = self.listen_once(prompt)
+            if stop is not None:
+                return stop
+
+    def listen_once(self, prompt: Prompt) -> Stop | None:
+        pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
+            else (None, None)
+        request = ListenRequest(
+            grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
+            expected=prompt.expected, timeout=self.options.silence_timeout,
+            countdown=prompt.countdown, record=prompt.kind is PromptKind.RECORD,
+            prompt=prompt)
+        if prompt.countdown:
+            self.output.tick(prompt.countdown)
+        heard = self.listener.listen(request)
+        return self.handle(prompt, heard, matcher)
+
+    def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
+        if heard.kind is HeardKind.END:
+            self.save()
+            self.say_key("common.input_ended")
+            self.log.write("stopped", reason="input_ended")
+            return Stop.INPUT_ENDED
+        if heard.kind is HeardKind.ERROR:
+            self.log.write("input_error", error=heard.error, source=heard.source)
+            self.say([Line(heard.error, lang="en"), *self.reminder(prompt)])
+            return None
+        if heard.kind is HeardKind.SILENCE:
+            return self.on_silence(prompt)
+        self._silences = 0
+        if prompt.kind is PromptKind.RECORD:
+            self.log.write("recorded", speaker=heard.speaker, source=heard.source)
+            self.say(self.adapter.on_recording(self.state, heard))
+            self.save()
+            return None
+        assert matcher is not None
+        speaker = self.resolve_speaker(heard.speaker, prompt)
+        result = matcher.match(heard.text, speaker=speaker,
+                               word_confidences=heard.word_confidences or None)
+        best = result.best if not heard.rejected else None
+        self.log.write("heard", speaker=speaker, transcript=heard.text, source=heard.source,
+                       intent=best.intent if best else None,
+                       slots=dict(best.slots) if best else {},
+                       confidence=round(best.confidence * heard.confidence, 3) if best else 0.0,
+                       recognizer_confidence=round(heard.confidence, 3),
+                       rejected=heard.rejected)
+        if best is None:
+            self.say([self.narrator.line("common.not_understood")])
+            return None
+        if result.ambiguous and len(result.alternatives) >= 2:
+            a, b = result.alternatives[:2]
+            self.say([self.narrator.line("common.did_you_mean", first=self.spoken(a),
+                                         second=self.spoken(b))])
+            return None
+        if self.paused and best.intent not in ("resume", "quit", "help", "status", "score"):
+            self.say_key("common.paused_reminder")
+            return None
+        if best.intent in UNIVERSAL:
+            return self.universal(best, prompt)
+        if self.paused:
+            return None
+        decision = self.adapter.interpret(self.state, best, speaker)
+        return self.carry_out(decision, best, prompt, heard, speaker)
+
+    def spoken(self, match: IntentMatch) -> str:
+        return match.text or match.intent
+
+    def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
+        if named:
+            for p in self.state.players:
+                if p.casefold() == named.casefold():
+                    return p
+            return None
+        return prompt.expected[0] if len(prompt.expected) == 1 else None
+
+    def reminder(self, prompt: Prompt) -> list[Line]:
+        return list(prompt.reminder or prompt.lines)
+
+    def on_silence(self, prompt: Prompt) -> Stop | None:
+        if prompt.countdown:
+            action = self.adapter.on_timeout(self.state)
+            self.log.write("timeout", expected=list(prompt.expected))
+            if action is not None:
+                self.apply(action)
+            return None
+        if self.paused:
+            return None
+        self._silences += 1
+        if self._silences >= SILENCES_BEFORE_PAUSE:
+            self.paused = True
+            self._silences = 0
+            self.say_key("common.waiting")
+            self.save()
+            return None
+        self.say([self.narrator.line("common.silence"), *self.reminder(prompt)])
+        return None
+
+    def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
+                  speaker: str | None) -> Stop | None:
+        if decision.host_update:
+            self.adapter.host_state.update(decision.host_update)
+            self.save()
+        if decision.reply:
+            self.say(decision.reply)
+        if decision.action is None:
+            return None
+        confidence = match.confidence * heard.confidence
+        needs = self.options.confirm != "never" and (
+            decision.confirm is not None or confidence < CONFIRM_BELOW)
+        if needs:
+            what = decision.confirm or self.adapter.describe(self.state, decision.action)
+            self.say([self.narrator.line("common.confirm", what=what)])
+            answer = self.ask_yes_no(prompt)
+            if answer is None:
+                self.say_key("common.cancelled")
+                return None
+            if not answer:
+                self.say_key("common.cancelled")
+                return None
+        self.apply(decision.action)
+        return None
+
+    def ask_yes_no(self, prompt: Prompt) -> bool | None:
+        """Listen for a yes/no answer from the same players; None when none came."""
+        pg, matcher = self.phase_grammar("answer")
+        request = ListenRequest(grammar=pg, grammar_name=f"{self.adapter.game}.answer",
+                                expected=prompt.expected, timeout=self.options.silence_timeout,
+                                purpose="confirm", prompt=prompt)
+        heard = self.listener.listen(request)
+        if heard.kind is not HeardKind.SPEECH:
+            return None
+        result = matcher.match(heard.text, speaker=self.resolve_speaker(heard.speaker, prompt))
+        self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
+                       source=heard.source,
+                       intent=result.best.intent if result.best else None,
+                       slots=dict(result.best.slots) if result.best else {},
+                       confidence=round(result.best.confidence, 3) if result.best else 0.0)
+        if result.best is None or heard.rejected or result.best.intent != "answer":
+            return None
+        return bool(result.best.slots.get("choice") == "yes")
+
+    def apply(self, action: Action, *, record_undo: bool = True) -> bool:
+        before = self.snapshot()
+        try:
+            events = self.state.apply(action)
+        except IllegalAction as exc:
+            self.log.write("rejected", action=action_to_json(action), reason=exc.reason)
+            self.say([Line(exc.reason, lang=self.narrator.lang)])
+            return False
+        if record_undo:
+            self.undo_stack.append(before)
+            del self.undo_stack[:-UNDO_DEPTH]
+        self.log.write("action", action=action_to_json(action),
+                       events=[event_to_json(e) for e in events])
+        self.save()
+        self.say(self.adapter.narrate(self.state, events))
+        return True
+
+    # ------------------------------------------------------------------ universal commands
+
+    def universal(self, match: IntentMatch, prompt: Prompt) -> Stop | None:
+        intent = match.intent
+        if intent == "help":
+            pg, _ = self.phase_grammar(prompt.phase if prompt.kind is PromptKind.COMMAND
+                                       else "answer")
+            phrases = pg.help_phrases()
+            examples = [ps[0] for name, ps in phrases.items() if ps and name not in UNIVERSAL]
+            examples = examples[:6] or [ps[0] for ps in phrases.values() if ps][:4]
+            self.say([self.narrator.line("common.help", examples="; ".join(examples))])
+        elif intent == "repeat":
+            self.say(self._last_lines or self.reminder(prompt))
+        elif intent == "score":
+            self.say(self.adapter.score(self.state))
+        elif intent == "status":
+            self.say(self.adapter.status(self.state))
+        elif intent == "read_board":
+            self.say(self.adapter.board(self.state))
+        elif intent == "list_tried":
+            self.say(self.adapter.tried(self.state))
+        elif intent in ("slower", "faster", "louder", "quieter"):
+            delta = {"slower": {"rate": -30}, "faster": {"rate": 30},
+                     "louder": {"volume": 0.2}, "quieter": {"volume": -0.2}}[intent]
+            self.output.adjust(**delta)  # type: ignore[arg-type]
+            self.say_key(f"common.{intent}")
+        elif intent == "pause":
+            self.paused = True
+            self.save()
+            self.say_key("common.paused")
+        elif intent == "resume":
+            if self.paused:
+                self.paused = False
+                self.say_key("common.resuming")
+                self.say(self._last_lines)
+            else:
+                self.say_key("common.not_paused")
+        elif intent == "undo":
+            return self.undo(prompt)
+        elif intent == "quit":
+            if self.options.confirm != "never":
+                self.say_key("common.confirm_quit")
+                if not self.ask_yes_no(prompt):
+                    self.say_key("common.cancelled")
+                    return None
+            self.save()
+            self.say_key("common.quit", where=str(self.options.save_path or ""))
+            self.log.write("stopped", reason="quit")
+            return Stop.QUIT
+        return None
+
+    def undo(self, prompt: Prompt) -> Stop | None:
+        if not self.undo_stack:
+            self.say_key("common.nothing_to_undo")
+            return None
+        last = self.undo_stack[-1]
+        if self.options.confirm != "never":
+            self.say_key("common.confirm_undo")
+            if not self.ask_yes_no(prompt):
+                self.say_key("common.cancelled")
+                return None
+        self.undo_stack.pop()
+        self.restore(last)
+        self._last_prompt_key = None
+        self.log.write("undo")
+        self.save()
+        self.say_key("common.undone")
+        return None
+
+    def finish(self) -> None:
+        outcome = self.state.outcome()
+        assert outcome is not None
+        self.save()
+        self.log.write("game_over", winner=self.adapter.winner_json(outcome),
+                       scores=dict(outcome.scores), reason=outcome.reason)
+
+
+def new_state(game: str, players: Sequence[str], **options: Any) -> GameState:
+    cls = state_class(game)
+    state: GameState = cls.new(players, **options)  # type: ignore[attr-defined]
+    return state

@@ -1,0 +1,138 @@
+"""Saved games: one JSON file written atomically after every action, and the JSONL event log."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SAVE_FORMAT = "voice-host-save"
+SAVE_VERSION = 1
+
+
+class SaveError(Exception):
+    """A save file cannot be read; the message is a sentence."""
+
+
+def data_dir() -> Path:
+    """``$VOICE_HOST_DATA``, else ``$XDG_DATA_HOME/voice-host``, else ~/.local/share/voice-host."""
+    env = os.environ.get("VOICE_HOST_DATA")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "voice-host"
+
+
+def saves_dir() -> Path:
+    return data_dir() / "saves"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` so that a crash leaves either the old file or the new one, whole."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+@dataclass
+class SavedGame:
+    """Everything needed to continue a game exactly."""
+
+    game: str
+    options: dict[str, Any]
+    state: dict[str, Any]
+    rng: list[Any]
+    host_state: dict[str, Any]
+    undo: list[dict[str, Any]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game,
+                "options": self.options, "state": self.state, "rng": self.rng,
+                "host_state": self.host_state, "undo": self.undo}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> SavedGame:
+        if data.get("format") != SAVE_FORMAT:
+            raise SaveError("That file is not a voice-host saved game.")
+        if data.get("version") != SAVE_VERSION:
+            raise SaveError("That saved game was made by another version of voice-host.")
+        try:
+            return cls(game=data["game"], options=dict(data["options"]), state=data["state"],
+                       rng=list(data["rng"]), host_state=dict(data["host_state"]),
+                       undo=list(data["undo"]))
+        except (KeyError, TypeError) as exc:
+            raise SaveError("That saved game is damaged; a part is missing.") from exc
+
+
+def save_game(path: Path, saved: SavedGame) -> None:
+    atomic_write_text(path, json.dumps(saved.to_json(), ensure_ascii=False))
+
+
+def load_game(path: Path) -> SavedGame:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SaveError(f"There is no saved game at {path}.") from None
+    except (OSError, ValueError) as exc:
+        raise SaveError(f"The saved game at {path} cannot be read.") from exc
+    return SavedGame.from_json(data)
+
+
+def latest_save() -> Path | None:
+    folder = saves_dir()
+    if not folder.is_dir():
+        return None
+    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+    return files[-1] if files else None
+
+
+def rng_to_json(state: tuple[Any, ...]) -> list[Any]:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: list[Any]) -> tuple[Any, ...]:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
+
+
+class EventLog:
+    """``--log FILE.jsonl``: one JSON object per line, flushed at once."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._file = None
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("a", encoding="utf-8")
+
+    def write(self, event: str, **data: Any) -> None:
+        if self._file is None:
+            return
+        self._file.write(json.dumps({"event": event, **data}, ensure_ascii=False) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None

@@ -1,0 +1,317 @@
+"""Builds the session's mouth and ears from command-line choices: text or speech output,
+keyboard, script or microphone input, the recognizer, and the secret files of host mode.
+
+Speech libraries are imported only when a choice needs them, so keyboard play works without
+the speech extras."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voice_host.host.io import (
+    Heard,
+    HeardKind,
+    Line,
+    Listener,
+    ListenRequest,
+    Output,
+    ScriptListener,
+    Style,
+    TextListener,
+    TextOutput,
+    heard_from_transcript,
+)
+
+
+class WiringError(Exception):
+    """A choice on the command line cannot be honoured; the message says what to do."""
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+class SecretFiles:
+    """Host mode without a private channel: each player's secrets go to a file named for
+    them, which only that player should open."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path_for(self, player: str) -> Path:
+        safe = re.sub(r"[^\w-]+", "_", player, flags=re.UNICODE).strip("_") or "player"
+        return self.folder / f"secret-{safe}.txt"
+
+    def __call__(self, line: Line) -> str | None:
+        if not line.to:
+            return None
+        path = self.path_for(line.to)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(line.text + "\n")
+        return str(path)
+
+
+# --------------------------------------------------------------------------- speech output
+
+
+class SpeechOutput:
+    """Speaks lines with the synthesizer (to the speakers or to numbered WAV files), plays
+    cue sounds and recordings, and prints each line as a caption."""
+
+    def __init__(self, synth: Any, *, captions: TextOutput | None,
+                 secret_sink: Callable[[Line], str | None] | None) -> None:
+        self.synth = synth
+        self.captions = captions
+        self.secret_sink = secret_sink
+
+    def emit(self, lines: Sequence[Line]) -> None:
+        from voice_host.speech.cues import load_cue
+        from voice_host.speech.effects import radio_effect, silence
+        from voice_host.speech.types import SpeechError
+
+        for line in lines:
+            if line.style is Style.PRIVATE:
+                if self.secret_sink:
+                    self.secret_sink(line)
+                continue
+            if self.captions:
+                self.captions.emit([line])
+            try:
+                if line.cue:
+                    self.synth.play(load_cue(line.cue), label=line.cue)
+                if line.text:
+                    self.synth.say(line.text, lang=line.lang)
+                if line.recording is not None and len(line.recording):
+                    audio = radio_effect(line.recording) if line.effect == "radio" \
+                        else line.recording
+                    self.synth.play(audio, label="recording")
+                if line.pause_after > 0:
+                    self.synth.play(silence(line.pause_after), label="pause")
+            except SpeechError as exc:
+                print(f"(speech output problem: {exc})", file=sys.stderr)
+
+    def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:
+        if rate:
+            (self.synth.faster if rate > 0 else self.synth.slower)()
+        if volume:
+            (self.synth.louder if volume > 0 else self.synth.quieter)()
+        return "rate" if rate else "volume"
+
+    def tick(self, remaining: int) -> None:
+        from voice_host.speech.cues import load_cue
+
+        if self.captions:
+            self.captions.tick(remaining)
+        self.synth.play(load_cue("tick"), label="tick")
+
+    def close(self) -> None:
+        pass
+
+
+# --------------------------------------------------------------------------- recognition
+
+
+class Ears:
+    """The recognizer, switched to each request's grammar."""
+
+    def __init__(self, recognizer: Any) -> None:
+        self.recognizer = recognizer
+        self._grammar_key: tuple[str, str | None] | None = None
+
+    def use(self, request: ListenRequest) -> None:
+        from voice_host.speech.types import RecognitionGrammar
+
+        pg = request.grammar
+        if pg is None:
+            return
+        jsgf = pg.jsgf()
+        key = (request.grammar_name, jsgf if jsgf is not None else str(sorted(pg.vocabulary())))
+        if key != self._grammar_key:
+            self.recognizer.set_grammar(RecognitionGrammar(
+                name=request.grammar_name, jsgf=jsgf, words=pg.vocabulary()))
+            self._grammar_key = key
+
+    def hear(self, samples: Any, request: ListenRequest, *, source: str) -> Heard:
+        if request.grammar is None:  # a free recording: keep the audio, no decoding
+            return Heard(HeardKind.SPEECH, text="", recording=samples, source=source)
+        self.use(request)
+        transcript = self.recognizer.recognize(samples)
+        return heard_from_transcript(transcript, source=source,
+                                     recording=samples if request.record else None)
+
+    def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
+        from voice_host.speech.types import SpeechError
+        from voice_host.speech.wav import read_wav
+
+        try:
+            samples = read_wav(path)
+        except SpeechError as exc:
+            return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
+        if len(samples) == 0:
+            return Heard(HeardKind.SILENCE, source=str(path))
+        return self.hear(samples, request, source=str(path))
+
+
+def make_recognizer(asr: str, vosk_model: Path | None, lang: str) -> tuple[Any, str]:
+    from voice_host.speech.recognizers import create_recognizer, describe_choice
+    from voice_host.speech.types import SpeechError
+
+    try:
+        recognizer = create_recognizer(asr, vosk_model=vosk_model, lang=lang)
+    except SpeechError as exc:
+        raise WiringError(str(exc)) from None
+    return recognizer, describe_choice(recognizer)
+
+
+class MicListener:
+    """The microphone, endpointed, through the recognizer. During a countdown the host
+    ticks once a second while it keeps listening."""
+
+    def __init__(self, ears: Ears, source: Any, output: Output) -> None:
+        self.ears = ears
+        self.source = source
+        self.output = output
+
+    def listen(self, request: ListenRequest) -> Heard:
+        from voice_host.speech.source import EndOfAudio, SilenceTimeout
+        from voice_host.speech.types import SpeechError
+
+        self.ears.use(request)
+        stop_ticks = threading.Event()
+        if request.countdown:
+            self._start_ticks(request.countdown, stop_ticks)
+        timeout = float(request.countdown) if request.countdown else request.timeout
+        try:
+            utterance = self.source.listen(timeout=timeout)
+        except SilenceTimeout:
+            return Heard(HeardKind.SILENCE, source="microphone")
+        except EndOfAudio:
+            return Heard(HeardKind.END, source="microphone")
+        except SpeechError as exc:
+            return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
+        finally:
+            stop_ticks.set()
+        if getattr(utterance, "clipped", False):
+            sys.stderr.write("(the microphone is clipping: speak a little further away)\n")
+        return self.ears.hear(utterance.samples, request, source="microphone")
+
+    def _start_ticks(self, seconds: int, stop: threading.Event) -> None:
+        def run() -> None:
+            for remaining in range(seconds - 1, -1, -1):
+                if stop.wait(1.0):
+                    return
+                self.output.tick(remaining)
+
+        threading.Thread(target=run, name="voice-host-countdown", daemon=True).start()
+
+    def close(self) -> None:
+        self.source.close()
+
+
+# --------------------------------------------------------------------------- assembly
+
+
+@dataclass
+class HostIO:
+    """What ``play``, ``resume`` and ``demo`` run a session with."""
+
+    output: Output
+    listener: Listener
+    secret_sink: Callable[[Line], str | None] | None
+    banner: str = ""
+    summary: Callable[[], str] | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for close in self.closers:
+            try:
+                close()
+            except Exception as exc:  # noqa: BLE001 - closing must not hide the game's end
+                print(f"(while closing: {exc})", file=sys.stderr)
+
+
+def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path) -> HostIO:
+    spec: str = args.output
+    out_dir = Path(spec[4:]) if spec.startswith("wav:") else None
+    secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
+                          else save_path.parent / f"{save_path.stem}-secrets")
+    banner: list[str] = []
+    needs_recognizer = (args.script is None and args.input == "mic") or (
+        args.script is not None and _script_has_wav(args.script))
+
+    gate = None
+    if args.script is None and args.input == "mic":
+        from voice_host.speech.source import HalfDuplexGate
+
+        gate = HalfDuplexGate()  # the microphone is deaf while the host speaks
+    ears: Ears | None = None
+    if needs_recognizer:
+        recognizer, described = make_recognizer(args.asr, args.vosk_model, lang)
+        ears = Ears(recognizer)
+        banner.append(described)
+
+    output: Output
+    captions = TextOutput(private_sink=secrets)
+    if spec == "text":
+        output = captions
+    elif spec == "speaker" or out_dir is not None:
+        output = _speech_output(spec, captions=captions, secrets=secrets, gate=gate)
+    else:
+        raise WiringError(f"I do not know the output {spec}. Use speaker, text or wav:FOLDER.")
+
+    listener: Listener
+    if args.script is not None:
+        if not args.script.is_file():
+            raise WiringError(f"There is no script file at {args.script}.")
+        listener = ScriptListener(args.script, decode_wav=ears.decode_wav if ears else None,
+                                  echo=sys.stdout if spec == "text" else None)
+    elif args.input == "text":
+        listener = TextListener(echo=sys.stdout)
+    else:
+        assert ears is not None
+        listener = _mic_listener(ears, output, gate)
+    io = HostIO(output=output, listener=listener, secret_sink=secrets,
+                banner="\n".join(banner), closers=[listener.close, output.close])
+    if out_dir is not None:
+        io.summary = lambda: f"Narration written to {out_dir} (numbered WAV files and " \
+                             f"transcript.txt)."
+    return io
+
+
+def _script_has_wav(path: Path) -> bool:
+    try:
+        return any(line.strip().lower().endswith(".wav")
+                   for line in path.read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return False
+
+
+def _speech_output(spec: str, *, captions: TextOutput, secrets: SecretFiles,
+                   gate: Any = None) -> SpeechOutput:
+    from voice_host.speech.synthesizer import create_synthesizer
+    from voice_host.speech.types import SpeechError
+
+    try:
+        synth = create_synthesizer(spec, gate=gate)
+    except SpeechError as exc:
+        raise WiringError(str(exc)) from None
+    return SpeechOutput(synth, captions=captions, secret_sink=secrets)
+
+
+def _mic_listener(ears: Ears, output: Output, gate: Any) -> MicListener:
+    from voice_host.speech.mic import MicrophoneSource
+    from voice_host.speech.types import SpeechError
+
+    try:
+        source = MicrophoneSource(gate=gate).start()
+    except SpeechError as exc:
+        raise WiringError(str(exc)) from None
+    return MicListener(ears, source, output)
+
