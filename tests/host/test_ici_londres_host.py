@@ -1,0 +1,603 @@
+"""Ici Londres through the real session loop: the broadcast, the recorded sentence, turn
+prompts in each transmission type, hit/miss at the table, scoring, rotation, French
+narration, bad inputs, undo and resume."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import string
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from voice_host.games.base import Deal
+from voice_host.games.ici_londres import Draw, IciLondresState, Pick, TimeUp
+from voice_host.host.adapter import PromptKind
+from voice_host.host.adapters.ici_londres import Adapter, new_game
+from voice_host.host.io import (
+    Heard,
+    HeardKind,
+    Line,
+    ListenRequest,
+    Style,
+    TextOutput,
+    parse_script_line,
+)
+from voice_host.host.narration import catalogue
+from voice_host.host.session import Session, SessionOptions, Stop
+from voice_host.host.store import EventLog, load_game, rng_from_json
+
+PLAYERS4 = ["Ada", "Ben", "Cleo", "Dan"]
+PLAYERS3 = ["Ada", "Ben", "Cleo"]
+DRAWS = [("heart", "book"), ("bell", "key"), ("moon", "sun"), ("cat", "wolf")]
+
+
+class ListListener:
+    """Scripted utterances: "Name: words", "words", None for silence; records requests."""
+
+    def __init__(self, items: Iterable[str | Heard | None]) -> None:
+        self.items = list(items)
+        self.requests: list[ListenRequest] = []
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.requests.append(request)
+        if not self.items:
+            return Heard(HeardKind.END)
+        item = self.items.pop(0)
+        if item is None:
+            return Heard(HeardKind.SILENCE, source="test")
+        if isinstance(item, Heard):
+            return item
+        speaker, text = parse_script_line(item)
+        return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="test")
+
+    def close(self) -> None:
+        pass
+
+
+class FixedDrawAdapter(Adapter):
+    """The host deals the given messages in order (a stand-in for a shuffled pile)."""
+
+    def __init__(self, options: dict[str, Any], draws: list[tuple[str, str]], **kw: Any) -> None:
+        super().__init__(options, **kw)
+        self.draws = list(draws)
+
+    def chance(self, state: Any, rng: random.Random) -> Any:
+        if state.deal is Deal.HOST:
+            return Draw(self.draws[state.round_number - 1])
+        return super().chance(state, rng)
+
+
+@dataclass
+class Run:
+    stop: Stop
+    session: Session
+    text: str
+    secrets: list[Line]
+    log: list[dict[str, Any]]
+    listener: ListListener
+
+    def game_over(self) -> dict[str, Any]:
+        ends = [e for e in self.log if e["event"] == "game_over"]
+        assert len(ends) == 1, self.text
+        return ends[0]
+
+    @property
+    def state(self) -> IciLondresState:
+        state = self.session.state
+        assert isinstance(state, IciLondresState)
+        return state
+
+    def actions(self) -> list[dict[str, Any]]:
+        return [e["action"] for e in self.log if e["event"] == "action"]
+
+
+def options(*, players: list[str] = PLAYERS4, deal: str = "host", mode: str = "fragments",
+            rounds: int | None = 1, lang: str = "en", seed: int = 1,
+            first: str | None = None) -> dict[str, Any]:
+    return {"players": players, "deal": deal, "mode": mode, "rounds": rounds, "lang": lang,
+            "seed": seed, "first": first}
+
+
+def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | None], *,
+         draws: list[tuple[str, str]] | None = None, confirm: str = "never",
+         name: str = "game", state: IciLondresState | None = None, fresh: bool = True,
+         host_state: dict[str, Any] | None = None,
+         rng: random.Random | None = None) -> Run:
+    secrets: list[Line] = []
+
+    def sink(line: Line) -> str:
+        secrets.append(line)
+        return str(tmp_path / f"secret-{line.to}.txt")
+
+    adapter: Adapter = (FixedDrawAdapter(opts, draws, secret_sink=sink) if draws is not None
+                        else Adapter(opts, secret_sink=sink))
+    if host_state:
+        adapter.host_state.update(host_state)
+    out = io.StringIO()
+    listener = ListListener(script)
+    log_path = tmp_path / f"{name}.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=adapter, state=state or new_game(opts),
+                      rng=rng or random.Random(opts["seed"]), output=TextOutput(out),
+                      listener=listener, log=log, game_options=opts,
+                      options=SessionOptions(confirm=confirm,
+                                             save_path=tmp_path / f"{name}.json"))
+    stop = session.run(fresh=fresh)
+    log.close()
+    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
+    return Run(stop, session, out.getvalue(), secrets, events, listener)
+
+
+def seed_drawing(opts: dict[str, Any], icons: tuple[str, str]) -> int:
+    """A seed whose first chance draw is ``icons`` (found by trying seeds in order)."""
+    state = new_game(opts)
+    return next(s for s in range(200_000)
+                if state.chance_action(random.Random(s)) == Draw(icons))
+
+
+# --------------------------------------------------------------------------- worked example
+
+
+@pytest.mark.parametrize("confirm", ["never", "auto"])
+def test_worked_example_from_the_rules(tmp_path: Path, confirm: str) -> None:
+    """Heart + book, "Il adorait ses kilos": the Wehrmacht says elephant (miss), the next
+    player heart (+1/+1), the next book (+1/+1); both found, the round ends."""
+    opts = options()
+    opts["seed"] = seed_drawing(opts, ("heart", "book"))
+    run = play(tmp_path, opts, ["Il adorait ses kilos", "the elephant", "heart",
+                                "I'll go with the book"], confirm=confirm)
+    assert run.stop is Stop.FINISHED
+    end = run.game_over()
+    assert end["winner"] == ["Ada"]
+    assert end["scores"] == {"Ada": 2, "Ben": 0, "Cleo": 1, "Dan": 1}
+    picks = [a for a in run.actions() if a["type"] == "Pick"]
+    assert [(a["player"], a["icons"]) for a in picks] == [
+        ("Ben", ["elephant"]), ("Cleo", ["heart"]), ("Dan", ["book"])]
+    text = run.text
+    assert "No card for the elephant" in text
+    assert "The heart is in the message! Cleo scores 1 point, and Ada 1 point" in text
+    assert "The book is in the message! Dan scores 1 point" in text
+    assert "Message decoded: the heart and the book" in text
+    assert "The winner is Ada" in text
+    # the secret went to Ada's file only, never to the table
+    assert [(s.to, s.style) for s in run.secrets] == [("Ada", Style.PRIVATE)]
+    assert "the heart and the book" in run.secrets[0].text
+    before_picks = text.split("Ben names the elephant")[0]
+    assert "heart" not in before_picks and "secret-Ada.txt" in before_picks
+
+
+def test_broadcast_order_radio_lines_and_record_prompt(tmp_path: Path) -> None:
+    opts = options(deal="table")
+    run = play(tmp_path, opts, ["Pâques donnera la solution"])
+    lines = run.text.splitlines()
+    order = [i for i, line in enumerate(lines) if any(k in line for k in (
+        "(tuning)", "(v_motif) [radio] Ici Londres ! Les Français parlent aux Français.",
+        "your coded sentence", "[radio] Je répète.", "[radio] Pâques donnera la solution"))]
+    assert len(order) == 5 and order == sorted(order), run.text
+    assert "draw two message cards" in run.text  # table mode: physical cards
+    assert run.secrets == []
+    record = [r for r in run.listener.requests if r.record]
+    assert len(record) == 1 and record[0].expected == ("Ada",) and record[0].grammar is None
+    assert run.session.adapter.host_state == {"aired": 1, "recorded": 1,
+                                              "sentence": "Pâques donnera la solution"}
+
+
+def test_recorded_audio_is_played_back_through_the_radio_effect_and_never_saved(
+        tmp_path: Path) -> None:
+    audio = np.zeros(1600, dtype=np.int16)
+    opts = options(deal="table")
+    adapter = Adapter(opts)
+    state = new_game(opts)
+    state.apply(Draw(None))
+    adapter.host_step(state)
+    prompt = adapter.prompt(state)
+    assert prompt is not None and prompt.kind is PromptKind.RECORD
+    lines = adapter.on_recording(state, Heard(HeardKind.SPEECH, text="", recording=audio))
+    assert len(lines) == 1
+    assert lines[0].recording is audio and lines[0].effect == "radio"
+    assert (lines[0].lang, lines[0].style, lines[0].text) == ("fr", Style.RADIO, "Je répète.")
+    json.dumps(adapter.host_state)  # JSON-able: no audio in it
+    assert adapter.host_state["sentence"] == ""
+    after = adapter.prompt(state)
+    assert after is not None and after.phase == "guess" and after.expected == ("Ben",)
+
+
+def test_only_the_speaker_can_record_the_message(tmp_path: Path) -> None:
+    run = play(tmp_path, options(deal="table"), ["Ben: the cat eats the moon",
+                                                 "Ada: the sailor hides the key"])
+    assert "Only Ada, the Speaker, sends the message this round." in run.text
+    assert run.session.adapter.host_state["sentence"] == "the sailor hides the key"
+
+
+# --------------------------------------------------------------------------- complete games
+
+
+def test_fragments_game_then_competing_after_a_cycle(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="fragments", rounds=4)
+    script = [
+        # round 1: Ada speaks, Ben (Wehrmacht) and Cleo guess
+        "Easter hides the library", "heart", "elephant", "rose", "book",
+        # round 2: Ben speaks, Cleo (Wehrmacht) and Ada guess
+        "The church gives the solution", "star", "bell", "owl", "egg",
+        # round 3: Cleo speaks, Ada (Wehrmacht) and Ben guess
+        "The astronaut loves the beach", "moon", "the sun",
+        # round 4, Réseaux concurrents: Ada speaks, Ben and Cleo at once
+        "Nine lives for the shepherd", "Cleo: the cat and the fish", "Ben: wolf",
+    ]
+    run = play(tmp_path, opts, script, draws=DRAWS)
+    end = run.game_over()
+    assert end["scores"] == {"Ada": 5, "Ben": 6, "Cleo": 3}
+    assert end["winner"] == ["Ben"]
+    text = run.text
+    assert "Intercepted! Ben, the Wehrmacht, found the heart and takes 2 points." in text
+    assert "Ben is now the Speaker, and Cleo the Wehrmacht." in text
+    assert "Cleo is now the Speaker, and Ada the Wehrmacht." in text
+    assert "the transmission type is now Réseaux concurrents" in text
+    assert "Everyone at once!" in text
+    assert text.count("Ici Londres ! Les Français parlent aux Français.") == 4
+
+
+def test_competing_game_with_names(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="competing", rounds=4)
+    script = [
+        "The lover reads", "the elephant",  # nobody said who: the host asks
+        "Cleo: the heart", "Ben: book and rose",
+        "The church rings", "Ada: star and owl", "Cleo picks the egg and the fish",
+        "The astronaut sunbathes", "Ben takes the moon", "Ada: sun and star",
+        # round 4, Double 0
+        "Cats and wolves", "the owl and the egg", "cat and wolf",
+    ]
+    run = play(tmp_path, opts, script, draws=DRAWS)
+    end = run.game_over()
+    assert end["scores"] == {"Ada": 5, "Ben": 3, "Cleo": 4}
+    assert end["winner"] == ["Ada"]
+    assert "Who is speaking? Please start with your name." in run.text
+    assert "Round 2 is over. Nobody found an icon" in run.text
+    assert "the transmission type is now Double 0" in run.text
+    picks = [(a["player"], tuple(a["icons"])) for a in run.actions() if a["type"] == "Pick"]
+    assert picks[:2] == [("Cleo", ("heart",)), ("Ben", ("book", "rose"))]
+    assert ("Ada", ("sun", "star")) in picks
+
+
+def test_double_zero_game_then_countdown_with_time_up(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="double-zero", rounds=4)
+    script = [
+        "Love is a pound", "heart and book",
+        "Easter keys", "bell and star", "the key and the owl",
+        "The moon and the sun", "rose and egg", "fish and cat",
+        # round 4, Contre la montre: Ben runs out of time, Cleo names one then runs out
+        "Cats howl", None, "cat", None,
+    ]
+    run = play(tmp_path, opts, script, draws=DRAWS)
+    end = run.game_over()
+    assert end["scores"] == {"Ada": 2, "Ben": 5, "Cleo": 3}
+    assert end["winner"] == ["Ben"]
+    assert [a for a in run.actions() if a["type"] == "TimeUp"] == [
+        {"type": "TimeUp", "player": "Ben"}, {"type": "TimeUp", "player": "Cleo"}]
+    assert "Time is up! Ben loses 2 picks." in run.text
+    assert "Time is up! Cleo loses 1 pick." in run.text
+    countdowns = [r.countdown for r in run.listener.requests if r.countdown]
+    assert countdowns and set(countdowns) == {10}
+    assert "(tick) 10" in run.text
+
+
+def test_countdown_game_at_the_table_with_hit_and_miss(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="countdown", rounds=4, deal="table")
+    script = [
+        # round 1: Ada speaks; Ben names two, Ada answers each; Cleo's time runs out
+        "Love weighs a pound", "heart and book", "hit", "miss", None,
+        # round 2: Ben speaks; Cleo names one (miss), then the second (hit)
+        "Easter solution", "bell", "miss", "key", "it's a hit", "star and owl", "yes",
+        # round 3: Cleo speaks
+        "Moonlight", "moon and sun", "no", "no", "egg and fish", "yes", "no",
+        # round 4, Bribes de message
+        "Wolves", "cat", "miss", "wolf", "hit", "rose", "miss", "apple", "miss",
+    ]
+    run = play(tmp_path, opts, script)
+    end = run.game_over()
+    assert end["scores"] == {"Ada": 2, "Ben": 4, "Cleo": 4}
+    assert end["winner"] == ["Ben", "Cleo"]
+    assert "Ada, is the heart one of your cards? Say hit or miss." in run.text
+    assert "The winners, tied, are Ben and Cleo." in run.text
+    judged = [(a["icon"], a["hit"]) for a in run.actions() if a["type"] == "JudgePick"]
+    assert judged[:2] == [("heart", True), ("book", False)]
+    # the owl came with the second found icon: a miss without asking the Speaker
+    assert ("owl", False) not in judged
+    after_star = run.text.split("The star is in the message!")[1].split("Round 2 is over")[0]
+    assert "(miss)" in after_star and "owl" in after_star
+
+
+def test_a_hit_answer_from_someone_else_than_the_speaker_is_refused(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, deal="table")
+    run = play(tmp_path, opts, ["Love", "heart", "Ben: hit", "Ada: miss"])
+    assert "Only Ada, the Speaker, says hit or miss." in run.text
+    judged = [a for a in run.actions() if a["type"] == "JudgePick"]
+    assert judged == [{"type": "JudgePick", "icon": "heart", "hit": False}]
+
+
+def test_countdown_silence_makes_time_up_and_pause_stops_the_clock(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="countdown")
+    run = play(tmp_path, opts, ["A sentence", "pause", None, None, "resume", None],
+               draws=DRAWS)
+    timeups = [a for a in run.actions() if a["type"] == "TimeUp"]
+    assert timeups == [{"type": "TimeUp", "player": "Ben"}]
+    assert run.state.picks_left == {"Ben": 0, "Cleo": 2}
+    assert "Cleo, name two icons. Ten seconds!" in run.text
+
+
+def test_hannah_names_herself_in_competing_networks(tmp_path: Path) -> None:
+    opts = options(players=["Ada", "Hannah", "Ben"], mode="competing")
+    run = play(tmp_path, opts, ["Love in the library", "Hannah: heart and book"],
+               draws=DRAWS)
+    end = run.game_over()
+    assert end["scores"] == {"Ada": 0, "Hannah": 4, "Ben": 0}  # Hannah is the Wehrmacht
+    assert end["winner"] == ["Hannah"]
+    prompts = [e for e in run.log if e["event"] == "prompt" and e["phase"] == "guess"]
+    assert prompts[0]["expected"] == ["Hannah", "Ben"]
+
+
+# --------------------------------------------------------------------------- bad inputs
+
+
+def _state_after(run: Run) -> dict[str, Any]:
+    return run.session.state.to_json()
+
+
+@pytest.mark.parametrize(("mode", "bad", "reason"), [
+    ("fragments", "the giraffe", "not a command I know"),
+    ("fragments", "Cleo: heart", "Cleo, it is Ben's turn to guess."),
+    ("fragments", "Ada: heart", "Ada is the Speaker and cannot guess."),
+    ("fragments", "heart and book", "In Bribes de message you name one icon at a time."),
+    ("double-zero", "heart", "In Double 0 you name two icons at once."),
+    # the matcher folds a repeated icon into one: still not two icons
+    ("double-zero", "heart and heart", "In Double 0 you name two icons at once."),
+    ("fragments", "pass me the chips", "not a command I know"),
+])
+def test_bad_pick_gets_a_reason_and_changes_nothing(tmp_path: Path, mode: str, bad: str,
+                                                    reason: str) -> None:
+    opts = options(mode=mode)
+    good = play(tmp_path, opts, ["A sentence"], draws=DRAWS, name="good")
+    bad_run = play(tmp_path, opts, ["A sentence", bad], draws=DRAWS, name="bad")
+    assert reason in bad_run.text.split("Ben, name")[-1] or reason in bad_run.text
+    assert _state_after(bad_run) == _state_after(good)
+    assert [e for e in bad_run.log if e["event"] == "action"] == [
+        e for e in good.log if e["event"] == "action"]
+
+
+def test_icon_already_named_is_refused(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, mode="fragments")
+    run = play(tmp_path, opts, ["A sentence", "elephant", "the elephant"], draws=DRAWS)
+    assert "The elephant was already named this round." in run.text
+    assert run.state.named_icons == ("elephant",)
+    competing = options(players=PLAYERS3, mode="competing")
+    run = play(tmp_path, competing, ["A sentence", "Ben: elephant", "Cleo: elephant and heart"],
+               draws=DRAWS, name="competing")
+    assert "The elephant is already taken by Ben." in run.text
+    assert run.state.named_icons == ("elephant",)
+
+
+def test_picking_before_the_message_is_recorded_is_not_a_pick(tmp_path: Path) -> None:
+    opts = options(deal="table")
+    adapter = Adapter(opts)
+    state = new_game(opts)
+    state.apply(Draw(None))
+    from voice_host.intent import IntentMatch
+    decision = adapter.interpret(state, IntentMatch("pick", {"icons": ("heart",)}, 1.0,
+                                                    "heart"), "Ben")
+    assert decision.action is None and "Wait for the message" in decision.reply[0].text
+
+
+# --------------------------------------------------------------------------- universal commands
+
+
+def test_tried_board_score_status_and_undo(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3)
+    run = play(tmp_path, opts, [
+        "A sentence", "what has been tried", "elephant", "what has been tried",
+        "list the icons", "score", "status", "heart", "undo", "whose turn"],
+        draws=DRAWS)
+    text = run.text
+    assert "No icon has been named yet this round." in text
+    assert "Named this round: the elephant by Ben, missed." in text
+    assert "Card 1: the heart, the book, the bell and the key." in text
+    assert "Card 9: the sun, the sword, the clock and the snake." in text
+    assert text.count("Card ") == 9
+    assert "Scores: Ada 0 points, Ben 0 points and Cleo 0 points." in text
+    assert "It is Cleo's turn: one icon." in text
+    assert "The message was: A sentence." in text
+    assert "Done: the last move is undone." in text
+    # Cleo's heart was undone: scores back to zero, Cleo to guess again
+    assert run.state.scores == {"Ada": 0, "Ben": 0, "Cleo": 0}
+    assert run.state.named_icons == ("elephant",)
+    assert text.splitlines()[-2] == "HOST: It is Cleo's turn: one icon."
+
+
+class BotListener:
+    """The demo's players: each answer is ``Adapter.bot_utterance`` for the current prompt."""
+
+    def __init__(self, adapter: Adapter, rng: random.Random) -> None:
+        self.adapter = adapter
+        self.rng = rng
+        self.session: Session | None = None
+
+    def listen(self, request: ListenRequest) -> Heard:
+        assert self.session is not None
+        state = self.session.state
+        prompt = self.adapter.prompt(state)
+        assert prompt is not None
+        speaker, text = self.adapter.bot_utterance(state, prompt, self.rng)
+        assert speaker in prompt.expected
+        return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("mode", ["fragments", "competing", "double-zero", "countdown"])
+def test_bot_utterances_play_whole_games_the_grammar_understands(
+        tmp_path: Path, lang: str, mode: str) -> None:
+    """Demo players: every utterance is a legal, understood move, and the game ends."""
+    opts = options(players=PLAYERS4, mode=mode, rounds=4, lang=lang, seed=7)
+    adapter = Adapter(opts, secret_sink=lambda line: "secret.txt")
+    bots = BotListener(adapter, random.Random(3))
+    log_path = tmp_path / "bots.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=adapter, state=new_game(opts), rng=random.Random(7),
+                      output=TextOutput(io.StringIO()), listener=bots, log=log,
+                      options=SessionOptions(confirm="never"))
+    bots.session = session
+    assert session.run() is Stop.FINISHED
+    log.close()
+    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
+    heard = [e for e in events if e["event"] == "heard"]
+    assert heard and all(e["intent"] == "pick" for e in heard), heard
+    assert not [e for e in events if e["event"] == "rejected"]
+    assert len([e for e in events if e["event"] == "recorded"]) == 4
+    assert [e for e in events if e["event"] == "game_over"]
+
+
+def test_coded_sentences_hint_at_the_drawn_icons() -> None:
+    adapter = Adapter(options())
+    rng = random.Random(0)
+    sentences = {adapter.coded_sentence(("bell", "key"), rng) for _ in range(20)}
+    assert all(any(w in s for w in ("Easter", "church")) for s in sentences)
+    assert all(any(w in s for w in ("solution", "lock")) for s in sentences)
+    assert len(sentences) > 1
+    french = Adapter(options(lang="fr")).coded_sentence(("bell", "key"), rng)
+    assert any(w in french for w in ("Pâques", "sacristain"))
+
+
+# --------------------------------------------------------------------------- French
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_french_narration_has_every_english_key_with_the_same_fields() -> None:
+    en = {k: v for k, v in catalogue("en", "ici-londres").items()
+          if k.startswith("ici_londres.")}
+    fr = {k: v for k, v in catalogue("fr", "ici-londres").items()
+          if k.startswith("ici_londres.")}
+    assert len(en) > 100
+    assert set(en) == set(fr)
+    for key, value in en.items():
+        en_variants = value if isinstance(value, list) else [value]
+        fr_value = fr[key]
+        fr_variants = fr_value if isinstance(fr_value, list) else [fr_value]
+        wanted = set().union(*(_fields(v) for v in en_variants))
+        if wanted & {"icon", "icon_cap"}:  # the adapter always passes both forms
+            wanted |= {"icon", "icon_cap"}
+        for variant in fr_variants:
+            assert _fields(variant) <= wanted | {"the"}, key
+    common_en = {k for k in catalogue("en", "ici-londres") if k.startswith("common.")}
+    common_fr = {k for k in catalogue("fr", "ici-londres") if k.startswith("common.")}
+    assert common_en <= common_fr
+
+
+def test_a_french_game_is_narrated_in_french(tmp_path: Path) -> None:
+    opts = options(lang="fr")
+    opts["seed"] = seed_drawing(opts, ("heart", "book"))
+    run = play(tmp_path, opts, ["Il adorait ses kilos", "l'éléphant", "le cœur",
+                                "je prends le livre", "Ben: touché"])
+    assert run.game_over()["scores"] == {"Ada": 2, "Ben": 0, "Cleo": 1, "Dan": 1}
+    text = run.text
+    for expected in ("Manche 1 sur 1.", "Pas de carte pour l'éléphant.",
+                     "Le cœur est dans le message ! Cleo marque 1 point",
+                     "Message décodé : le cœur et le livre.", "Vainqueur : Ada."):
+        assert expected in text
+    for english in ("Round ", "The winner", "names the", "Scores:"):
+        assert english not in text
+    assert "vos deux icônes sont le cœur et le livre" in run.secrets[0].text
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_resume_in_the_middle_gives_the_same_rest_of_the_game(tmp_path: Path) -> None:
+    opts = options(players=PLAYERS3, rounds=3, seed=11)  # real shuffled draws from the seed
+    first_half = ["A sentence", "heart", "elephant", "rose", "book", "Second sentence",
+                  "star"]
+    second_half = ["bell", "owl", "egg", "Third sentence", "moon", "sun", "cat", "wolf"]
+    whole = play(tmp_path, opts, first_half + second_half, name="whole")
+    part = play(tmp_path, opts, first_half, name="part")
+    assert part.stop is Stop.INPUT_ENDED
+    saved = load_game(tmp_path / "part.json")
+    assert saved.host_state == {"aired": 2, "recorded": 2, "sentence": "Second sentence"}
+    rng = random.Random()
+    rng.setstate(rng_from_json(saved.rng))
+    rest = play(tmp_path, opts, second_half, name="rest",
+                state=IciLondresState.from_json(saved.state), fresh=False,
+                host_state=saved.host_state, rng=rng)
+    assert rest.game_over() == whole.game_over()
+    assert rest.session.state == whole.session.state
+    done = len(part.actions())
+    assert rest.actions() == whole.actions()[done:]
+    assert rest.text.startswith("HOST: Welcome back.")
+    # round 2's broadcast is not aired again; round 3's is
+    assert "Ici Londres" not in rest.text.split("Round 3 of 3")[0]
+    assert rest.text.count("Ici Londres !") == 1
+
+
+def test_new_game_options_match_first_speaker_case_blind() -> None:
+    state = new_game(options(first="cleo"))
+    assert state.speaker == "Cleo"
+    assert state.deal is Deal.HOST
+    assert isinstance(Adapter(options()).describe(state, Pick("Dan", ("heart", "book"))), str)
+    assert Adapter(options()).describe(state, TimeUp("Dan")) == "Dan's time is up"
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_plays_a_table_game_from_a_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.cli import main
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    script = tmp_path / "game.txt"
+    script.write_text("Ada: Love weighs a pound\nheart\nhit\nCleo: book\nAda: hit\n",
+                      encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    code = main(["play", "ici-londres", "--players", "Ada,Ben,Cleo", "--rounds", "1",
+                 "--input", "text", "--script", str(script), "--output", "text",
+                 "--confirm", "never", "--seed", "4", "--log", str(log)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert end["event"] == "game_over"
+    assert end["winner"] == ["Ben"] and end["scores"] == {"Ada": 1, "Ben": 2, "Cleo": 1}
+    assert "Ici Londres ! Les Français parlent aux Français." in out
+    assert "Intercepted! Ben, the Wehrmacht, found the heart" in out
+
+
+def test_cli_host_deal_writes_the_speakers_icons_to_a_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.cli import main
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    script = tmp_path / "game.txt"
+    script.write_text("Ada: a coded sentence\n", encoding="utf-8")
+    save = tmp_path / "game.json"
+    code = main(["play", "ici-londres", "--players", "Ada,Ben,Cleo", "--deal", "host",
+                 "--input", "text", "--script", str(script), "--output", "text",
+                 "--confirm", "never", "--seed", "4", "--save", str(save)])
+    out = capsys.readouterr().out
+    assert code == 3  # the script ends before the game
+    saved = load_game(save)
+    icons = saved.state["drawn"]
+    files = list(tmp_path.glob("game-secrets/*Ada*"))
+    assert len(files) == 1 and str(files[0]) in out
+    secret = files[0].read_text(encoding="utf-8")
+    adapter = Adapter(options())
+    assert all(adapter.icon(i) in secret for i in icons)
+    assert not any(adapter.icon(i) in out for i in icons)
