@@ -55,6 +55,10 @@ class Decision:
     confirmation even at high confidence (irreversible ones)."""
     host_update: Mapping[str, Any] = field(default_factory=dict)
     """Changes to the adapter's own host state (saved with the game)."""
+    then: tuple[Action, ...] = ()
+    """Further actions applied right after ``action`` as one move (one undo step), e.g.
+    the secret mission cards a reported sabotage count stands for. The adapter checks the
+    whole sequence first; the loop stops at the first refusal."""
 
 
 class GameAdapter(Protocol):

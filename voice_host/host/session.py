@@ -229,7 +229,7 @@ class Session:
         return list(prompt.reminder or prompt.lines)
 
     def on_silence(self, prompt: Prompt) -> Stop | None:
-        if prompt.countdown:
+        if prompt.countdown and not self.paused:  # a paused game's clock does not run
             action = self.adapter.on_timeout(self.state)
             self.log.write("timeout", expected=list(prompt.expected))
             if action is not None:
@@ -269,7 +269,10 @@ class Session:
             if not answer:
                 self.say_key("common.cancelled")
                 return None
-        self.apply(decision.action)
+        if self.apply(decision.action):
+            for action in decision.then:
+                if not self.apply(action, record_undo=False):
+                    break
         return None
 
     def ask_yes_no(self, prompt: Prompt) -> bool | None:

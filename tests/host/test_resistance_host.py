@@ -1,0 +1,606 @@
+"""The Resistance host: scripted games through the real Session, narration, bad inputs."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voice_host.games.resistance import (
+    AccusationStarted,
+    CastVote,
+    MissionResult,
+    ProposeTeam,
+    ReportSabotages,
+    ResistanceState,
+    Role,
+    Setup,
+)
+from voice_host.host.adapter import Decision, Prompt
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.adapters.resistance import Adapter
+from voice_host.host.io import Line, ScriptListener, Style, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
+from voice_host.host.store import EventLog, load_game, rng_from_json
+from voice_host.intent import Matcher, load_grammar
+
+PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
+
+
+def options(**over: Any) -> dict[str, Any]:
+    opts: dict[str, Any] = {"deal": "table", "lang": "en", "players": list(PLAYERS),
+                            "double_agent": True, "first": "Ada", "votes": "names", "seed": 7}
+    opts.update(over)
+    return opts
+
+
+@dataclass
+class Run:
+    """What one scripted session produced."""
+
+    stop: Stop
+    session: Session
+    text: str
+    log: list[dict[str, Any]]
+    secrets: dict[str, list[str]]
+
+    @property
+    def state(self) -> ResistanceState:
+        assert isinstance(self.session.state, ResistanceState)
+        return self.session.state
+
+    def game_over(self) -> dict[str, Any]:
+        last = self.log[-1]
+        assert last["event"] == "game_over", last
+        return last
+
+
+def run_script(tmp_path: Path, lines: list[str], *, confirm: str = "never",
+               name: str = "script", save: Path | None = None, fresh: bool = True,
+               state: ResistanceState | None = None, rng: random.Random | None = None,
+               host_state: dict[str, Any] | None = None, undo: list[Any] | None = None,
+               **opts: Any) -> Run:
+    game_opts = options(**opts)
+    script = tmp_path / f"{name}.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    secrets: dict[str, list[str]] = {}
+
+    def sink(line: Line) -> str | None:
+        assert line.style is Style.PRIVATE and line.to
+        secrets.setdefault(line.to, []).append(line.text)
+        return f"secret-{line.to}.txt"
+
+    adapter = make_adapter("resistance", game_opts, secret_sink=sink)
+    if host_state:
+        adapter.host_state.update(host_state)
+    out = io.StringIO()
+    log_path = tmp_path / f"{name}.jsonl"
+    log = EventLog(log_path)
+    session = Session(
+        adapter=adapter,
+        state=state if state is not None else new_game("resistance", game_opts),
+        rng=rng or random.Random(game_opts["seed"]), output=TextOutput(out),
+        listener=ScriptListener(script), log=log, game_options=game_opts, undo=undo,
+        options=SessionOptions(confirm=confirm, save_path=save))
+    stop = session.run(fresh=fresh)
+    log.close()
+    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
+    return Run(stop, session, out.getvalue(), events, secrets)
+
+
+def votes(yes: int, total: int = 5) -> list[str]:
+    """``yes`` yes-votes then no-votes, phrased variously, in calling order."""
+    said_yes = ["yes", "I vote yes", "approve", "yeah"]
+    said_no = ["no", "I vote no", "reject the team", "nope"]
+    return [said_yes[i % 4] if i < yes else said_no[i % 4] for i in range(total)]
+
+
+def host_roles(seed: int, **opts: Any) -> dict[str, Role]:
+    """The roles the host deals for this seed (the session draws from Random(seed))."""
+    game_opts = options(deal="host", seed=seed, **opts)
+    state = new_game("resistance", game_opts)
+    adapter = Adapter(game_opts)
+    action = adapter.chance(state, random.Random(seed))
+    assert isinstance(action, Setup) and action.roles is not None
+    return dict(zip(game_opts["players"], action.roles, strict=True))
+
+
+# --------------------------------------------------------------------------- whole games
+
+
+def test_spies_win_with_three_failed_missions(tmp_path: Path) -> None:
+    script = [
+        "Ada and Ben", *votes(3), "one sabotage",                  # m1 fails, Ben leads
+        "I choose Ben, Cleo and Dan", *votes(4), "two sabotages",  # m2 fails, Cleo leads
+        "score",
+        "my team is Cleo and Eve", *votes(5), "all success",       # m3 succeeds, Dan leads
+        "Dan: Dan, Eve and Ada", *votes(3), "there was one sabotage card",
+    ]
+    run = run_script(tmp_path, script)
+    assert run.stop is Stop.FINISHED
+    over = run.game_over()
+    assert over["winner"] == "spies"
+    assert over["scores"] == {"heroes": 1, "spies": 3}
+    assert over["reason"] == "three_failures"
+    assert "Three missions have failed. The spies win!" in run.text
+    assert "Missions won: heroes 0, spies 2." in run.text
+    assert "Ben, you lead mission 2. Choose a team of 3." in run.text
+    assert "Yes: Ada, Ben and Cleo. No: Dan and Eve." in run.text
+    assert "Yes: Ben, Cleo, Dan and Eve. No: Ada." in run.text
+    assert "Mission 2 failed, with 2 sabotage cards." in run.text
+
+
+def test_heroes_win_when_the_double_agent_is_missed(tmp_path: Path) -> None:
+    script = [
+        "Ada and Ben", *votes(5), "no sabotage",
+        "Ben: Ben, Cleo and Dan", *votes(2), "Cleo and Dan and Eve", *votes(4), "success",
+        "Dan and Ada", *votes(4), "zero",
+        "the double agent is Ben", "no it wasn't",
+    ]
+    run = run_script(tmp_path, script, confirm="never")
+    over = run.game_over()
+    assert over["winner"] == "heroes"
+    assert over["scores"] == {"heroes": 3, "spies": 0}
+    assert over["reason"] == "double_agent_missed"
+    assert "Spies, turn your role cards face up now." in run.text
+    assert "Ben, turn over your role card. Were you the double agent? Yes or no." in run.text
+    assert "Ben was not the double agent." in run.text
+    assert "That is the first rejection for this mission" in run.text
+
+
+def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
+    """With --confirm auto the sabotage count, the accusation and the answer are confirmed;
+    a "no" to the confirmation applies nothing."""
+    script = [
+        "Ada and Ben", *votes(5), "one sabotage", "no", "no sabotage", "yes",
+        "Ben, Cleo and Dan", *votes(5), "success", "yes",
+        "Cleo and Dan", *votes(5), "zero", "yes",
+        "we accuse Eve", "yes", "yes it was", "yes",
+    ]
+    run = run_script(tmp_path, script, confirm="auto")
+    assert "I heard: mission 1 had one sabotage card. Is that right?" in run.text
+    assert "All right, I have not done anything." in run.text
+    assert "I heard: the spies say the double agent is Eve. Is that right?" in run.text
+    assert "I heard: Eve was the double agent. Is that right?" in run.text
+    over = run.game_over()
+    assert over["winner"] == "spies"
+    assert over["reason"] == "double_agent_found"
+    assert over["scores"] == {"heroes": 3, "spies": 0}
+
+
+def test_five_rejections_make_the_spies_win(tmp_path: Path) -> None:
+    script: list[str] = []
+    teams = ["Ada and Ben", "Ben and Cleo", "Cleo and Dan", "Dan and Eve", "Eve and Ada"]
+    for team in teams:
+        script += [team, *votes(2)]
+    run = run_script(tmp_path, script)
+    over = run.game_over()
+    assert over["winner"] == "spies"
+    assert over["reason"] == "five_rejections"
+    assert over["scores"] == {"heroes": 0, "spies": 0}
+    assert "That is 3 rejections in a row; five and the spies win." in run.text
+    assert "That is 4 rejections in a row. One more and the spies win!" in run.text
+    assert "Five teams in a row were rejected. The spies win!" in run.text
+    assert run.text.count("Turn one counting card face down.") == 4
+
+
+def test_without_double_agent_three_successes_win(tmp_path: Path) -> None:
+    script = [
+        "Ada and Ben", *votes(5), "no sabotage",
+        "Ben, Cleo and Dan", *votes(5), "all success",
+        "Cleo and Dan", *votes(3), "the mission succeeded",
+    ]
+    run = run_script(tmp_path, script, double_agent=False)
+    over = run.game_over()
+    assert over["winner"] == "heroes"
+    assert over["reason"] == "three_successes"
+    assert over["scores"] == {"heroes": 3, "spies": 0}
+    assert "Double agent" not in run.text and "double agent" not in run.text.split(
+        "Night falls")[1]
+    assert "Spies, close your eyes." in run.text
+    assert "We play without the double agent." in run.text
+
+
+def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
+    seed = 11
+    roles = host_roles(seed)
+    spies = [p for p, r in roles.items() if r is Role.SPY]
+    heroes = [p for p, r in roles.items() if r is not Role.SPY]
+    double_agent = next(p for p, r in roles.items() if r is Role.DOUBLE_AGENT)
+    plain = [p for p in heroes if p != double_agent]
+    leader_order = PLAYERS  # first leader Ada, then to the left
+    hero_team = " and ".join(heroes[:2])
+    spy_team3 = " and ".join([spies[0], *heroes[:2]])
+    script = [
+        hero_team, *votes(5), "one sabotage",   # impossible: only heroes on the team
+        "no sabotage",                           # m1 succeeds
+        f"{leader_order[1]}: {spy_team3}", *votes(5), "one sabotage",  # m2 fails
+        " and ".join(heroes[:2]), *votes(5), "all success",           # m3 succeeds
+        f"{spies[0]}, {heroes[0]} and {heroes[1]}", *votes(5), "zero",  # m4 succeeds
+        f"{heroes[0]}: the double agent is {plain[0]}",   # a hero cannot accuse
+        f"the double agent is {spies[1]}",                # a spy cannot be accused
+        f"{spies[0]}: the double agent is {plain[0]}",
+    ]
+    run = run_script(tmp_path, script, deal="host", seed=seed)
+    assert set(run.secrets) == set(PLAYERS)
+    assert "you are a spy" in run.secrets[spies[0]][0]
+    assert "double agent" in run.secrets[double_agent][0]
+    assert "do not know who the spies are" in run.secrets[plain[0]][0]
+    before_end = run.text.split("The spies have one last chance")[0]
+    assert "you are a spy" not in run.text and "you are the double agent" not in run.text
+    for spy in spies:  # no spy is ever named as a spy before the rules reveal them
+        assert f"{spy}, spy" not in before_end
+    assert "Ada, your secret is in the file secret-Ada.txt." in run.text
+    assert "That number does not fit the cards that could be played." in run.text
+    assert f"only the spies choose now: {' and '.join(spies)}" in run.text
+    assert f"{spies[1]} is a spy; point at someone else." in run.text
+    over = run.game_over()
+    assert over["winner"] == "heroes"
+    assert over["reason"] == "double_agent_missed"
+    assert over["scores"] == {"heroes": 3, "spies": 1}
+    assert f"The double agent was {double_agent}." in run.text
+    assert "Everyone's roles:" in run.text
+    # the sabotage was charged to the only spy on the team, as one undoable move
+    mission_cards = [e for e in run.log if e["event"] == "action"
+                     and e["action"]["type"] == "PlayMissionCard"]
+    assert len(mission_cards) == 2 + 3 + 2 + 3
+
+
+def test_count_mode_votes(tmp_path: Path) -> None:
+    script = [
+        "Ada and Ben", "yes", "three voted yes", "no sabotage",
+        "Ben, Cleo and Dan", "two said yes",             # rejected 2 to 3
+        "Cleo and Dan and Eve", "we have four yes votes", "one sabotage",
+        "Dan and Eve", "five yes", "all success",
+        "Eve, Ada and Ben", "4 voted yes", "no sabotage",
+        "it's Cleo", "no",
+    ]
+    run = run_script(tmp_path, script, votes="count")
+    assert "Everyone, vote now: on three, thumbs up for yes or down for no." in run.text
+    assert "Ada, how many voted yes?" in run.text
+    assert "In this game the leader tells me how many voted yes. Ada, how many?" in run.text
+    assert "The team is rejected, 2 votes to 3." in run.text
+    assert "The team is approved, 3 votes to 2." in run.text
+    over = run.game_over()
+    assert over["winner"] == "heroes"
+    assert over["scores"] == {"heroes": 3, "spies": 1}
+
+
+# --------------------------------------------------------------------------- bad inputs
+
+
+def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
+    script = ["Ada and Ben", *votes(5), "no sabotage", "Ben and Cleo"]
+    run = run_script(tmp_path, script)
+    assert run.stop is Stop.INPUT_ENDED
+    assert "The team for mission 2 needs 3 players, you named 2." in run.text
+    assert run.state.phase() == "team" and run.state.mission == 2
+    assert run.state.proposed_team is None
+    assert not [e for e in run.log if e["event"] == "rejected"]  # refused before applying
+
+
+def test_unknown_name_chatter_and_silence_change_nothing(tmp_path: Path) -> None:
+    script = ["Zed and Ada", "pass me the chips", "I don't trust Ben at all", "(silence)",
+              "Ben: Ben and Cleo", "Ada and Ada", "three"]
+    run = run_script(tmp_path, script)
+    assert run.stop is Stop.INPUT_ENDED
+    s = run.state
+    assert s.phase() == "team" and s.proposed_team is None and s.leader == "Ada"
+    assert run.text.count("Sorry, that was not a command I know.") + run.text.count(
+        "I did not catch a command there.") >= 3
+    assert "I did not hear anything." in run.text
+    assert "Ada, name 2 players for mission 1." in run.text  # the reminder after silence
+    assert "Ben, Ada is the leader now. Ada, choose the team." in run.text
+    assert "The team for mission 1 needs 2 players, you named 1." in run.text  # "Ada and Ada"
+    applied = [e for e in run.log if e["event"] == "action"]
+    assert [e["action"]["type"] for e in applied] == ["Setup"]
+
+
+def test_votes_out_of_turn_and_twice(tmp_path: Path) -> None:
+    script = ["Ada and Ben", "Cleo: no", "yes", "Cleo: yes", "status"]
+    run = run_script(tmp_path, script)
+    s = run.state
+    assert s.votes == {"Cleo": False, "Ada": True}
+    assert "Cleo, you have already voted." in run.text
+    assert "Still to vote: Ben, Dan and Eve." in run.text
+
+
+def test_undo_a_vote(tmp_path: Path) -> None:
+    script = ["Ada and Ben", "yes", "no", "undo", "yes"]
+    run = run_script(tmp_path, script)
+    assert run.state.votes == {"Ada": True, "Ben": True}
+    assert "Done: the last move is undone." in run.text
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> None:
+    spy = next(p for p, r in host_roles(5).items() if r is Role.SPY)
+    others = [p for p in PLAYERS if p != spy]
+    first = [f"{spy} and {others[0]}", *votes(3), "one sabotage",
+             f"Ben: {spy}, {others[1]} and {others[2]}", "yes", "no"]
+    rest = ["yes", "yes", "no", "one sabotage", f"Cleo: {others[3]} and {spy}", *votes(2),
+            f"Dan: {spy} and {others[0]}", *votes(4), "one sabotage"]
+    whole = run_script(tmp_path, first + rest, name="whole", deal="host", seed=5)
+    save = tmp_path / "game.json"
+    part = run_script(tmp_path, first, name="part", save=save, deal="host", seed=5)
+    assert part.stop is Stop.INPUT_ENDED
+    saved = load_game(save)
+    rng = random.Random()
+    rng.setstate(rng_from_json(saved.rng))
+    resumed = run_script(tmp_path, rest, name="rest", fresh=False, save=save,
+                         state=ResistanceState.from_json(saved.state), rng=rng,
+                         host_state=saved.host_state, undo=saved.undo, deal="host", seed=5)
+    assert resumed.state == whole.state
+    assert resumed.game_over() == whole.game_over()
+    assert "Night falls" not in resumed.text  # the night is not told twice
+    tail = whole.text.split("HOST: ")[-25:]
+    assert resumed.text.split("HOST: ")[-25:] == tail
+
+
+# --------------------------------------------------------------------------- narration
+
+
+def make_state(n: int = 5, *, deal: str = "table", double_agent: bool = True,
+               first: str = "Ada") -> tuple[ResistanceState, Adapter]:
+    names = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"][:n]
+    opts = options(players=names, deal=deal, double_agent=double_agent, first=first)
+    state = new_game("resistance", opts)
+    assert isinstance(state, ResistanceState)
+    adapter = Adapter(opts)
+    state.apply(adapter.chance(state, random.Random(3)))
+    return state, adapter
+
+
+def texts(lines: list[Line] | tuple[Line, ...]) -> str:
+    return " ".join(line.text for line in lines)
+
+
+def test_opening_names_the_role_pile_for_seven_players() -> None:
+    opts = options(players=["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus"])
+    adapter = Adapter(opts)
+    said = texts(adapter.opening(new_game("resistance", opts)))
+    assert "the nine, two, three and four of diamonds and the two, three and four of clubs" \
+        in said
+    assert "3 spies and 4 heroes" in said
+    assert "ace, two, three, four and five of spades" in said
+    host = Adapter(options(deal="host"))
+    said = texts(host.opening(new_game("resistance", options(deal="host"))))
+    assert "write each player's role to a file" in said and "diamonds" not in said
+
+
+def test_night_has_timed_pauses_from_the_engine_steps() -> None:
+    state, adapter = make_state()
+    assert adapter.prompt(state) is None
+    night = adapter.host_step(state)
+    assert adapter.host_state["night_done"] is True
+    assert [line.text for line in night][1:7] == [
+        "Everyone, close your eyes.", "Spies, open your eyes and look at each other.",
+        "Spies, close your eyes, and hold your thumb up.",
+        "Double agent, open your eyes and see whose thumbs are up.",
+        "Spies, put your thumbs down. Double agent, close your eyes.",
+        "Everyone, open your eyes."]
+    assert all(3.0 <= line.pause_after <= 5.0 for line in night[1:6])
+    assert adapter.prompt(state) is not None
+    plain_state, plain = make_state(double_agent=False)
+    said = texts(plain.host_step(plain_state))
+    assert "thumb" not in said and "Double agent" not in said
+
+
+def test_team_prompt_says_when_two_sabotages_are_needed() -> None:
+    state, adapter = make_state(7)
+    adapter.host_state["night_done"] = True
+    state._mission = 4  # jump to mission 4 for the prompt only
+    prompt = adapter.prompt(state)
+    assert isinstance(prompt, Prompt)
+    said = texts(prompt.lines)
+    assert "you lead mission 4. Choose a team of 4." in said \
+        or "leader for mission 4. Name 4 players" in said
+    assert "Two sabotages are needed to fail this mission." in said
+    lines = adapter.narrate(state, [MissionResult(4, ("Ada", "Ben", "Cleo", "Dan"), 1, True,
+                                                  True, 2, 1)])
+    assert "Mission 4 succeeded: there was one sabotage card, but two were needed" \
+        in texts(lines)
+
+
+def test_status_score_and_board() -> None:
+    state, adapter = make_state()
+    adapter.host_state["night_done"] = True
+    state.apply(ProposeTeam("Ada", ("Ada", "Ben")))
+    for p in PLAYERS:
+        state.apply(CastVote(p, p != "Eve"))
+    state.apply(ReportSabotages(1))
+    state.apply(ProposeTeam("Ben", ("Ben", "Cleo", "Dan")))
+    for p in PLAYERS:
+        state.apply(CastVote(p, p in ("Ben", "Cleo")))
+    assert texts(adapter.score(state)) == ("Missions won: heroes 0, spies 1. "
+                                           "Rejections in a row for this mission: 1 of 5.")
+    assert "Mission 2: Cleo is the leader and chooses a team of 3." in texts(
+        adapter.status(state))
+    board = texts(adapter.board(state))
+    assert "Mission 1, led by Ada with Ada and Ben: failed, one sabotage card." in board
+    assert "Rejection track: 1 of 5" in board
+    assert "Rejected teams for this mission: Ben's team Ben, Cleo and Dan." in board
+    assert "Mission 5: a team of 3." in board
+
+
+def test_describe_and_winner_json() -> None:
+    state, adapter = make_state()
+    assert adapter.describe(state, CastVote("Ben", True)) == "Ben votes yes"
+    assert adapter.describe(state, ProposeTeam("Ada", ("Ada", "Ben"))) == \
+        "Ada proposes Ada and Ben for mission 1"
+    assert adapter.describe(state, ReportSabotages(2)) == "mission 1 had 2 sabotage cards"
+    events = adapter.narrate(state, [AccusationStarted(None)])
+    assert "Spies, turn your role cards face up now" in texts(events)
+
+
+# --------------------------------------------------------------------------- demo players
+
+
+@pytest.mark.parametrize(("deal", "vote_mode", "double_agent", "n"), [
+    ("table", "names", True, 5), ("host", "names", True, 7), ("table", "count", True, 8),
+    ("host", "count", False, 10), ("table", "names", False, 6)])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_bot_utterances_are_legal_moves_the_matcher_understands(
+        deal: str, vote_mode: str, double_agent: bool, n: int, lang: str) -> None:
+    names = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"][:n]
+    grammar = load_grammar("resistance", lang)
+    for seed in range(4):
+        opts = options(players=names, deal=deal, votes=vote_mode, double_agent=double_agent,
+                       first=None, seed=seed, lang=lang)
+        state = new_game("resistance", opts)
+        assert isinstance(state, ResistanceState)
+        adapter = Adapter(opts)
+        rng = random.Random(seed)
+        state.apply(adapter.chance(state, rng))
+        adapter.host_step(state)
+        for _ in range(300):
+            if state.is_terminal():
+                break
+            prompt = adapter.prompt(state)
+            assert prompt is not None
+            speaker, text = adapter.bot_utterance(state, prompt, rng)
+            assert speaker in state.players
+            match = Matcher(grammar.phase(prompt.phase, adapter.slot_values(state))).match(
+                text, speaker=speaker)
+            assert match.best is not None, (prompt.phase, text)
+            decision = adapter.interpret(state, match.best, speaker)
+            assert isinstance(decision, Decision)
+            assert decision.action is not None, (text, texts(decision.reply))
+            for action in (decision.action, *decision.then):
+                state.apply(action)
+        assert state.is_terminal()
+        outcome = state.outcome()
+        assert outcome is not None and adapter.winner_json(outcome) in ("heroes", "spies")
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_cli_plays_a_scripted_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.cli import main
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    script = tmp_path / "game.txt"
+    lines = ["Ada and Ben", *votes(5), "one sabotage", "Ben, Cleo and Dan", *votes(5),
+             "one sabotage", "Cleo and Dan", *votes(5), "two sabotages"]
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    log = tmp_path / "log.jsonl"
+    code = main(["play", "resistance", "--players", ",".join(PLAYERS), "--first", "Ada",
+                 "--input", "text", "--script", str(script), "--output", "text",
+                 "--confirm", "never", "--seed", "3", "--log", str(log)])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "Three missions have failed. The spies win!" in out
+    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    assert last == {"event": "game_over", "winner": "spies",
+                    "scores": {"heroes": 0, "spies": 3}, "reason": "three_failures"}
+
+
+def test_cli_refuses_an_unknown_first_leader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.cli import main
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    code = main(["play", "resistance", "--players", ",".join(PLAYERS), "--first", "Zed",
+                 "--input", "text", "--output", "text"])
+    assert code == 2
+    assert "Zed is not" in capsys.readouterr().err
+
+
+def test_host_mode_sabotage_count_is_one_undoable_move(tmp_path: Path) -> None:
+    roles = host_roles(11)
+    spy = next(p for p, r in roles.items() if r is Role.SPY)
+    hero = next(p for p, r in roles.items() if r is not Role.SPY)
+    script = [f"{spy} and {hero}", *votes(5), "one sabotage", "undo"]
+    run = run_script(tmp_path, script, deal="host", seed=11)
+    s = run.state
+    assert s.phase() == "mission" and s.mission == 1 and not s.mission_history
+    assert s.proposed_team == (spy, hero)
+    assert "Mission 1 failed, with one sabotage card." in run.text
+    assert "Done: the last move is undone." in run.text
+
+
+# --------------------------------------------------------------------------- French
+
+
+def test_french_narration_has_every_key_with_the_same_fields() -> None:
+    import string
+
+    from voice_host.host.narration import catalogue
+
+    def fields(value: str | list[str]) -> set[str]:
+        texts = value if isinstance(value, list) else [value]
+        return {f for t in texts for _, f, _, _ in string.Formatter().parse(t) if f}
+
+    en = {k: v for k, v in catalogue("en", "resistance").items() if k.startswith("resistance.")}
+    fr = {k: v for k, v in catalogue("fr", "resistance").items() if k.startswith("resistance.")}
+    assert set(en) == set(fr)
+    for key, value in en.items():
+        assert fields(value) == fields(fr[key]), key
+
+
+def test_a_french_game_to_the_end(tmp_path: Path) -> None:
+    script = [
+        "Ada et Ben", "oui", "oui", "oui", "non", "non", "un sabotage",
+        "je choisis Ben, Cléo et Dan", "oui", "je vote oui", "oui", "oui", "non",
+        "il y a eu deux sabotages",
+        "Cléo et moi", "Dan et moi", "pouce en bas", "non", "non", "oui", "oui",
+        "Dan et Eve", "oui", "oui", "oui", "oui", "oui", "un sabotage",
+    ]
+    run = run_script(tmp_path, script, lang="fr")
+    over = run.game_over()
+    assert over["winner"] == "spies" and over["scores"] == {"heroes": 0, "spies": 3}
+    assert "Ben, vous dirigez la mission 2. Choisissez une équipe de 3." in run.text
+    assert "L'équipe de la mission 3 compte 2 joueurs, vous en avez nommé 1." in run.text
+    assert "C'est le premier refus pour cette mission" in run.text
+    assert "Trois missions ont échoué. Les espions gagnent !" in run.text
+
+
+# --------------------------------------------------------------------------- companion pages
+
+
+def test_companion_pages_take_the_mission_cards() -> None:
+    from voice_host.games.resistance import PlayMissionCard
+
+    opts = options(deal="host", companion=True)
+    state = new_game("resistance", opts)
+    assert isinstance(state, ResistanceState)
+    delivered: list[Line] = []
+
+    def channel(line: Line) -> str:
+        delivered.append(line)
+        return "your companion page"
+
+    adapter = Adapter(opts, secret_sink=channel)
+    assert "companion page" in texts(adapter.opening(state))
+    events = state.apply(adapter.chance(state, random.Random(2)))
+    said = texts(adapter.narrate(state, events))
+    assert "Ada, your role is on your companion page." in said
+    assert len(delivered) == 5 and all(line.style is Style.PRIVATE for line in delivered)
+    assert "spy" not in said
+    adapter.host_step(state)
+    state.apply(ProposeTeam("Ada", ("Ada", "Ben")))
+    for p in PLAYERS:
+        state.apply(CastVote(p, True))
+    prompt = adapter.prompt(state)
+    assert prompt is not None and set(prompt.expected) == {"Ada", "Ben"}
+    assert "choose your mission card on your companion page" in texts(prompt.lines)
+    grammar = load_grammar("resistance", "en")
+    match = Matcher(grammar.phase("mission", adapter.slot_values(state))).match("no sabotage")
+    assert match.best is not None
+    decision = adapter.interpret(state, match.best, "Ada")
+    assert decision.action is None
+    assert "chosen on the companion pages" in texts(decision.reply)
+    said = texts(adapter.narrate(state, state.apply(PlayMissionCard("Ben", False))))
+    assert said == "Ben has played. Still waiting for Ada."
+    assert "Waiting for the mission cards of Ada." in texts(adapter.status(state))
+    said = texts(adapter.narrate(state, state.apply(PlayMissionCard("Ada", False))))
+    assert said.startswith("Mission 1 succeeded: no sabotage.")
