@@ -82,6 +82,10 @@ class Action:
     """Base of all actions. Subclasses are frozen dataclasses of JSON-friendly fields
     (str, int, bool, None, tuples of those, str enums)."""
 
+    secret_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields that hold hidden information (dealt roles, drawn icons, the key, a secret
+    card): records meant for everyone (logs, the table) leave them out."""
+
 
 @dataclass(frozen=True)
 class Event:
@@ -235,6 +239,20 @@ def action_from_json(state_cls: type[GameState], data: Mapping[str, Any]) -> Act
 
 def event_to_json(event: Event) -> JSON:
     return record_to_json(event)
+
+
+def public_record(record: Action | Event) -> JSON:
+    """A record as everyone may see it: secret action fields masked, and an event meant for
+    some players only (it has a non-empty ``audience``) reduced to its type and audience."""
+    data = record_to_json(record)
+    audience = data.get("audience")
+    if isinstance(record, Event) and audience:
+        return {"type": data["type"], "audience": audience, "secret": True}
+    if isinstance(record, Action):
+        for name in record.secret_fields:
+            if data.get(name) is not None:
+                data[name] = "(secret)"
+    return data
 
 
 # --------------------------------------------------------------------------- helpers

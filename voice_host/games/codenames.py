@@ -383,6 +383,8 @@ def grid_word_problem(word: str) -> str | None:
 class DealGrid(Action):
     """Chance outcome: the grid, the key (host mode) and the starting team."""
 
+    secret_fields: ClassVar[tuple[str, ...]] = ("key",)
+
     words: tuple[str, ...]
     """The 25 words, row by row (top row left to right first)."""
     key: tuple[Colour, ...] | None

@@ -117,6 +117,8 @@ def default_rounds(player_count: int) -> int:
 class Draw(Action):
     """Chance: the Speaker draws the message."""
 
+    secret_fields: ClassVar[tuple[str, ...]] = ("icons",)
+
     icons: tuple[str, str] | None
     """The 2 drawn icons (host deals), or None when the Speaker draws physical cards."""
 

@@ -262,6 +262,8 @@ class NightKnowledge:
 class Setup(Action):
     """Chance action: deal the roles (host mode) and choose the first leader."""
 
+    secret_fields: ClassVar[tuple[str, ...]] = ("roles",)
+
     first_leader: str
     """The first leader."""
     roles: tuple[Role, ...] | None
@@ -299,6 +301,8 @@ class RecordVoteCount(Action):
 @dataclass(frozen=True)
 class PlayMissionCard(Action):
     """Host mode: a team member secretly plays success or sabotage."""
+
+    secret_fields: ClassVar[tuple[str, ...]] = ("sabotage",)
 
     player: str
     """The team member."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction, state_class
-from voice_host.games.base import action_to_json, event_to_json
+from voice_host.games.base import public_record
 from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.io import Heard, HeardKind, Line, Listener, ListenRequest, Output
 from voice_host.host.store import (
@@ -59,7 +59,7 @@ class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
-                 undo: list[dict[str, Any]] | None = None) -> None:
+                 undo: list[dict[str, Any]] | None = None, companion: Any = None) -> None:
         self.adapter = adapter
         self.state = state
         self.rng = rng
@@ -76,6 +76,9 @@ class Session:
         self._last_lines: list[Line] = []
         self._silences = 0
         self.paused = False
+        self.companion = companion
+        """A CompanionChannel (host/companion) when players use the companion page: it gets
+        every new state, and secret inputs come from it instead of the microphone."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -102,6 +105,8 @@ class Session:
         self.rng.setstate(rng_from_json(snap["rng"]))
         self.adapter.host_state.clear()
         self.adapter.host_state.update(snap["host_state"])
+        if self.companion is not None:
+            self.companion.publish(self.state)
 
     def save(self) -> None:
         if self.options.save_path is None:
@@ -126,6 +131,8 @@ class Session:
     # ------------------------------------------------------------------ the loop
 
     def run(self, *, fresh: bool = True) -> Stop:
+        if self.companion is not None:
+            self.companion.publish(self.state)
         if fresh:
             self.say(self.adapter.opening(self.state))
             self.save()
@@ -150,9 +157,23 @@ class Session:
                 self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
                                phase=prompt.phase, expected=list(prompt.expected))
                 self.say(prompt.lines)
+            if self.companion is not None and self.companion.private_turn(self.state):
+                self.wait_private(prompt)
+                continue
             stop = self.listen_once(prompt)
             if stop is not None:
                 return stop
+
+    def wait_private(self, prompt: Prompt) -> None:
+        """Secret input (a mission card) comes from the companion pages, checked by the
+        engine there; silence re-prompts, then waits quietly."""
+        action = self.companion.wait_for_action(self.options.silence_timeout, self.state)
+        if action is None:
+            self.on_silence(prompt)
+            return
+        self.paused = False
+        self._silences = 0
+        self.apply(action)
 
     def listen_once(self, prompt: Prompt) -> Stop | None:
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
@@ -299,15 +320,19 @@ class Session:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.log.write("rejected", action=action_to_json(action), reason=exc.reason)
+            self.log.write("rejected", action=public_record(action), reason=exc.reason)
             self.say([Line(exc.reason, lang=self.narrator.lang)])
             return False
         if record_undo:
             self.undo_stack.append(before)
             del self.undo_stack[:-UNDO_DEPTH]
-        self.log.write("action", action=action_to_json(action),
-                       events=[event_to_json(e) for e in events])
+        # the log is for everyone: secrets (dealt roles, drawn icons, the key, secret cards,
+        # private events) are masked; the save file keeps them, for resume
+        self.log.write("action", action=public_record(action),
+                       events=[public_record(e) for e in events])
         self.save()
+        if self.companion is not None:
+            self.companion.publish(self.state)
         self.say(self.adapter.narrate(self.state, events))
         return True
 

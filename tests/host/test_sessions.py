@@ -1,0 +1,90 @@
+"""Every game, played to the end by scripted players through the real session loop and
+matcher (text in, text out), in host-deal mode: the game finishes, is saved, and the public
+log never carries a secret."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from voice_host.games import state_class
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
+from voice_host.host.store import EventLog, load_game
+from voice_host.host.wiring import SecretFiles
+
+OPTIONS = {
+    "resistance": {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"], "double_agent": True,
+                   "votes": "names", "first": None},
+    "ici-londres": {"players": ["Ada", "Ben", "Cleo"], "mode": "competing", "rounds": 3,
+                    "first": None},
+    "codenames": {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": None, "words": "en",
+                  "invalid_clue": "refuse"},
+}
+
+
+class TextBots:
+    """Players who answer every prompt with a legal move, as typed text."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.session: Session | None = None
+        self.turns = 0
+
+    def listen(self, request: ListenRequest) -> Heard:
+        assert self.session is not None
+        self.turns += 1
+        if self.turns > 3000:
+            return Heard(HeardKind.END)
+        if request.purpose == "confirm":
+            return Heard(HeardKind.SPEECH, text="yes", speaker=request.expected[0])
+        speaker, text = self.session.adapter.bot_utterance(self.session.state, request.prompt,
+                                                           self.rng)
+        return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("game", sorted(OPTIONS))
+@pytest.mark.parametrize("confirm", ["auto", "never"])
+def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, confirm: str,
+                                                                  tmp_path: Path) -> None:
+    options = {"deal": "host", "lang": "en", "seed": 11, **OPTIONS[game]}
+    state = new_game(game, options)
+    secrets = SecretFiles(tmp_path / "secrets")
+    adapter = make_adapter(game, options, secret_sink=secrets)
+    bots = TextBots(random.Random(3))
+    log_path = tmp_path / "log.jsonl"
+    log = EventLog(log_path)
+    save = tmp_path / "game.json"
+    session = Session(adapter=adapter, state=state, rng=random.Random(11),
+                      output=TextOutput(stream=io.StringIO(), private_sink=secrets),
+                      listener=bots, log=log, game_options=options,
+                      options=SessionOptions(confirm=confirm, save_path=save))
+    bots.session = session
+    assert session.run(fresh=True) is Stop.FINISHED
+    log.close()
+    entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+    assert entries[-1]["event"] == "game_over"
+    assert entries[-1]["winner"] == adapter.winner_json(session.state.outcome())
+    cls = state_class(game)
+    secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
+    for entry in entries:
+        if entry["event"] not in ("action", "rejected"):
+            continue
+        action = entry["action"]
+        for name in secret_fields[action["type"]]:
+            assert action[name] in ("(secret)", None), f"{action['type']}.{name} leaked"
+        for event in entry.get("events", []):
+            if event.get("audience"):
+                assert set(event) == {"type", "audience", "secret"}, f"{event} leaked"
+    # the save file, by contrast, holds everything needed to resume
+    saved = load_game(save)
+    assert cls.from_json(saved.state).is_terminal()
+    assert any(secrets.folder.iterdir()), "host mode delivers secrets to files"
