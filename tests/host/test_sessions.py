@@ -88,3 +88,27 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     saved = load_game(save)
     assert cls.from_json(saved.state).is_terminal()
     assert any(secrets.folder.iterdir()), "host mode delivers secrets to files"
+
+
+def test_an_unknown_speaker_is_told_so_and_nothing_changes(tmp_path: Path) -> None:
+    options = {"deal": "table", "lang": "en", "seed": 2, **OPTIONS["resistance"]}
+    state = new_game("resistance", options)
+    adapter = make_adapter("resistance", options)
+    out = io.StringIO()
+    script = tmp_path / "s.txt"
+    script.write_text("Zed: yes\n", encoding="utf-8")
+    from voice_host.host.io import ScriptListener
+
+    session = Session(adapter=adapter, state=state, rng=random.Random(2),
+                      output=TextOutput(stream=out), listener=ScriptListener(script),
+                      options=SessionOptions(confirm="never"))
+    while session.state.is_chance_node():
+        session.apply(adapter.chance(session.state, session.rng), record_undo=False)
+    before = json.dumps(session.state.to_json(), sort_keys=True)
+    prompt = adapter.prompt(session.state)
+    while prompt is None:
+        adapter.host_step(session.state)
+        prompt = adapter.prompt(session.state)
+    session.listen_once(prompt)
+    assert "I do not know anyone called Zed" in out.getvalue()
+    assert json.dumps(session.state.to_json(), sort_keys=True) == before

@@ -208,6 +208,11 @@ class Session:
             return None
         assert matcher is not None
         speaker = self.resolve_speaker(heard.speaker, prompt)
+        if heard.speaker and speaker is None:
+            self.log.write("unknown_speaker", speaker=heard.speaker, transcript=heard.text)
+            self.say_key("common.unknown_speaker", name=heard.speaker,
+                         players=self.narrator.names(self.state.players))
+            return None
         result = matcher.match(heard.text, speaker=speaker,
                                word_confidences=heard.word_confidences or None)
         best = result.best if not heard.rejected else None
