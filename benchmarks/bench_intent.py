@@ -1,0 +1,113 @@
+"""Intent matcher benchmark on the hand-written text set.
+
+Prints intent+slot accuracy on the command cases, false acceptance on table talk, the same
+on a held-out set written after the grammars, and the match time per utterance (median,
+p95). Targets (issue 3): accuracy >= 99%, false acceptance <= 1%, median <= 2 ms.
+
+    .venv/bin/python benchmarks/bench_intent.py [--repeat N] [--show-misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "intent"))
+
+from helpers import matcher  # noqa: E402
+from intent_cases import all_cases, case_lang, chatter_cases  # noqa: E402
+from intent_heldout import FIRST_RUNS, HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D  # noqa: E402
+
+
+def _check(game: str, phase: str, lang: str, text: str, intent: str | None,
+           slots: dict, times: list[float], repeat: int) -> tuple[bool, str]:
+    m = matcher(game, phase, lang)
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = m.match(text)
+        times.append(time.perf_counter() - start)
+    assert result is not None
+    best = result.best
+    got = (best.intent, dict(best.slots)) if best else (None, {})
+    ok = got == (intent, slots) and not result.ambiguous
+    return ok, f"{game}.{phase}: {text!r} -> {got}{' (ambiguous)' if result.ambiguous else ''}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed matches per utterance")
+    parser.add_argument("--show-misses", action="store_true")
+    args = parser.parse_args()
+
+    for case in all_cases():  # compile every phase first: timings are per utterance
+        matcher(case[0], case[1], case_lang(case))
+
+    times: list[float] = []
+    misses: list[str] = []
+    commands = all_cases()
+    right = 0
+    for case in commands:
+        game, phase, text, intent, slots = case
+        ok, line = _check(game, phase, case_lang(case), text, intent, slots, times, args.repeat)
+        right += ok
+        if not ok:
+            misses.append(line)
+    chatter = chatter_cases()
+    accepted = 0
+    for game, phase, lang, text in chatter:
+        ok, line = _check(game, phase, lang, text, None, {}, times, args.repeat)
+        if not ok:
+            accepted += 1
+            misses.append(line)
+    held_rows = []
+    for label, cases in (("held-out A (seen, then tuned)", HELD_OUT),
+                         ("held-out B (seen, then tuned)", HELD_OUT_B),
+                         ("held-out C (seen, then tuned)", HELD_OUT_C),
+                         ("held-out D (seen, then tuned)", HELD_OUT_D)):
+        n_cmd = sum(1 for c in cases if c[3] is not None)
+        n_talk = len(cases) - n_cmd
+        good = false = 0
+        for game, phase, text, intent, slots in cases:
+            ok, line = _check(game, phase, "en", text, intent, slots, times, args.repeat)
+            if intent is None:
+                false += not ok
+            else:
+                good += ok
+            if not ok:
+                misses.append(f"{label}: {line}")
+        held_rows.append((f"{label}: command accuracy", f"{good}/{n_cmd}",
+                          f"{100 * good / max(1, n_cmd):.1f}%", ""))
+        held_rows.append((f"{label}: talk false acceptance", f"{false}/{n_talk}",
+                          f"{100 * false / max(1, n_talk):.1f}%", ""))
+
+    times_ms = sorted(t * 1000 for t in times)
+    p95 = times_ms[int(0.95 * (len(times_ms) - 1))]
+    rows = [
+        ("command accuracy (intent+slots)", f"{right}/{len(commands)}",
+         f"{100 * right / len(commands):.1f}%", ">= 99%"),
+        ("chatter false acceptance", f"{accepted}/{len(chatter)}",
+         f"{100 * accepted / len(chatter):.1f}%", "<= 1%"),
+        ("match time median", f"{len(times_ms)} matches", f"{statistics.median(times_ms):.3f} ms",
+         "<= 2 ms"),
+        ("match time p95", "", f"{p95:.3f} ms", ""),
+    ]
+    rows[2:2] = held_rows
+    print("| measure | count | value | target |")
+    print("| --- | --- | --- | --- |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print("\nheld-out sets at their first run, before any tuning on them: " + "; ".join(
+        f"{name}: {figures}" for name, figures in FIRST_RUNS.items()))
+    if args.show_misses and misses:
+        print("\nmisses:")
+        for line in misses:
+            print("  " + line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

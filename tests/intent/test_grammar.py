@@ -1,0 +1,148 @@
+"""Grammar files, templates, JSGF output, vocabulary, samples and help phrases."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from helpers import matcher, slot_values
+
+from voice_host.intent import GrammarError, Matcher, SlotValues, TemplateError, load_grammar
+from voice_host.intent.expand import expand
+from voice_host.intent.normalize import tokenize
+from voice_host.intent.template import parse_template
+
+PHASES = {"resistance": ("team", "vote", "mission", "accuse", "answer"),
+          "ici-londres": ("guess", "answer"),
+          "codenames": ("clue", "guess", "colour", "answer")}
+UNIVERSAL = {"help", "repeat", "score", "status", "read_board", "undo", "pause", "resume",
+             "quit", "slower", "faster", "louder", "quieter"}
+ALL = [(g, p) for g, phases in PHASES.items() for p in phases]
+
+
+def test_phases_are_the_issue_s() -> None:
+    for game, phases in PHASES.items():
+        assert load_grammar(game).phases == phases
+
+
+@pytest.mark.parametrize(("game", "phase"), ALL)
+def test_every_phase_has_the_universal_commands(game: str, phase: str) -> None:
+    intents = set(load_grammar(game).phase(phase, slot_values(game)).intents)
+    assert UNIVERSAL <= intents
+    assert ("list_tried" in intents) == (game == "ici-londres")
+
+
+def test_phase_specific_intents() -> None:
+    def own(game: str, phase: str) -> set[str]:
+        return set(load_grammar(game).phase(phase).intents) - UNIVERSAL - {"list_tried"}
+    assert own("resistance", "team") == {"propose_team"}
+    assert own("resistance", "vote") == {"vote", "vote_count"}
+    assert own("resistance", "mission") == {"mission_result"}
+    assert own("resistance", "accuse") == {"accuse"}
+    assert own("codenames", "guess") == {"guess", "pass"}
+    assert own("codenames", "clue") == {"clue"}
+    assert own("codenames", "colour") == {"colour"}
+    assert own("ici-londres", "guess") == {"pick"}
+    for game, phase in (("resistance", "answer"), ("ici-londres", "answer"),
+                        ("codenames", "answer")):
+        assert own(game, phase) == {"answer"}
+
+
+@pytest.mark.parametrize(("game", "phase"), ALL)
+def test_jsgf_is_well_formed(game: str, phase: str) -> None:
+    grammar = load_grammar(game).phase(phase, slot_values(game))
+    jsgf = grammar.jsgf()
+    if game == "codenames" and phase == "clue":
+        assert jsgf is None  # open vocabulary for the clue word
+        return
+    assert jsgf is not None
+    assert jsgf.startswith("#JSGF V1.0;")
+    assert "public <command> =" in jsgf
+    body = re.sub(r"<[a-z_]+>", " ", jsgf.split("\n", 1)[1])
+    body = re.sub(r"grammar [a-z_]+;|public|[()\[\]|=;*+]", " ", body)
+    words = set(body.split())
+    assert words, "no words"
+    for word in words:
+        assert re.fullmatch(r"[a-z']+", word), word
+    assert words <= grammar.vocabulary()
+    assert "()" not in jsgf.replace(" ", "") and "||" not in jsgf.replace(" ", "")
+
+
+def test_names_are_normalized_for_the_recognizer() -> None:
+    grammar = load_grammar("resistance").phase(
+        "team", SlotValues(players=("Zoë", "Jean-Luc", "Mary Ann", "O'Neil")))
+    vocab = grammar.vocabulary()
+    assert {"zoe", "jean", "luc", "mary", "ann", "o'neil"} <= vocab
+    jsgf = grammar.jsgf()
+    assert jsgf is not None and "zoe" in jsgf and "Zoë" not in jsgf
+    best = Matcher(grammar).match("I pick zoe and jean luc").best
+    assert best is not None and best.slots == {"players": ("Zoë", "Jean-Luc")}
+
+
+def test_french_icons_in_the_french_grammar() -> None:
+    grammar = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres"))
+    assert {"coeur", "elephant", "cle", "l'"} <= grammar.vocabulary()
+    assert grammar.jsgf() is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize(("game", "phase"), ALL)
+def test_generated_samples_match_their_own_reading(lang: str, game: str, phase: str) -> None:
+    grammar = load_grammar(game, lang).phase(phase, slot_values(game))
+    samples = grammar.sample(random.Random(7), 60)
+    assert len(samples) == 60
+    m = matcher(game, phase, lang)
+    wrong = []
+    for s in samples:
+        result = m.match(s.text, speaker="Hannah")
+        best = result.best
+        got = (best.intent, dict(best.slots)) if best else None
+        if got != (s.intent, dict(s.slots)) or result.ambiguous:
+            wrong.append((s.text, got, s.intent, dict(s.slots)))
+    assert wrong == []
+
+
+def test_help_phrases_cover_every_intent() -> None:
+    grammar = load_grammar("resistance").phase("vote", slot_values("resistance"))
+    phrases = grammar.help_phrases()
+    assert set(phrases) == set(grammar.intents)
+    assert all(phrases[intent] for intent in grammar.intents)
+    assert "I vote yes" in phrases["vote"]
+
+
+@pytest.mark.parametrize(("game", "phase"), ALL)
+def test_help_phrases_are_understood(game: str, phase: str) -> None:
+    grammar = load_grammar(game).phase(phase, slot_values(game))
+    m = matcher(game, phase)
+    for intent, phrases in grammar.help_phrases().items():
+        for phrase in phrases:
+            best = m.match(phrase, speaker="Hannah").best
+            assert best is not None and best.intent == intent, phrase
+
+
+def test_template_syntax() -> None:
+    node = parse_template("[i] (vote|say) {yesno:choice} [please]")
+    sentences = {" ".join(t.key for t in sk) for sk in expand(node, {}, keep_optional=False)}
+    assert "i vote {yesno}" in sentences and "say {yesno} please" in sentences
+    assert len(sentences) == 8
+    with pytest.raises(TemplateError):
+        parse_template("(unclosed | group")
+    with pytest.raises(TemplateError):
+        parse_template("bad {slot name}")
+
+
+def test_tokenize() -> None:
+    assert tokenize("Zoë, Jean-Luc!") == ("zoe", "jean", "luc")
+    assert tokenize("l'éléphant") == ("l'", "elephant")
+    assert tokenize("I'll GO") == ("i'll", "go")
+    assert tokenize("cœur") == ("coeur",)
+
+
+def test_unknown_game_phase_or_language() -> None:
+    with pytest.raises(GrammarError):
+        load_grammar("chess")
+    with pytest.raises(GrammarError):
+        load_grammar("resistance").phase("night")
+    with pytest.raises(GrammarError):
+        load_grammar("resistance", "de")

@@ -1,0 +1,122 @@
+"""Table-driven checks of the matcher on hand-written utterances and table talk."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import matcher
+from intent_cases import all_cases, case_lang, chatter_cases
+from intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D
+
+CASES = all_cases()
+CHATTER = chatter_cases()
+HELD = HELD_OUT + HELD_OUT_B + HELD_OUT_C + HELD_OUT_D
+
+
+def test_the_tables_are_big_enough() -> None:
+    assert len(CASES) >= 300
+    assert len(CHATTER) >= 100
+    phases = {(g, p) for g, p, *_ in CASES}
+    assert len(phases) == 11
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}.{c[1]}:{c[2]}" for c in CASES])
+def test_command_is_understood(case: tuple) -> None:
+    game, phase, text, intent, slots = case
+    result = matcher(game, phase, case_lang(case)).match(text)
+    assert result.best is not None, f"{text!r} was rejected"
+    assert (result.best.intent, dict(result.best.slots)) == (intent, slots)
+    assert not result.ambiguous
+    assert 0.3 <= result.best.confidence <= 1.0
+
+
+@pytest.mark.parametrize("case", CHATTER, ids=[f"{c[0]}.{c[1]}:{c[3]}" for c in CHATTER])
+def test_table_talk_gives_no_intent(case: tuple) -> None:
+    game, phase, lang, text = case
+    result = matcher(game, phase, lang).match(text)
+    assert result.best is None, f"{text!r} became {result.best}"
+    assert result.alternatives == ()
+
+
+@pytest.mark.parametrize("case", HELD, ids=[f"{c[0]}.{c[1]}:{c[2]}" for c in HELD])
+def test_held_out_sets_stay_right(case: tuple) -> None:
+    game, phase, text, intent, slots = case
+    result = matcher(game, phase).match(text)
+    got = (result.best.intent, dict(result.best.slots)) if result.best else (None, {})
+    assert got == (intent, slots)
+    assert not result.ambiguous
+
+
+def test_exact_commands_are_confident_and_near_misses_less_so() -> None:
+    team = matcher("resistance", "team")
+    exact = team.match("I choose Sophie and Thomas").best
+    near = team.match("I choose Sofie and Tomas").best
+    assert exact is not None and near is not None
+    assert exact.confidence >= 0.95
+    assert near.slots == exact.slots
+    assert near.confidence < exact.confidence
+
+
+def test_me_needs_a_speaker() -> None:
+    team = matcher("resistance", "team")
+    assert team.match("Sophie and me", speaker="Lucas").best.slots == {
+        "players": ("Sophie", "Lucas")}
+    from voice_host.intent import Matcher, SlotValues, load_grammar
+    anonymous = Matcher(load_grammar("resistance").phase(
+        "team", SlotValues(players=("Sophie", "Thomas"))))
+    result = anonymous.match("Sophie and me")
+    assert result.best is None or "me" not in result.best.slots.get("players", ())
+
+
+def test_close_readings_are_ambiguous() -> None:
+    from voice_host.intent import Matcher, SlotValues, load_grammar
+    phase = load_grammar("resistance").phase(
+        "accuse", SlotValues(players=("Marc", "Mark", "Sophie", "Anna", "Hanna")))
+    result = Matcher(phase).match("we accuse Marck")
+    assert result.ambiguous
+    assert {m.slots["player"] for m in result.alternatives} >= {"Marc", "Mark"}
+    assert result.best is not None and result.best.confidence <= 0.6
+
+
+def test_word_confidences_lower_the_confidence() -> None:
+    vote = matcher("resistance", "vote")
+    sure = vote.match("vote yes", word_confidences=[1.0, 1.0]).best
+    unsure = vote.match("vote yes", word_confidences=[0.3, 0.4]).best
+    assert sure is not None and unsure is not None
+    assert unsure.confidence < sure.confidence
+
+
+def test_pick_takes_at_most_two_icons() -> None:
+    result = matcher("ici-londres", "guess").match("heart and book and bell")
+    assert result.best is None or len(result.best.slots["icons"]) <= 2
+
+
+def test_clue_word_is_returned_as_heard() -> None:
+    best = matcher("codenames", "clue").match("Zebras, three").best
+    assert best is not None
+    assert best.slots == {"word": "zebras", "number": 3}
+
+
+def test_board_words_come_back_as_given() -> None:
+    from voice_host.intent import Matcher, SlotValues, load_grammar
+    phase = load_grammar("codenames").phase(
+        "guess", SlotValues(board_words=("New York", "Ice-Cream", "Crème")))
+    m = Matcher(phase)
+    assert m.match("new york").best.slots == {"word": "New York"}
+    assert m.match("we pick ice cream").best.slots == {"word": "Ice-Cream"}
+    assert m.match("creme").best.slots == {"word": "Crème"}
+
+
+def test_several_word_names_with_a_wrong_sound() -> None:
+    team = matcher("resistance", "team")
+    best = team.match("jean luke and mary anne").best
+    assert best is not None and best.slots == {"players": ("Jean-Luc", "Mary Ann")}
+    assert best.confidence < 0.9
+
+
+def test_closed_decoder_output_must_be_a_sentence() -> None:
+    vote = matcher("resistance", "vote")
+    assert vote.match("i vote yes", closed=True).best is not None
+    # a partial path of a restricted decoder ("lost its way") is not acted on
+    assert vote.match("i vote yes please thanks", closed=False).best is not None
+    assert vote.match("i vote yes please thanks", closed=True).best is None
+    assert matcher("resistance", "team").match("sophie on the", closed=True).best is None

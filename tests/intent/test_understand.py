@@ -1,0 +1,86 @@
+"""`voice-host understand` with typed phrases."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from voice_host.host import understand
+
+
+def _run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    understand.add_arguments(parser)
+    return understand.run(parser.parse_args(argv))
+
+
+def test_json_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run(["--game", "resistance", "--phase", "team", "--players", "Sophie,Thomas,Zoë",
+                 "--speaker", "Zoë", "--json", "--text", "I choose Sophie and me",
+                 "pass me the chips"])
+    assert code == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert list(lines[0]) == ["input", "transcript", "intent", "slots", "confidence"]
+    assert lines[0]["intent"] == "propose_team"
+    assert lines[0]["slots"] == {"players": ["Sophie", "Zoë"]}
+    assert 0.9 <= lines[0]["confidence"] <= 1.0
+    assert lines[1]["intent"] is None and lines[1]["slots"] == {}
+
+
+def test_default_board_and_icons(capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.games.codenames_words import WORD_LISTS
+    word = WORD_LISTS["en"][3]
+    assert _run(["--game", "codenames", "--phase", "guess", "--json", "--text",
+                 f"guess {word}"]) == 0
+    assert json.loads(capsys.readouterr().out)["slots"] == {"word": word}
+    assert _run(["--game", "ici-londres", "--phase", "guess", "--json", "--text",
+                 "heart in book"]) == 0
+    assert json.loads(capsys.readouterr().out)["slots"] == {"icons": ["heart", "book"]}
+
+
+def test_human_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["--game", "codenames", "--phase", "clue", "--text", "blue ocean too"]) == 0
+    out = capsys.readouterr().out
+    assert "intent:     clue" in out and "word=ocean" in out and "number=2" in out
+
+
+def test_bad_phase_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(["--game", "codenames", "--phase", "team", "--text", "x"]) == 2
+    assert "no phase" in capsys.readouterr().err
+
+
+def test_missing_wav_is_reported(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    code = _run(["--game", "resistance", "--phase", "vote", str(tmp_path / "none.wav")])
+    assert code in (1, 2)
+    captured = capsys.readouterr()
+    assert (captured.out + captured.err).strip()
+
+
+def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str], tmp_path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+    import types
+
+    import numpy as np
+
+    from voice_host.speech.fakes import ScriptedRecognizer
+    from voice_host.speech.wav import write_wav
+
+    recognizer = ScriptedRecognizer(["both yes", "did you see his face"])
+    fake = types.ModuleType("voice_host.speech.recognizers")
+    fake.create_recognizer = lambda asr="auto", **_: recognizer  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "voice_host.speech.recognizers", fake)
+    paths = []
+    for name in ("a.wav", "b.wav"):
+        path = tmp_path / name
+        write_wav(path, np.zeros(8000, dtype=np.int16))
+        paths.append(str(path))
+    assert _run(["--game", "resistance", "--phase", "vote", "--json", *paths]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["transcript"] for line in lines] == ["both yes", "did you see his face"]
+    assert lines[0]["intent"] == "vote" and lines[0]["slots"] == {"choice": "yes"}
+    assert lines[1]["intent"] is None
+    grammar = recognizer.grammar
+    assert grammar is not None and grammar.jsgf is not None and "vote" in grammar.words

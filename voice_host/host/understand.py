@@ -1,0 +1,206 @@
+"""``voice-host understand``: show what the host understands of typed phrases or WAV files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from voice_host.intent import (
+    GAMES,
+    GrammarError,
+    IconEntry,
+    Matcher,
+    MatchResult,
+    PhaseGrammar,
+    SlotValues,
+    load_grammar,
+)
+
+PHASES: dict[str, tuple[str, ...]] = {
+    "resistance": ("team", "vote", "mission", "accuse", "answer"),
+    "ici-londres": ("guess", "answer"),
+    "codenames": ("clue", "guess", "colour", "answer"),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``voice-host understand``."""
+    parser.add_argument("--game", required=True, choices=GAMES, help="which game's grammar")
+    parser.add_argument("--phase", required=True,
+                        help="game phase: resistance team|vote|mission|accuse|answer; "
+                             "ici-londres guess|answer; codenames clue|guess|colour|answer")
+    parser.add_argument("--players", default="", metavar="A,B,...",
+                        help="player names, comma-separated, spelled as the game spells them")
+    parser.add_argument("--speaker", default=None, metavar="NAME",
+                        help='who is talking, so "me" and "myself" resolve')
+    parser.add_argument("--board", default=None, metavar="W1,...,W25",
+                        help="Codenames board words (default: the first 25 of the word list)")
+    parser.add_argument("--lang", default="en", choices=("en", "fr"),
+                        help="grammar language (default en)")
+    parser.add_argument("--asr", default="auto", choices=("auto", "vosk", "pocketsphinx"),
+                        help="recognizer for WAV inputs (default auto)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object per input")
+    parser.add_argument("--text", nargs="+", default=None, metavar="UTTERANCE",
+                        help="typed utterances (skip the recognizer)")
+    parser.add_argument("files", nargs="*", metavar="FILE.wav", help="recorded utterances")
+
+
+def _split(value: str | None) -> tuple[str, ...]:
+    if not value:
+        return ()
+    return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def _icons() -> tuple[IconEntry, ...]:
+    try:
+        from voice_host.games.icons import ICONS
+    except ImportError:
+        return ()
+    return tuple(IconEntry(name=icon.name, synonyms=tuple(icon.synonyms), french=icon.french,
+                           french_synonyms=tuple(icon.french_synonyms)) for icon in ICONS)
+
+
+def _default_board(lang: str) -> tuple[str, ...]:
+    try:
+        from voice_host.games.codenames_words import WORD_LISTS
+    except ImportError:
+        return ()
+    return tuple(WORD_LISTS.get(lang, WORD_LISTS.get("en", ()))[:25])
+
+
+def _slot_values(args: argparse.Namespace) -> SlotValues:
+    players = _split(args.players)
+    board = _split(args.board) if args.board is not None else ()
+    if args.game == "codenames" and not board:
+        board = _default_board(args.lang)
+    icons = _icons() if args.game == "ici-londres" else ()
+    return SlotValues(players=players, speaker=args.speaker, icons=icons, board_words=board)
+
+
+def _record(source: str, transcript: str, result: MatchResult | None) -> dict[str, Any]:
+    best = result.best if result is not None else None
+    return {
+        "input": source,
+        "transcript": transcript,
+        "intent": best.intent if best else None,
+        "slots": {k: list(v) if isinstance(v, tuple) else v
+                  for k, v in best.slots.items()} if best else {},
+        "confidence": round(best.confidence, 3) if best else 0.0,
+    }
+
+
+def _describe(slots: Any) -> str:
+    parts = []
+    for key, value in slots.items():
+        shown = ", ".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
+        parts.append(f"{key}={shown}")
+    return " ".join(parts)
+
+
+def _human(source: str, transcript: str, result: MatchResult | None, note: str = "") -> str:
+    lines = [f"{source}"]
+    if transcript != source:
+        lines.append(f"  heard:      {transcript or '(nothing)'}")
+    if note:
+        lines.append(f"  note:       {note}")
+    best = result.best if result is not None else None
+    if best is None:
+        lines.append("  intent:     none (not a command here)")
+        return "\n".join(lines)
+    lines.append(f"  intent:     {best.intent}   confidence {best.confidence:.2f}")
+    if best.slots:
+        lines.append(f"  slots:      {_describe(best.slots)}")
+    if result is not None and result.ambiguous:
+        options = " or ".join(f"{m.intent} {_describe(m.slots)}".strip()
+                              for m in result.alternatives)
+        lines.append(f"  ambiguous:  did you mean {options}?")
+    elif result is not None and len(result.alternatives) > 1:
+        others = "; ".join(f"{m.intent} {_describe(m.slots)} ({m.confidence:.2f})".strip()
+                           for m in result.alternatives[1:])
+        lines.append(f"  also:       {others}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``voice-host understand``; 0 when every input was processed."""
+    phases = PHASES.get(args.game, ())
+    if args.phase not in phases:
+        print(f"{args.game} has no phase {args.phase!r}; choose one of {', '.join(phases)}.",
+              file=sys.stderr)
+        return 2
+    if args.text is None and not args.files:
+        print("Give phrases with --text, or WAV files.", file=sys.stderr)
+        return 2
+    if args.text is not None and args.files:
+        print("Give either --text phrases or WAV files, not both.", file=sys.stderr)
+        return 2
+    slots = _slot_values(args)
+    if args.speaker and slots.players and args.speaker not in slots.players:
+        print(f"The speaker {args.speaker} is not among the players.", file=sys.stderr)
+        return 2
+    try:
+        phase = load_grammar(args.game, args.lang).phase(args.phase, slots)
+    except GrammarError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    matcher = Matcher(phase)
+    if args.text is not None:
+        for text in args.text:
+            result = matcher.match(text, speaker=args.speaker)
+            _emit(args, text, text, result)
+        return 0
+    return _run_wavs(args, phase, matcher)
+
+
+def _emit(args: argparse.Namespace, source: str, transcript: str,
+          result: MatchResult | None, note: str = "") -> None:
+    if args.json:
+        print(json.dumps(_record(source, transcript, result), ensure_ascii=False))
+    else:
+        print(_human(source, transcript, result, note))
+
+
+def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
+    try:
+        from voice_host.speech.recognizers import create_recognizer
+        from voice_host.speech.types import RecognitionGrammar, SpeechError
+        from voice_host.speech.wav import read_wav
+    except ImportError as error:
+        print(f"WAV input needs the speech recognizer, which is not available: {error}.",
+              file=sys.stderr)
+        return 2
+    try:
+        recognizer = create_recognizer(args.asr, lang=args.lang)
+        recognizer.set_grammar(RecognitionGrammar(
+            name=f"{args.game}.{args.phase}.{args.lang}", jsgf=phase.jsgf(),
+            words=phase.vocabulary()))
+    except SpeechError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    failures = 0
+    for path in args.files:
+        try:
+            transcript = recognizer.recognize(read_wav(path))
+        except SpeechError as error:
+            failures += 1
+            if args.json:
+                print(json.dumps(_record(path, "", None) | {"error": str(error)},
+                                 ensure_ascii=False))
+            else:
+                print(f"{path}\n  error:      {error}")
+            continue
+        confidences: Sequence[float] | None = None
+        if transcript.words:
+            confidences = [w.confidence for w in transcript.words]
+        # a PocketSphinx decode restricted to the phase's JSGF yields grammar sentences
+        # unless it lost its way: then only an exact sentence is acted on
+        closed = transcript.backend == "pocketsphinx" and phase.jsgf() is not None
+        result = None if transcript.rejected else matcher.match(
+            transcript.text, speaker=args.speaker, word_confidences=confidences, closed=closed)
+        note = "the recognizer judged this out of grammar" if transcript.rejected else ""
+        _emit(args, path, transcript.text, result, note)
+    return 1 if failures else 0

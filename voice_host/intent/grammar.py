@@ -1,0 +1,635 @@
+"""Load grammar files and specialise them per phase with the game's run-time values.
+
+A grammar is ``grammars/<lang>/common.toml`` merged with ``grammars/<lang>/<game>.toml``.
+Both may hold ``[settings]``, ``[confusions]``, ``[rules]``, ``[lists.<name>]`` and
+``[[intents]]`` entries (``name``, ``phases``, optional fixed ``slots`` and ``max`` run
+lengths, ``sentences``); the game file also lists its ``phases``. The game's own values
+(players, icons, board words) arrive as :class:`SlotValues` when a phase is built.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from voice_host.intent.errors import GrammarError, IntentError
+from voice_host.intent.expand import (
+    WILDCARD_LIST,
+    Skeleton,
+    expand,
+    iter_slots,
+    iter_words,
+    sample,
+    to_jsgf,
+)
+from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
+from voice_host.intent.phonetic import similarity
+from voice_host.intent.template import Node, Slot, parse_template
+
+GAMES: tuple[str, ...] = ("resistance", "ici-londres", "codenames")
+"""Games with grammar files."""
+
+RUNTIME_LISTS: tuple[str, ...] = ("player", "icon", "board_word")
+"""Lists whose values come from the game at run time."""
+
+SELF = "\x00self"
+"""Value of "me"/"myself" in the player list, replaced by the speaker's name when matching."""
+
+_ALL_PHASES = "*"
+
+
+def grammar_dir() -> Path:
+    """Where the grammar files live (``VOICE_HOST_GRAMMARS`` overrides)."""
+    override = os.environ.get("VOICE_HOST_GRAMMARS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parents[2] / "grammars"
+
+
+@dataclass(frozen=True)
+class IconEntry:
+    """One Ici Londres icon as the grammar needs it."""
+
+    name: str
+    """English identifier, returned in ``pick`` slots."""
+    synonyms: tuple[str, ...] = ()
+    """Other English words for the picture."""
+    french: str = ""
+    """French noun (without article)."""
+    french_synonyms: tuple[str, ...] = ()
+    """Other French words for the picture."""
+
+
+@dataclass(frozen=True)
+class SlotValues:
+    """The game's run-time slot values for one phase."""
+
+    players: tuple[str, ...] = ()
+    """Player names exactly as the game spells them."""
+    speaker: str | None = None
+    """Who is talking, so "me" and "myself" resolve (may also be given per match)."""
+    icons: tuple[IconEntry, ...] = ()
+    """The icons that may be named."""
+    board_words: tuple[str, ...] = ()
+    """Board words that may be guessed, exactly as the game spells them."""
+
+
+@dataclass(frozen=True)
+class SampleUtterance:
+    """A generated test sentence with the reading the matcher must give."""
+
+    text: str
+    """The sentence, lowercase words."""
+    intent: str
+    """Expected intent name."""
+    slots: Mapping[str, Any]
+    """Expected slots (lists of values as tuples)."""
+
+
+@dataclass(frozen=True)
+class IntentEntry:
+    """One ``[[intents]]`` entry of a grammar file."""
+
+    name: str
+    """Intent name."""
+    phases: tuple[str, ...]
+    """Phases where it applies (``("*",)`` for all)."""
+    fixed: Mapping[str, Any]
+    """Slot values set by this entry (e.g. ``choice = "yes"``)."""
+    limits: Mapping[str, int]
+    """Largest run length per repeated slot."""
+    templates: tuple[Node, ...]
+    """Parsed sentences."""
+    examples: tuple[str, ...] = ()
+    """Phrases to read out as help; ``{list}`` stands for a value of that list."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Per-language word classes the matcher uses."""
+
+    fillers: frozenset[str]
+    """Words people add that change nothing ("um", "okay", "please")."""
+    function_words: frozenset[str]
+    """Template words cheap to leave out ("the", "is", "i")."""
+    vetoes: frozenset[str]
+    """Words that, when not part of a command, mark talk (hedges, negations, questions)."""
+    joiners: frozenset[str]
+    """Words between values of a run ("and", "plus")."""
+    weak_joiners: frozenset[str]
+    """Mis-heard joiners ("in" for "and"), accepted with a small penalty."""
+    articles: frozenset[str]
+    """Articles allowed before each value of a run."""
+    self_words: frozenset[str]
+    """Words meaning the speaker ("me", "myself"), normalized, space-separated."""
+    garbage_words: frozenset[str]
+    """Table-talk words for the recognizer's optional escape path."""
+    confusions: Mapping[str, tuple[str, ...]]
+    """Heard word -> words it is often mistaken for."""
+    interjections: frozenset[str] = frozenset()
+    """Words that may precede a question's first word ("so", "um")."""
+    question_starts: frozenset[str] = frozenset()
+    """Words that, first in an utterance and not part of a command, make it a question."""
+    joiner: str = "and"
+    """The usual word between two values of a run (generated sentences)."""
+
+
+@dataclass(frozen=True)
+class ValueList:
+    """The spoken forms of one list's values."""
+
+    name: str
+    """List name."""
+    forms: tuple[tuple[tuple[str, ...], Any], ...]
+    """(tokens, value) pairs; several forms may share a value."""
+    runtime: bool
+    """True for the game's own values (fuzzy name matching applies)."""
+    extra_forms: tuple[tuple[tuple[str, ...], Any], ...] = ()
+    """Forms the matcher accepts but the recognizer grammar leaves out (plurals)."""
+
+    @cached_property
+    def index(self) -> dict[tuple[str, ...], tuple[Any, ...]]:
+        """Tokens -> the values they can mean."""
+        out: dict[tuple[str, ...], tuple[Any, ...]] = {}
+        for tokens, value in self.forms + self.extra_forms:
+            if value not in out.get(tokens, ()):
+                out[tokens] = out.get(tokens, ()) + (value,)
+        return out
+
+    @cached_property
+    def longest(self) -> int:
+        """Most tokens in one form."""
+        return max((len(tokens) for tokens, _ in self.forms + self.extra_forms), default=0)
+
+
+class GameGrammar:
+    """The merged grammar of one game in one language."""
+
+    def __init__(self, game: str, lang: str, data: Mapping[str, Any]) -> None:
+        self.game = game
+        self.lang = lang
+        self.phases: tuple[str, ...] = tuple(data["phases"])
+        """The game's phases, in play order."""
+        self._data = data
+        self._settings = _settings(data)
+        try:
+            self._rules: dict[str, Node] = {name: parse_template(text)
+                                            for name, text in data["rules"].items()}
+            self._fixed_lists = {name: _fixed_list(name, values, self._rules)
+                                 for name, values in data["lists"].items()}
+            self._intents = tuple(_intent(entry, self._rules) for entry in data["intents"])
+        except IntentError as error:
+            raise GrammarError(f"Grammar {lang}/{game}: {error}") from error
+        for entry in self._intents:
+            unknown = [p for p in entry.phases if p != _ALL_PHASES and p not in self.phases]
+            if unknown:
+                raise GrammarError(f"Grammar {lang}/{game}: intent {entry.name} names an "
+                                   f"unknown phase {unknown[0]!r}.")
+        self._cache: dict[tuple[str, SlotValues], PhaseGrammar] = {}
+
+    def phase(self, name: str, slots: SlotValues | None = None) -> PhaseGrammar:
+        """The grammar of phase ``name`` with these run-time values (cached)."""
+        if name not in self.phases:
+            raise GrammarError(f"{self.game} has no phase {name!r}; its phases are "
+                               f"{', '.join(self.phases)}.")
+        slots = slots or SlotValues()
+        key = (name, slots)
+        cached = self._cache.get(key)
+        if cached is None:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            entries = tuple(e for e in self._intents
+                            if _ALL_PHASES in e.phases or name in e.phases)
+            lists = dict(self._fixed_lists)
+            lists.update(_runtime_lists(slots, self._settings, self.lang))
+            cached = PhaseGrammar(game=self.game, lang=self.lang, name=name, entries=entries,
+                                  rules=self._rules, lists=lists, settings=self._settings,
+                                  slot_values=slots)
+            self._cache[key] = cached
+        return cached
+
+
+@dataclass(frozen=True, eq=False)
+class PhaseGrammar:
+    """What can be said in one phase, with the game's values filled in."""
+
+    game: str
+    """Game name."""
+    lang: str
+    """Language code."""
+    name: str
+    """Phase name."""
+    entries: tuple[IntentEntry, ...]
+    """Intent entries active in this phase."""
+    rules: Mapping[str, Node]
+    """Named rules."""
+    lists: Mapping[str, ValueList]
+    """Every value list (fixed and run-time)."""
+    settings: Settings
+    """Word classes for the matcher."""
+    slot_values: SlotValues = field(default_factory=SlotValues)
+    """The run-time values this phase was built with."""
+
+    @cached_property
+    def intents(self) -> tuple[str, ...]:
+        """Intent names possible in this phase."""
+        return tuple(dict.fromkeys(e.name for e in self.entries))
+
+    @cached_property
+    def list_slots(self) -> dict[str, frozenset[str]]:
+        """Per intent, the slots that hold a list of values (used with ``+``)."""
+        out: dict[str, set[str]] = {}
+        for entry in self.entries:
+            names = out.setdefault(entry.name, set())
+            for template in entry.templates:
+                names.update(s.slot_name for s in iter_slots(template, self.rules) if s.repeat)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    @cached_property
+    def used_lists(self) -> frozenset[str]:
+        """Lists referenced by this phase's templates."""
+        return frozenset(s.list_name for e in self.entries for t in e.templates
+                         for s in iter_slots(t, self.rules))
+
+    @cached_property
+    def open_vocabulary(self) -> bool:
+        """True when a template takes any word (the recognizer must not be restricted)."""
+        return WILDCARD_LIST in self.used_lists
+
+    def skeletons(self, *, keep_optional: bool) -> list[tuple[IntentEntry, Skeleton]]:
+        """Every (entry, skeleton) of the phase."""
+        out: list[tuple[IntentEntry, Skeleton]] = []
+        for entry in self.entries:
+            for template in entry.templates:
+                for skeleton in expand(template, self.rules, keep_optional=keep_optional):
+                    out.append((entry, skeleton))
+        return out
+
+    @cached_property
+    def literal_words(self) -> frozenset[str]:
+        """Every literal word of the phase's templates (not list values)."""
+        return frozenset(w for e in self.entries for t in e.templates
+                         for w in iter_words(t, self.rules))
+
+    def vocabulary(self) -> frozenset[str]:
+        """Every JSGF-safe word the phase's grammar can produce (for the recognizer)."""
+        words = set(self.literal_words)
+        for list_name in self.used_lists:
+            value_list = self.lists.get(list_name)
+            if value_list is not None:
+                words.update(t for tokens, _ in value_list.forms for t in tokens)
+        if any(s for s in self.list_slots.values()):
+            words.update(self.settings.joiners)
+            words.update(self.settings.articles)
+        return frozenset(w for w in words if is_jsgf_token(w))
+
+    def jsgf(self, *, garbage_weight: float | None = None) -> str | None:
+        """A complete JSGF 1.0 document for this phase; ``None`` for open vocabulary.
+
+        With ``garbage_weight`` the public rule also offers a loop of table-talk words with
+        that JSGF weight (commands weigh 1), an escape path so that chatter is not forced
+        onto a command; the matcher rejects what comes out of it."""
+        base = self._jsgf
+        if base is None or garbage_weight is None:
+            return base
+        vocab = self.vocabulary()
+        words = sorted(w for w in self.settings.garbage_words
+                       if w not in vocab and is_jsgf_token(w)
+                       and not any(similarity(w, v) >= 0.75 for v in vocab))
+        if not words:
+            return base
+        head, _, rest = base.partition("public <command> = ")
+        commands, _, tail = rest.partition(";\n")
+        return (f"{head}public <command> = /1/ ( {commands} ) | /{garbage_weight:g}/ "
+                f"<garbage>;\n{tail}<garbage> = <g_word>+;\n"
+                f"<g_word> = {' | '.join(words)};\n")
+
+    @cached_property
+    def _jsgf(self) -> str | None:
+        if self.open_vocabulary:
+            return None
+        used: dict[str, str] = {}
+
+        def list_rule(list_name: str) -> str | None:
+            value_list = self.lists.get(list_name)
+            if value_list is None:
+                return None
+            if list_name not in used:
+                forms = sorted({" ".join(tokens) for tokens, _ in value_list.forms
+                                if tokens and all(is_jsgf_token(t) for t in tokens)})
+                if not forms:
+                    used[list_name] = ""
+                else:
+                    used[list_name] = " | ".join(forms)
+            return f"<l_{list_name}>" if used[list_name] else None
+
+        def slot_rule(slot: Slot, limit: int) -> str | None:
+            one = list_rule(slot.list_name)
+            if one is None or not slot.repeat:
+                return one
+            join = self._jsgf_join()
+            if limit <= 3:
+                more = ""
+                for _ in range(limit - 1):
+                    more = f"[ {join} {one} {more}]" if more else f"[ {join} {one} ]"
+                return f"{one} {more}" if more else one
+            return f"{one} ( {join} {one} )*"
+
+        intent_rules: dict[str, list[str]] = {}
+        for entry in self.entries:
+            for template in entry.templates:
+                def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
+                    return slot_rule(slot, entry.limits.get(slot.slot_name, 10))
+                text = to_jsgf(template, self.rules, rule_for)
+                if text:
+                    intent_rules.setdefault(entry.name, []).append(text)
+        if not intent_rules:
+            return None
+        safe_name = "".join(c if c.isalnum() else "_" for c in f"{self.game}_{self.name}")
+        lines = ["#JSGF V1.0;", "", f"grammar {safe_name};", ""]
+        lines.append("public <command> = " + " | ".join(
+            f"<i_{name}>" for name in intent_rules) + ";")
+        for name, bodies in intent_rules.items():
+            unique = list(dict.fromkeys(bodies))
+            lines.append(f"<i_{name}> = " + " | ".join(f"( {b} )" for b in unique) + ";")
+        for list_name, body in sorted(used.items()):
+            if body:
+                lines.append(f"<l_{list_name}> = {body};")
+        return "\n".join(lines) + "\n"
+
+    def _jsgf_join(self) -> str:
+        joiners = sorted(w for w in self.settings.joiners if is_jsgf_token(w))
+        articles = sorted(w for w in self.settings.articles if is_jsgf_token(w))
+        parts = []
+        if joiners:
+            parts.append("[ " + " | ".join(joiners) + " ]")
+        if articles:
+            parts.append("[ " + " | ".join(articles) + " ]")
+        return " ".join(parts)
+
+    def sample(self, rng: random.Random, n: int) -> list[SampleUtterance]:
+        """``n`` random sentences of this phase with their expected readings.
+
+        Six in ten come from the phase's own intents (the rest from the universal ones);
+        within each group the intent is drawn uniformly, then one of its templates."""
+        by_intent: dict[str, list[tuple[IntentEntry, Node]]] = {}
+        for entry in self.entries:
+            by_intent.setdefault(entry.name, []).extend((entry, t) for t in entry.templates)
+        universal = sorted({e.name for e in self.entries if _ALL_PHASES in e.phases})
+        own = sorted(name for name in by_intent if name not in universal)
+        out: list[SampleUtterance] = []
+        attempts = 0
+        while len(out) < n and attempts < n * 20 and by_intent:
+            attempts += 1
+            group = own if own and (not universal or rng.random() < 0.6) else universal
+            entry, template = rng.choice(by_intent[rng.choice(group)])
+            got = self._sample_one(entry, template, rng)
+            if got is not None:
+                out.append(got)
+        return out
+
+    def _sample_one(self, entry: IntentEntry, template: Node,
+                    rng: random.Random) -> SampleUtterance | None:
+        filled: list[tuple[Slot, object]] = []
+
+        def sampler(slot: Slot, rng: random.Random) -> tuple[tuple[str, ...], object] | None:
+            return self._sample_slot(slot, entry, rng)
+
+        words = sample(template, self.rules, rng, sampler, filled)
+        if words is None or not words:
+            return None
+        slots: dict[str, Any] = dict(entry.fixed)
+        list_slots = self.list_slots.get(entry.name, frozenset())
+        for slot, value in filled:
+            if slot.slot_name in list_slots:
+                values = value if isinstance(value, tuple) else (value,)
+                merged = tuple(slots.get(slot.slot_name, ())) + values
+                slots[slot.slot_name] = tuple(dict.fromkeys(merged))
+            elif slot.slot_name in slots and slots[slot.slot_name] != value:
+                return None  # e.g. "no thanks, I vote yes": not one reading
+            else:
+                slots[slot.slot_name] = value
+        return SampleUtterance(" ".join(words), entry.name, slots)
+
+    def _sample_slot(self, slot: Slot, entry: IntentEntry,
+                     rng: random.Random) -> tuple[tuple[str, ...], object] | None:
+        if slot.list_name == WILDCARD_LIST:
+            word = rng.choice(("ocean", "winter", "music", "animal", "tree", "france",
+                               "metal", "water", "space", "history"))
+            return (word,), word
+        value_list = self.lists.get(slot.list_name)
+        if value_list is None or not value_list.forms:
+            return None
+        forms = [f for f in value_list.forms if f[1] != SELF or self.slot_values.speaker]
+        if not forms:
+            return None
+        if not slot.repeat:
+            tokens, value = rng.choice(forms)
+            return tokens, self._resolve_self(value)
+        limit = entry.limits.get(slot.slot_name, 4)
+        count = rng.randint(1, max(1, min(limit, 3)))
+        words: list[str] = []
+        values: list[Any] = []
+        for _ in range(count * 3):
+            tokens, value = rng.choice(forms)
+            value = self._resolve_self(value)
+            if value in values:
+                continue
+            if values and (len(values) == count - 1 or rng.random() < 0.7):
+                words.append(self.settings.joiner)
+            values.append(value)
+            words.extend(tokens)
+            if len(values) == count:
+                break
+        return tuple(words), tuple(values)
+
+    def _fill_example(self, text: str) -> str | None:
+        used: dict[str, int] = {}
+        missing = False
+
+        def fill(match: re.Match[str]) -> str:
+            nonlocal missing
+            value_list = self.lists.get(match.group(1))
+            forms = [tokens for tokens, value in value_list.forms if value != SELF] \
+                if value_list else []
+            index = used.get(match.group(1), 0)
+            used[match.group(1)] = index + 1
+            if index >= len(forms):
+                missing = True
+                return ""
+            original = [v for t, v in value_list.forms if v != SELF][index] if value_list \
+                else ""
+            return str(original) if value_list and value_list.runtime and \
+                match.group(1) != "icon" else " ".join(forms[index])
+
+        filled = _PLACEHOLDER.sub(fill, text)
+        return None if missing else filled
+
+    def _resolve_self(self, value: Any) -> Any:
+        return self.slot_values.speaker if value == SELF else value
+
+    def help_phrases(self, per_intent: int = 3) -> dict[str, tuple[str, ...]]:
+        """A few short example phrases per intent, to read out as "what you can say now"."""
+        out: dict[str, tuple[str, ...]] = {}
+        for intent in self.intents:
+            examples = [self._fill_example(text) for e in self.entries if e.name == intent
+                        for text in e.examples]
+            kept = tuple(dict.fromkeys(x for x in examples if x))
+            if kept:
+                out[intent] = kept[:per_intent]
+                continue
+            rng = random.Random(f"{self.game}/{self.name}/{intent}")
+            pool = [(e, t) for e in self.entries if e.name == intent for t in e.templates]
+            phrases: set[str] = set()
+            for _ in range(40):
+                entry, template = rng.choice(pool)
+                got = self._sample_one(entry, template, rng)
+                if got is not None and all(is_jsgf_token(w) for w in got.text.split()):
+                    phrases.add(got.text)
+            ranked = sorted(phrases, key=lambda p: (len(p.split()), p))
+            out[intent] = tuple(ranked[:per_intent])
+        return out
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def _settings(data: Mapping[str, Any]) -> Settings:
+    raw = data["settings"]
+
+    def words(key: str) -> frozenset[str]:
+        return frozenset(t for item in raw.get(key, ()) for t in tokenize(item))
+
+    joiners = [t for item in raw.get("joiners", ()) for t in tokenize(item)]
+    joiner = joiners[0] if joiners else "and"
+    confusions: dict[str, tuple[str, ...]] = {}
+    for heard, meant in data["confusions"].items():
+        targets = meant if isinstance(meant, list) else [meant]
+        confusions[fold(heard)] = tuple(fold(t) for t in targets)
+    return Settings(fillers=words("fillers"), function_words=words("function_words"),
+                    vetoes=words("vetoes"), joiners=words("joiners"),
+                    weak_joiners=words("weak_joiners"), articles=words("articles"),
+                    self_words=frozenset(" ".join(tokenize(x)) for x in raw.get("self_words", ())),
+                    garbage_words=words("garbage_words"), joiner=joiner,
+                    question_starts=words("question_starts"),
+                    interjections=words("interjections"),
+                    confusions=confusions)
+
+
+def _value(key: str) -> Any:
+    return int(key) if key.isdigit() else key
+
+
+def _fixed_list(name: str, values: Mapping[str, Any], rules: Mapping[str, Node]) -> ValueList:
+    forms: list[tuple[tuple[str, ...], Any]] = []
+    for key, spoken in values.items():
+        templates = spoken if isinstance(spoken, list) else [spoken]
+        for text in templates:
+            for skeleton in expand(parse_template(text), rules, keep_optional=False):
+                if any(tok.kind != "lit" for tok in skeleton):
+                    raise GrammarError(f"List {name} value {key}: slots are not allowed.")
+                if skeleton:
+                    forms.append((tuple(tok.text for tok in skeleton), _value(key)))
+    return ValueList(name, tuple(dict.fromkeys(forms)), runtime=False)
+
+
+def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
+    try:
+        name = entry["name"]
+        sentences = entry["sentences"]
+    except KeyError as missing:
+        raise GrammarError(f"An intent entry lacks {missing}.") from None
+    phases = entry.get("phases", _ALL_PHASES)
+    phases_tuple = (phases,) if isinstance(phases, str) else tuple(phases)
+    templates = tuple(parse_template(s) for s in sentences)
+    for template in templates:  # fail early on unknown rules or explosive templates
+        expand(template, rules, keep_optional=True)
+    return IntentEntry(name=name, phases=phases_tuple, fixed=dict(entry.get("slots", {})),
+                       limits=dict(entry.get("max", {})), templates=templates,
+                       examples=tuple(entry.get("examples", ())))
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    if word.endswith(("s", "x", "ch", "sh")):
+        return (word + "es",)
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return (word[:-1] + "ies",)
+    if word.endswith("fe"):
+        return (word[:-2] + "ves", word + "s")
+    if word.endswith("f"):
+        return (word[:-1] + "ves", word + "s")
+    return (word + "s",)
+
+
+def _runtime_lists(slots: SlotValues, settings: Settings, lang: str) -> dict[str, ValueList]:
+    players: list[tuple[tuple[str, ...], Any]] = []
+    for name in slots.players:
+        tokens = tokenize(name)
+        if tokens:
+            players.append((tokens, name))
+    for phrase in sorted(settings.self_words):
+        players.append((tuple(phrase.split()), SELF))
+    icons: list[tuple[tuple[str, ...], Any]] = []
+    plurals: list[tuple[tuple[str, ...], Any]] = []
+    for icon in slots.icons:
+        names = ((icon.french,) + icon.french_synonyms) if lang == "fr" else \
+            ((icon.name,) + icon.synonyms)
+        for spoken in names:
+            tokens = tokenize(spoken)
+            if tokens:
+                icons.append((tokens, icon.name))
+                if lang != "fr":
+                    plurals.extend((tokens[:-1] + (plural,), icon.name)
+                                   for plural in _plurals(tokens[-1]))
+    board: list[tuple[tuple[str, ...], Any]] = []
+    for word in slots.board_words:
+        tokens = tokenize(word)
+        if tokens:
+            board.append((tokens, word))
+    return {"player": ValueList("player", tuple(players), runtime=True),
+            "icon": ValueList("icon", tuple(dict.fromkeys(icons)), runtime=True,
+                              extra_forms=tuple(dict.fromkeys(plurals))),
+            "board_word": ValueList("board_word", tuple(board), runtime=True)}
+
+
+def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {"phases": list(game.get("phases", ()))}
+    settings = {k: list(v) for k, v in common.get("settings", {}).items()}
+    for key, values in game.get("settings", {}).items():
+        settings[key] = settings.get(key, []) + list(values)
+    merged["settings"] = settings
+    for table in ("confusions", "rules", "lists"):
+        merged[table] = {**common.get(table, {}), **game.get(table, {})}
+    merged["intents"] = list(common.get("intents", ())) + list(game.get("intents", ()))
+    return merged
+
+
+_LOADED: dict[tuple[str, str], GameGrammar] = {}
+
+
+def load_grammar(game: str, lang: str = "en") -> GameGrammar:
+    """The grammar of ``game`` in ``lang`` (common intents merged in); cached."""
+    key = (game, lang)
+    grammar = _LOADED.get(key)
+    if grammar is not None:
+        return grammar
+    folder = grammar_dir() / lang
+    game_file = folder / f"{game}.toml"
+    if not game_file.is_file():
+        raise GrammarError(f"There is no {lang} grammar for {game}.")
+    try:
+        common = tomllib.loads((folder / "common.toml").read_text(encoding="utf-8")) \
+            if (folder / "common.toml").is_file() else {}
+        specific = tomllib.loads(game_file.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise GrammarError(f"The {lang} grammar for {game} cannot be read: {error}") from None
+    grammar = GameGrammar(game, lang, _merge(common, specific))
+    _LOADED[key] = grammar
+    return grammar
