@@ -21,5 +21,5 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[speech,dev]'
+.venv/bin/python -m pip install -q -e '.[speech,companion,dev]'
 echo "voice-host is installed in $(pwd)/.venv (run .venv/bin/voice-host)."

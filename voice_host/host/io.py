@@ -138,7 +138,7 @@ class TextOutput:
     """Prints every line (``--output text``); private lines go to files only, never here."""
 
     def __init__(self, stream: TextIO | None = None,
-                 private_sink: Callable[[Line], None] | None = None) -> None:
+                 private_sink: Callable[[Line], object] | None = None) -> None:
         self.stream = stream or sys.stdout
         self.private_sink = private_sink
         self.rate = 0

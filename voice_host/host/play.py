@@ -12,6 +12,8 @@ from typing import Any
 from voice_host.games import SetupError
 from voice_host.host import wiring
 from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.companion.wiring import add_arguments as companion_arguments
+from voice_host.host.companion.wiring import announcement_lines, start_companion
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog, saves_dir
 
@@ -44,6 +46,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "deals secrets and writes each to a file for its player")
     parser.add_argument("--silence-timeout", type=float, default=12.0,
                         help="seconds of silence before the host asks again (default 12)")
+    companion_arguments(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,17 +120,31 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
         return 2
-    adapter = make_adapter(game, options, secret_sink=io.secret_sink)
+    companion = None
+    if getattr(args, "companion", False):
+        try:
+            companion = start_companion(args, game, state, io)
+        except wiring.WiringError as exc:
+            io.close()
+            print(exc, file=sys.stderr)
+            return 2
+    # adapters phrase secret steps for the phones when the companion page runs (not saved:
+    # a resumed game may run without it)
+    adapter = make_adapter(game, {**options, "companion": companion is not None},
+                           secret_sink=io.secret_sink)
     if host_state:
         adapter.host_state.update(host_state)
     log = EventLog(args.log)
     session = Session(adapter=adapter, state=state, rng=rng, output=io.output,
                       listener=io.listener, log=log, game_options=options, undo=undo,
+                      companion=companion,
                       options=SessionOptions(confirm=args.confirm, save_path=save_path,
                                              silence_timeout=args.silence_timeout))
     if io.banner:
         print(io.banner, file=sys.stderr)
     print(f"Saving the game after every move in {save_path}", file=sys.stderr)
+    if companion is not None:
+        session.say(announcement_lines(companion))
     try:
         stop = session.run(fresh=fresh)
     except KeyboardInterrupt:

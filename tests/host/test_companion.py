@@ -1,0 +1,519 @@
+"""The companion channel without a browser: seats and tokens, refusals (403, logged), secret
+input checked by the engine, private views and lines reaching only their seat, reconnection,
+and 10 seats + 2 table views receiving 1000 broadcast events in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
+httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
+websockets = pytest.importorskip("websockets", reason="websockets is not installed")
+
+from voice_host.games import Deal  # noqa: E402
+from voice_host.games.codenames import CodenamesState  # noqa: E402
+from voice_host.games.ici_londres import IciLondresState  # noqa: E402
+from voice_host.games.resistance import (  # noqa: E402
+    CastVote,
+    MissionResult,
+    PlayMissionCard,
+    ProposeTeam,
+    ResistanceState,
+    Role,
+)
+from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
+from voice_host.host.io import Line, Style, TextOutput  # noqa: E402
+
+PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
+
+
+@pytest.fixture()
+def resistance() -> Iterator[tuple[CompanionChannel, ResistanceState, httpx.Client]]:
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    state.apply(state.setup_action(random.Random(5), first_leader="Ada"))
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    url, _ = channel.start()
+    channel.publish(state)
+    client = httpx.Client(base_url=url, timeout=10)
+    try:
+        yield channel, state, client
+    finally:
+        client.close()
+        channel.stop()
+
+
+def claim(client: httpx.Client, channel: CompanionChannel, seat: str,
+          move_code: str = "") -> httpx.Response:
+    return client.post("/api/claim", json={"room": channel.room_code, "seat": seat,
+                                           "move_code": move_code})
+
+
+def token_of(client: httpx.Client, channel: CompanionChannel, seat: str) -> str:
+    response = claim(client, channel, seat)
+    assert response.status_code == 200, response.text
+    return str(response.json()["token"])
+
+
+def to_mission(state: ResistanceState, channel: CompanionChannel,
+               team: tuple[str, ...]) -> None:
+    state.apply(ProposeTeam(state.leader or "", team))
+    for p in PLAYERS:
+        state.apply(CastVote(p, True))
+    assert state.phase() == "mission"
+    channel.publish(state)
+
+
+def ws_url(channel: CompanionChannel) -> str:
+    return channel.url.replace("http://", "ws://") + "ws"
+
+
+# --------------------------------------------------------------------------- seats
+
+
+def test_wrong_room_code_is_refused_and_logged(resistance: Any) -> None:
+    channel, _, client = resistance
+    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    response = client.post("/api/room", json={"room": wrong})
+    assert response.status_code == 403
+    assert "room code" in response.json()["reason"]
+    assert channel.seats.refusals[-1].what == "room code"
+    ok = client.post("/api/room", json={"room": channel.room_code.lower()})
+    assert ok.status_code == 200
+    assert [s["name"] for s in ok.json()["seats"]] == PLAYERS
+
+
+def test_a_token_reads_and_acts_only_for_its_own_seat(resistance: Any) -> None:
+    channel, state, client = resistance
+    ada = token_of(client, channel, "Ada")
+    ben = token_of(client, channel, "Ben")
+    to_mission(state, channel, ("Ada", "Ben"))
+    mine = client.get("/api/seat/Ada", headers={"X-Seat-Token": ada})
+    assert mine.status_code == 200
+    view = next(i for i in mine.json()["items"] if i["type"] == "view")["view"]
+    assert view["you"] == "Ada" and view["role"] == state.role_of("Ada").value
+
+    before = len(channel.seats.refusals)
+    for headers in ({"X-Seat-Token": ben}, {}, {"X-Seat-Token": "forged"}):
+        read = client.get("/api/seat/Ada", headers=headers)
+        assert read.status_code == 403, headers
+        assert "role" not in read.text
+        act = client.post("/api/seat/Ada/act", json={"choice": "success"}, headers=headers)
+        assert act.status_code == 403
+        leave = client.post("/api/seat/Ada/leave", headers=headers)
+        assert leave.status_code == 403
+    refusals = channel.seats.refusals[before:]
+    assert len(refusals) == 9
+    assert {r.seat for r in refusals} == {"Ada"}
+    assert {r.what for r in refusals} == {"read view", "act", "leave seat"}
+    assert channel.pending() == 0
+
+
+def test_websocket_without_the_seat_token_is_refused(resistance: Any) -> None:
+    channel, _, client = resistance
+    ben = token_of(client, channel, "Ben")
+    token_of(client, channel, "Ada")
+
+    async def attempt() -> dict[str, Any]:
+        async with websockets.connect(ws_url(channel)) as ws:
+            await ws.send(json.dumps({"seat": "Ada", "token": ben, "since": 0}))
+            message = json.loads(await ws.recv())
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+            return message
+
+    message = asyncio.run(attempt())
+    assert message["type"] == "refused"
+    assert channel.seats.refusals[-1].what == "open seat"
+
+
+def test_a_seat_moves_to_a_new_device_only_with_its_move_code(
+        resistance: Any, caplog: pytest.LogCaptureFixture) -> None:
+    channel, _, client = resistance
+    first = claim(client, channel, "Ada").json()
+    with caplog.at_level("WARNING", logger="voice_host.companion"):
+        again = claim(client, channel, "Ada")
+    assert again.status_code == 409 and "move code" in again.json()["reason"]
+    assert first["move_code"] not in again.text
+    # the host's screen (its log) shows the code, for a player whose old phone is gone
+    assert any(first["move_code"] in r.getMessage() for r in caplog.records)
+    wrong = "000000" if first["move_code"] != "000000" else "111111"
+    assert claim(client, channel, "Ada", wrong).status_code == 403
+    assert channel.move_code("Ada") == first["move_code"]
+
+    async def old_device_is_told() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with websockets.connect(ws_url(channel)) as ws:
+            await ws.send(json.dumps({"seat": "Ada", "token": first["token"], "since": 0}))
+            hello = json.loads(await ws.recv())
+            assert hello["type"] == "hello"
+            json.loads(await ws.recv())  # the reset with the current view
+            moved = await asyncio.to_thread(claim, client, channel, "Ada",
+                                            " ".join(first["move_code"]))
+            assert moved.status_code == 200
+            farewell = json.loads(await ws.recv())
+            with pytest.raises(websockets.ConnectionClosed):
+                await ws.recv()
+            return moved.json(), farewell
+
+    second, farewell = asyncio.run(old_device_is_told())
+    assert farewell["type"] == "moved"
+    assert second["replaced"] is True and second["token"] != first["token"]
+    assert second["move_code"] == channel.move_code("Ada")
+    old = client.get("/api/seat/Ada", headers={"X-Seat-Token": first["token"]})
+    assert old.status_code == 403
+    new = client.get("/api/seat/Ada", headers={"X-Seat-Token": second["token"]})
+    assert new.status_code == 200
+
+
+def test_leaving_frees_the_seat(resistance: Any) -> None:
+    channel, _, client = resistance
+    token = token_of(client, channel, "Cy")
+    assert client.post("/api/seat/Cy/leave", headers={"X-Seat-Token": token}).status_code == 200
+    assert client.get("/api/seat/Cy", headers={"X-Seat-Token": token}).status_code == 403
+    assert claim(client, channel, "Cy").status_code == 200
+
+
+def test_guessing_codes_is_slowed_down(resistance: Any) -> None:
+    channel, _, client = resistance
+    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    statuses = [client.post("/api/room", json={"room": wrong}).status_code for _ in range(11)]
+    assert statuses[:10] == [403] * 10 and statuses[10] == 429
+    # even the right code waits now
+    assert client.post("/api/room", json={"room": channel.room_code}).status_code == 429
+
+
+def test_unknown_seat_and_bad_requests_get_a_sentence(resistance: Any) -> None:
+    channel, _, client = resistance
+    nobody = claim(client, channel, "Zed")
+    assert nobody.status_code == 404 and "Zed" in nobody.json()["reason"]
+    huge = client.post("/api/claim", content=b"{" + b" " * 5000 + b"}")
+    assert huge.status_code == 413
+    garbage = client.post("/api/claim", content=b"not json")
+    assert garbage.status_code == 400
+    assert "understood" in garbage.json()["reason"]
+
+
+def test_security_headers_and_pages_are_served(resistance: Any) -> None:
+    _, _, client = resistance
+    for path in ("/", "/table", "/static/companion.js", "/static/companion.css"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+        assert response.headers["x-frame-options"] == "DENY"
+    assert "<main" in client.get("/").text and "role=\"log\"" in client.get("/table").text
+
+
+def test_the_server_listens_only_on_the_chosen_address(resistance: Any) -> None:
+    channel, _, _ = resistance
+    with socket.create_connection(("127.0.0.1", channel.port), timeout=5):
+        pass
+    # 127.0.0.2 is this machine too, but not the address the server was bound to
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.2", channel.port), timeout=5).close()
+
+
+def test_the_port_in_use_is_a_plain_sentence() -> None:
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen(1)
+    try:
+        channel = CompanionChannel("resistance", PLAYERS, port=busy.getsockname()[1])
+        with pytest.raises(OSError, match="--port"):
+            channel.start()
+    finally:
+        busy.close()
+
+
+# --------------------------------------------------------------------------- secret input
+
+
+def test_secret_cards_are_checked_by_the_engine_and_counted(resistance: Any) -> None:
+    channel, state, client = resistance
+    spies = state.spies() or ()
+    spy = spies[0]
+    hero = next(p for p in PLAYERS if state.role_of(p) is not Role.SPY)
+    outsider = next(p for p in PLAYERS if p not in (spy, hero))
+    tokens = {p: token_of(client, channel, p) for p in (spy, hero, outsider)}
+    to_mission(state, channel, tuple(p for p in PLAYERS if p in (spy, hero)))
+
+    def act(seat: str, choice: str) -> httpx.Response:
+        return client.post(f"/api/seat/{seat}/act", json={"choice": choice},
+                           headers={"X-Seat-Token": tokens[seat]})
+
+    # what each page is offered: the engine's legal actions only
+    hero_view = client.get(f"/api/seat/{hero}", headers={"X-Seat-Token": tokens[hero]})
+    offered = next(i for i in hero_view.json()["items"] if i["type"] == "view")["choices"]
+    assert [c["id"] for c in offered] == ["success"]
+    spy_view = client.get(f"/api/seat/{spy}", headers={"X-Seat-Token": tokens[spy]})
+    offered = next(i for i in spy_view.json()["items"] if i["type"] == "view")["choices"]
+    assert [c["id"] for c in offered] == ["success", "sabotage"]
+
+    refused = act(hero, "sabotage")
+    assert refused.status_code == 422
+    assert refused.json()["reason"] == "Heroes can only play success."
+    off_team = act(outsider, "success")
+    assert off_team.status_code == 422 and "not on the team" in off_team.json()["reason"]
+    assert act(spy, "launch missiles").status_code == 422
+    assert channel.private_turn(state) == tuple(p for p in PLAYERS if p in (spy, hero))
+
+    assert act(spy, "sabotage").status_code == 200
+    twice = act(spy, "success")
+    assert twice.status_code == 422 and "already played" in twice.json()["reason"]
+    assert act(hero, "success").status_code == 200
+
+    actions = channel.take_actions(state)
+    assert actions == [PlayMissionCard(spy, True), PlayMissionCard(hero, False)]
+    events = [e for a in actions for e in state.apply(a)]
+    channel.publish(state)
+    result = next(e for e in events if isinstance(e, MissionResult))
+    assert result.sabotages == 1 and not result.succeeded
+    table = client.get(f"/api/table?room={channel.room_code}").json()
+    view = next(i for i in table["items"] if i["type"] == "view")["view"]
+    assert view["missions"][0]["sabotages"] == 1
+    assert "role" not in view and "roles" not in json.dumps(view)
+    assert channel.take_actions(state) == []
+
+
+def test_a_queued_card_that_no_longer_fits_is_dropped_privately(resistance: Any) -> None:
+    channel, state, client = resistance
+    token = token_of(client, channel, "Ada")
+    saved = state.to_json()
+    to_mission(state, channel, ("Ada", "Ben"))
+    assert client.post("/api/seat/Ada/act", json={"choice": "success"},
+                       headers={"X-Seat-Token": token}).status_code == 200
+    # the host undoes the vote before taking the card
+    state = ResistanceState.from_json(saved)
+    channel.publish(state)
+    assert channel.take_actions(state) == []
+
+
+def test_wait_for_action_wakes_when_a_card_arrives(resistance: Any) -> None:
+    channel, state, client = resistance
+    token = token_of(client, channel, "Ada")
+    to_mission(state, channel, ("Ada", "Ben"))
+    assert channel.wait_for_action(0.05, state) is None
+    timer = threading.Timer(0.2, lambda: client.post(
+        "/api/seat/Ada/act", json={"choice": "success"}, headers={"X-Seat-Token": token}))
+    timer.start()
+    action = channel.wait_for_action(10, state)
+    timer.join()
+    assert action == PlayMissionCard("Ada", False)
+
+
+# --------------------------------------------------------------------------- streams
+
+
+async def _read_until(ws: Any, predicate: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), timeout=20))
+        out.append(message)
+        if predicate(message):
+            return out
+
+
+def test_private_lines_reach_only_their_player_and_survive_reconnection(resistance: Any) -> None:
+    channel, state, client = resistance
+    tokens = {p: token_of(client, channel, p) for p in ("Ada", "Ben")}
+    channel.deliver(Line("Ada, you are the one.", style=Style.PRIVATE, to="Ada"))
+    channel.caption("Everyone hears this.")
+
+    async def run() -> dict[str, list[dict[str, Any]]]:
+        got: dict[str, list[dict[str, Any]]] = {}
+        for seat in ("Ada", "Ben"):
+            async with websockets.connect(ws_url(channel)) as ws:
+                await ws.send(json.dumps({"seat": seat, "token": tokens[seat], "since": 0}))
+                got[seat] = await _read_until(ws, lambda m: m["type"] == "reset")
+        async with websockets.connect(ws_url(channel)) as ws:
+            await ws.send(json.dumps({"table": True, "room": channel.room_code, "since": 0}))
+            got["table"] = await _read_until(ws, lambda m: m["type"] == "reset")
+        return got
+
+    got = asyncio.run(run())
+    ada_reset = got["Ada"][-1]
+    assert [i["type"] for i in ada_reset["items"]] == ["view", "private"]
+    assert ada_reset["items"][1]["text"] == "Ada, you are the one."
+    assert ada_reset["items"][0]["view"] == state.player_view("Ada")
+    assert "Ada, you are" not in json.dumps(got["Ben"]) + json.dumps(got["table"])
+    assert got["Ben"][-1]["items"][0]["view"] == state.player_view("Ben")
+    assert got["table"][-1]["items"][0]["view"] == state.public_view()
+
+
+def test_a_reconnecting_page_gets_exactly_what_it_missed(resistance: Any) -> None:
+    channel, state, client = resistance
+    token = token_of(client, channel, "Ada")
+
+    async def run() -> tuple[int, list[dict[str, Any]]]:
+        async with websockets.connect(ws_url(channel)) as ws:
+            await ws.send(json.dumps({"seat": "Ada", "token": token, "since": 0}))
+            reset = (await _read_until(ws, lambda m: m["type"] == "reset"))[-1]
+        for i in range(3):
+            channel.caption(f"missed {i}")
+        async with websockets.connect(ws_url(channel)) as ws:
+            await ws.send(json.dumps({"seat": "Ada", "token": token, "since": reset["seq"]}))
+            again = await _read_until(ws, lambda m: m.get("text") == "missed 2")
+        return reset["seq"], again
+
+    seq, again = asyncio.run(run())
+    assert again[0]["type"] == "hello"
+    assert [m["text"] for m in again[1:]] == ["missed 0", "missed 1", "missed 2"]
+    assert [m["seq"] for m in again[1:]] == [seq + 1, seq + 2, seq + 3]
+
+
+def test_views_hold_only_each_players_own_secrets_in_every_game() -> None:
+    rng = random.Random(11)
+    games: list[tuple[str, Any]] = [
+        ("resistance", ResistanceState.new(PLAYERS, deal=Deal.HOST)),
+        ("ici-londres", IciLondresState.new(["Ada", "Ben", "Cy"], deal=Deal.HOST)),
+        ("codenames", CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.HOST)),
+    ]
+    for game, state in games:
+        state.apply(state.chance_action(rng))
+        channel = CompanionChannel(game, state.players, host="127.0.0.1", port=0)
+        channel.start()
+        try:
+            channel.publish(state)
+            with httpx.Client(base_url=channel.url, timeout=10) as client:
+                public = client.get(f"/api/table?room={channel.room_code}").json()
+                table_view = next(i for i in public["items"] if i["type"] == "view")["view"]
+                assert table_view == state.public_view()
+                for seat in state.players:
+                    token = token_of(client, channel, seat)
+                    body = client.get(f"/api/seat/{seat}", headers={"X-Seat-Token": token})
+                    view = next(i for i in body.json()["items"] if i["type"] == "view")["view"]
+                    assert view == state.player_view(seat), (game, seat)
+        finally:
+            channel.stop()
+    # and the secrets are where the engines put them
+    _, res = games[0]
+    spy = (res.spies() or ())[0]
+    assert res.player_view(spy)["known_spies"] == list(res.spies() or ())
+    _, ici = games[1]
+    assert "message" in ici.player_view(ici.speaker)
+    assert all("message" not in ici.player_view(p) for p in ici.receivers)
+    _, cn = games[2]
+    assert "key" in cn.player_view("Ada") and "key" not in cn.player_view("Ben")
+
+
+def test_ten_seats_and_two_tables_get_1000_events_in_order() -> None:
+    names = [f"P{i}" for i in range(10)]
+    rng = random.Random(3)
+
+    def fresh() -> CodenamesState:
+        state = CodenamesState.new(names, deal=Deal.HOST)
+        state.apply(state.chance_action(rng))
+        return state
+
+    state = fresh()
+    channel = CompanionChannel("codenames", names, host="127.0.0.1", port=0)
+    channel.start()
+    with httpx.Client(base_url=channel.url, timeout=10) as client:
+        tokens = {n: token_of(client, channel, n) for n in names}
+    expected: dict[str, list[dict[str, Any]]] = {a: [] for a in [*names, "table1", "table2"]}
+    done = "end of broadcast"
+
+    def broadcast() -> None:
+        nonlocal state
+        for i in range(1000):
+            if i % 10 == 0:
+                state = fresh() if state.is_terminal() else state
+                state.apply(state.random_action(rng))
+                channel.publish(state)
+                public = {"type": "view", "view": state.public_view()}
+                expected["table1"].append(public)
+                expected["table2"].append(public)
+                for n in names:
+                    expected[n].append({"type": "view", "view": state.player_view(n)})
+            else:
+                channel.caption(f"event {i}")
+                for audience in expected.values():
+                    audience.append({"type": "caption", "text": f"event {i}"})
+        channel.caption(done)
+
+    async def client_of(first: dict[str, Any], ready: asyncio.Event,
+                        count: list[int]) -> list[dict[str, Any]]:
+        async with websockets.connect(ws_url(channel), max_queue=None) as ws:
+            await ws.send(json.dumps({**first, "since": 0}))
+            got = await _read_until(ws, lambda m: m["type"] == "reset")
+            count[0] += 1
+            if count[0] == 12:
+                ready.set()
+            got = await _read_until(ws, lambda m: m.get("text") == done)
+            return got
+
+    async def run() -> list[list[dict[str, Any]]]:
+        ready = asyncio.Event()
+        count = [0]
+        firsts = [{"seat": n, "token": tokens[n]} for n in names]
+        firsts += [{"table": True, "room": channel.room_code}] * 2
+        tasks = [asyncio.create_task(client_of(f, ready, count)) for f in firsts]
+        await asyncio.wait_for(ready.wait(), timeout=30)
+        sender = asyncio.create_task(asyncio.to_thread(broadcast))
+        results = await asyncio.gather(*tasks)
+        await sender
+        return list(results)
+
+    try:
+        results = asyncio.run(run())
+    finally:
+        channel.stop()
+    for audience, got in zip([*names, "table1", "table2"], results, strict=True):
+        seqs = [m["seq"] for m in got]
+        assert seqs == list(range(seqs[0], seqs[0] + len(got))), audience  # none lost
+        assert len(got) == 1001
+        simplified = [{"type": m["type"], "view": m["view"]} if m["type"] == "view"
+                      else {"type": m["type"], "text": m["text"]} for m in got[:-1]]
+        assert simplified == expected[audience], audience  # in order, right content
+        if audience.startswith("P") and audience not in ("P0", "P5"):
+            assert not any("key" in m.get("view", {}) for m in got), audience
+
+
+# --------------------------------------------------------------------------- host output
+
+
+def test_companion_output_sends_secrets_to_pages_and_captions_everything(
+        resistance: Any) -> None:
+    channel, _, _ = resistance
+    import io
+
+    printed = io.StringIO()
+    files: list[Line] = []
+    output = CompanionOutput(TextOutput(printed, private_sink=files.append), channel)
+    output.emit([Line("Mission one begins."),
+                 Line("Ada, you are a spy.", style=Style.PRIVATE, to="Ada")])
+    output.tick(7)
+    assert "Mission one begins." in printed.getvalue()
+    assert "spy" not in printed.getvalue() and files == []
+    ada = channel.seat_snapshot("Ada")
+    assert [i["type"] for i in ada] == ["view", "private", "countdown"]
+    assert channel.seat_snapshot("Ben")[-1] == {"type": "countdown", "remaining": 7,
+                                                "seq": channel.hub.last_seq("seat:Ben")}
+    assert all(i["type"] != "private" for i in channel.seat_snapshot("Ben"))
+
+
+def test_announcement_spells_the_room_code_and_the_qr_code_is_drawn(resistance: Any) -> None:
+    channel, _, _ = resistance
+    said = " ".join(channel.announcement())
+    assert channel.url in said and " ".join(channel.room_code) in said
+    assert channel.join_url().endswith("#" + channel.room_code)
+    qr = channel.qr_text().splitlines()
+    assert len(qr) > 10 and len({len(line) for line in qr if line}) == 1
+
+
+def test_a_move_clears_the_countdown_on_every_page(resistance: Any) -> None:
+    channel, state, _ = resistance
+    channel.countdown(3)
+    clock = [i for i in channel.table_snapshot() if i["type"] == "countdown"]
+    assert clock[0]["remaining"] == 3
+    channel.publish(state)
+    for items in (channel.table_snapshot(), channel.seat_snapshot("Eve")):
+        clock = [i for i in items if i["type"] == "countdown"]
+        assert clock[0]["remaining"] is None

@@ -1,0 +1,322 @@
+"""The private channel between the host and each player's phone: :class:`CompanionChannel`.
+
+The session loop (or a test) drives it from its own thread:
+
+* ``start()`` -> ``(url, room_code)``; ``announcement()`` gives the sentences to say and
+  ``qr_text()`` a QR code of the URL for the terminal;
+* ``publish(state)`` after every applied action: the public view goes to the table views,
+  each seat's ``player_view`` to that seat only, with the secret inputs it may send now;
+* ``deliver(line)`` a PRIVATE host line to the one player it is for;
+  ``caption(text)`` a public line (what the host says) to every page; ``countdown(n)``;
+* ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the secret inputs the pages
+  sent, already checked by the engine (on a copy of the state), in the order they came;
+* ``stop()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from collections import deque
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from voice_host.games import Action, GameError, GameState, IllegalAction
+from voice_host.host.companion import games
+from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.seats import SeatBook, spell
+
+log = logging.getLogger("voice_host.companion")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+DEFAULT_PORT = 8765
+
+
+def lan_address() -> str | None:
+    """The address of this machine on its local network (the interface of the default
+    route), or None. Connecting a UDP socket only looks up the route: no packet is sent."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 9))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def default_bind_address() -> str:
+    """Where the server listens unless told otherwise: the local-network interface only
+    (phones on the same Wi-Fi reach it; other interfaces do not), else the loopback."""
+    return lan_address() or "127.0.0.1"
+
+
+class CompanionChannel:
+    """Private views and private input for one game, over a small local web server."""
+
+    def __init__(self, game: str, players: Sequence[str], *, host: str = "127.0.0.1",
+                 port: int = 0, room_code: str | None = None) -> None:
+        self.game = game
+        self.players = tuple(players)
+        self.bind_host = host
+        self.requested_port = port
+        self.seats = SeatBook(self.players, room_code=room_code)
+        self.hub = Hub()
+        self._lock = threading.RLock()
+        self._arrived = threading.Condition(self._lock)
+        self._state_cls: type[GameState] | None = None
+        self._state_json: dict[str, Any] | None = None
+        self._shadow: GameState | None = None
+        self._queue: deque[Action] = deque()
+        self._server: Any = None
+        self._clock_shown = False
+        self.url = ""
+
+    # ------------------------------------------------------------------ life cycle
+
+    @property
+    def room_code(self) -> str:
+        return self.seats.room_code
+
+    @property
+    def port(self) -> int:
+        return 0 if self._server is None else int(self._server.port)
+
+    def start(self) -> tuple[str, str]:
+        """Start the web server; returns the URL to announce and the room code. Raises
+        ``OSError`` with a plain sentence when the address or port cannot be used."""
+        from voice_host.host.companion.server import ServerThread, build_app
+
+        try:
+            server = ServerThread(build_app(self, STATIC_DIR), self.bind_host,
+                                  self.requested_port)
+        except OSError as exc:
+            raise OSError(f"The companion page cannot listen on {self.bind_host} port "
+                          f"{self.requested_port}: {exc.strerror or exc}. Choose another "
+                          "port with --port.") from None
+        server.start()
+        self._server = server
+        shown = self.bind_host
+        if shown in ("0.0.0.0", "::", ""):
+            shown = lan_address() or "127.0.0.1"
+        if ":" in shown:
+            shown = f"[{shown}]"
+        self.url = f"http://{shown}:{server.port}/"
+        log.info("companion page at %s, room %s", self.url, self.room_code)
+        return self.url, self.room_code
+
+    def stop(self) -> None:
+        """Stop the server (every page shows that it is disconnected)."""
+        with self._arrived:
+            self._arrived.notify_all()
+        if self._server is not None:
+            self.hub.close_all({"type": "closed", "text": "The host has stopped the game. "
+                                "This page stops here."})
+            self._server.stop()
+            self._server = None
+
+    def announcement(self) -> list[str]:
+        """What the host says so players can join."""
+        code = " ".join(self.room_code)
+        return [
+            f"Each player can open {self.url} on a phone on this network, or scan the code on "
+            f"the screen, then enter the room code {code}: {spell(self.room_code)}, and "
+            "choose their name.",
+            f"A television or laptop can show the table at {self.url}table",
+        ]
+
+    def join_url(self) -> str:
+        """The URL with the room code after ``#`` (for the QR code: no typing needed)."""
+        return f"{self.url}#{self.room_code}"
+
+    def qr_text(self) -> str:
+        """A QR code of :meth:`join_url` drawn with text characters, for the terminal."""
+        import io
+
+        import qrcode
+
+        qr = qrcode.QRCode(border=1)
+        qr.add_data(self.join_url())
+        qr.make(fit=True)
+        out = io.StringIO()
+        qr.print_ascii(out=out, invert=True)
+        return out.getvalue()
+
+    def move_code(self, seat: str) -> str | None:
+        """The code that moves ``seat`` to a new device (for the host's screen only)."""
+        return self.seats.move_code(seat)
+
+    # ------------------------------------------------------------------ host -> pages
+
+    def publish(self, state: GameState) -> None:
+        """Send the new state: public view to the table, each player's view to their seat."""
+        with self._lock:
+            self._state_cls = type(state)
+            self._state_json = state.to_json()
+            self._rebuild_shadow()
+            table = {"type": "view", "game": self.game, "view": state.public_view()}
+            self.hub.post(TABLE, table, keep="latest")
+            for player in self.players:
+                self._post_seat_view(player, state)
+        if self._clock_shown:  # a move ends the running countdown
+            self.countdown(None)
+
+    def deliver(self, line: Any) -> str | None:
+        """A PRIVATE host line (``line.to`` names the player) to that player's page only.
+        Returns where it went (usable as the output's secret sink), or None."""
+        seat = getattr(line, "to", None)
+        text = str(getattr(line, "text", line))
+        if seat not in self.players:
+            return None
+        self.hub.post(seat_audience(seat), {"type": "private", "text": text}, keep="always")
+        return "your companion page"
+
+    def tell(self, seat: str, text: str) -> None:
+        """A private sentence for one seat (not kept for new devices)."""
+        if seat in self.players:
+            self.hub.post(seat_audience(seat), {"type": "notice", "text": text})
+
+    def caption(self, text: str) -> None:
+        """A public line the host says, shown on every page (nothing by sound alone)."""
+        message = {"type": "caption", "text": text}
+        self.hub.post(TABLE, message)
+        for player in self.players:
+            self.hub.post(seat_audience(player), message)
+
+    def countdown(self, remaining: int | None) -> None:
+        """The countdown's seconds left (None when it stops), for every page."""
+        self._clock_shown = remaining is not None
+        message = {"type": "countdown", "remaining": remaining}
+        self.hub.post(TABLE, message, keep="latest")
+        for player in self.players:
+            self.hub.post(seat_audience(player), message, keep="latest")
+
+    # ------------------------------------------------------------------ pages -> host
+
+    def submit(self, seat: str, choice: str) -> tuple[bool, str]:
+        """A seat's secret input (from the server's thread). Checked by the engine on a copy
+        of the game; queued for the host when legal. Returns (accepted, sentence)."""
+        try:
+            action = games.private_action(self.game, seat, choice)
+        except games.ChoiceError as exc:
+            return False, exc.reason
+        with self._lock:
+            if self._shadow is None:
+                return False, "The game has not started yet."
+            try:
+                self._shadow.apply(action)
+            except IllegalAction as exc:
+                return False, exc.reason
+            except GameError as exc:
+                return False, str(exc)
+            self._queue.append(action)
+            self._arrived.notify_all()
+            log.info("companion: secret input from %s queued", seat)
+            self._post_seat_view(seat, None)
+        return True, "Done. Your card is played face down."
+
+    def pending(self) -> int:
+        """Secret inputs waiting for the host."""
+        with self._lock:
+            return len(self._queue)
+
+    def take_actions(self, state: GameState | None = None) -> list[Action]:
+        """Every queued secret input, oldest first. With ``state``, each is checked again
+        against a copy of it (the game may have changed, e.g. by undo) and dropped with a
+        private note to its player when it no longer fits."""
+        with self._lock:
+            actions = list(self._queue)
+            self._queue.clear()
+        if state is None or not actions:
+            return actions
+        trial = type(state).from_json(state.to_json())
+        kept: list[Action] = []
+        for action in actions:
+            try:
+                trial.apply(action)
+            except IllegalAction as exc:
+                seat = getattr(action, "player", None)
+                if isinstance(seat, str):
+                    self.tell(seat, f"Your choice was not played: {exc.reason}")
+                continue
+            kept.append(action)
+        return kept
+
+    def wait_for_action(self, timeout: float, state: GameState | None = None) -> Action | None:
+        """The oldest queued secret input, waiting up to ``timeout`` seconds; None if none.
+        With ``state``, it is checked again like in :meth:`take_actions`."""
+        with self._arrived:
+            if not self._queue:
+                self._arrived.wait(timeout)
+            if not self._queue:
+                return None
+            action = self._queue.popleft()
+        return action if state is None else self._requeue_check(action, state)
+
+    def private_turn(self, state: GameState) -> tuple[str, ...]:
+        """Players who must now act on their page (the host waits for the channel)."""
+        return games.private_turn(state)
+
+    # ------------------------------------------------------------------ for the server
+
+    def seat_hello(self, seat: str) -> dict[str, Any]:
+        return {"audience": "seat", "seat": seat, "room": self.room_code, "game": self.game,
+                "players": list(self.players), "move_code": self.seats.move_code(seat),
+                "extras": games.extras(self.game)}
+
+    def table_hello(self) -> dict[str, Any]:
+        return {"audience": "table", "room": self.room_code, "game": self.game,
+                "players": list(self.players), "extras": games.extras(self.game)}
+
+    def seat_snapshot(self, seat: str) -> list[dict[str, Any]]:
+        with self.hub._lock:
+            return self.hub._stream(seat_audience(seat)).snapshot()
+
+    def table_snapshot(self) -> list[dict[str, Any]]:
+        with self.hub._lock:
+            return self.hub._stream(TABLE).snapshot()
+
+    # ------------------------------------------------------------------ internals
+
+    def _rebuild_shadow(self) -> None:
+        """The published state with the still-queued inputs applied (lock held)."""
+        assert self._state_cls is not None and self._state_json is not None
+        shadow = self._state_cls.from_json(self._state_json)
+        kept: deque[Action] = deque()
+        for action in self._queue:
+            try:
+                shadow.apply(action)
+            except IllegalAction:
+                continue
+            kept.append(action)
+        self._queue = kept
+        self._shadow = shadow
+
+    def _post_seat_view(self, seat: str, state: GameState | None) -> None:
+        """Post ``seat``'s view (from ``state``, else the published one) with its choices
+        (lock held)."""
+        if state is None:
+            assert self._state_cls is not None and self._state_json is not None
+            state = self._state_cls.from_json(self._state_json)
+        assert self._shadow is not None
+        offered = games.choices(self._shadow, seat)
+        waiting = any(getattr(a, "player", None) == seat for a in self._queue)
+        self.hub.post(seat_audience(seat), {
+            "type": "view", "game": self.game, "view": state.player_view(seat),
+            "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm} for c in offered],
+            "sent": waiting,
+        }, keep="latest")
+
+    def _requeue_check(self, action: Action, state: GameState) -> Action | None:
+        trial = type(state).from_json(state.to_json())
+        try:
+            trial.apply(action)
+        except IllegalAction as exc:
+            seat = getattr(action, "player", None)
+            if isinstance(seat, str):
+                self.tell(seat, f"Your choice was not played: {exc.reason}")
+            return None
+        return action

@@ -1,0 +1,309 @@
+"""The companion page's web server: Starlette routes and websockets, run by uvicorn in a
+background thread of the host process, bound to one chosen address.
+
+HTTP API (JSON; a seat's token travels in the ``X-Seat-Token`` header, never in a URL):
+
+* ``POST /api/room`` ``{room}`` -> the game and its seats (claimed or free);
+* ``POST /api/claim`` ``{room, seat, move_code?}`` -> ``{seat, token, move_code, replaced}``;
+* ``GET /api/seat/{name}`` -> that seat's private view (403 without its token);
+* ``POST /api/seat/{name}/act`` ``{choice}`` -> queued for the host, or 422 with the engine's
+  reason (403 without the seat's token);
+* ``POST /api/seat/{name}/leave`` -> the seat is free again;
+* ``GET /api/table?room=CODE`` -> the public view.
+
+Websocket ``/ws``: the first message is ``{"seat", "token", "since"}`` or
+``{"table": true, "room", "since"}``; then the server sends numbered messages of that
+audience in order (see :mod:`.hub`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+import threading
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from voice_host.host.companion.hub import TABLE, seat_audience
+from voice_host.host.companion.seats import SeatError
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from voice_host.host.companion.channel import CompanionChannel
+
+log = logging.getLogger("voice_host.companion")
+
+MAX_BODY = 4096
+"""Largest request body accepted (every request is a few short fields)."""
+TOKEN_HEADER = "x-seat-token"
+
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class SecurityHeaders:
+    """Adds the security headers above to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _client(conn: Request | WebSocket) -> str:
+    return conn.client.host if conn.client else "unknown"
+
+
+def _refused(reason: str, status: int) -> JSONResponse:
+    return JSONResponse({"ok": False, "reason": reason}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise SeatError("That request is too long.", 413)
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise SeatError("That request is not understood.", 400) from None
+    if not isinstance(data, dict):
+        raise SeatError("That request is not understood.", 400)
+    return data
+
+
+def _text(data: dict[str, Any], key: str, limit: int = 100) -> str:
+    value = data.get(key, "")
+    if not isinstance(value, str) or len(value) > limit:
+        raise SeatError("That request is not understood.", 400)
+    return value
+
+
+def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
+    """The ASGI application of ``channel``."""
+    seats = channel.seats
+
+    async def seat_page(request: Request) -> Response:
+        return FileResponse(static_dir / "index.html", media_type="text/html")
+
+    async def table_page(request: Request) -> Response:
+        return FileResponse(static_dir / "table.html", media_type="text/html")
+
+    async def favicon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    async def room(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            seats.check_room(_text(data, "room"), client=_client(request))
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        return JSONResponse({"ok": True, "game": channel.game, "room": seats.room_code,
+                             "seats": [{"name": s.name, "claimed": s.claimed}
+                                       for s in seats.seats()]})
+
+    async def claim(request: Request) -> Response:
+        try:
+            data = await _body(request)
+            granted = seats.claim(_text(data, "room"), _text(data, "seat"),
+                                  move_code=_text(data, "move_code", 20),
+                                  client=_client(request))
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        if granted.replaced:
+            channel.hub.close_audience(seat_audience(granted.seat), {
+                "type": "moved",
+                "text": f"{granted.seat}'s seat moved to another device. This page no longer "
+                        "shows it."})
+        return JSONResponse({"ok": True, "seat": granted.seat, "token": granted.token,
+                             "move_code": granted.move_code, "replaced": granted.replaced})
+
+    def authorised(request: Request, what: str) -> str:
+        name = request.path_params["name"]
+        seat = seats.seat_named(name) or name
+        seats.check(seat, request.headers.get(TOKEN_HEADER), client=_client(request), what=what)
+        return seat
+
+    async def seat_view(request: Request) -> Response:
+        try:
+            seat = authorised(request, "read view")
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        return JSONResponse({"ok": True, **channel.seat_hello(seat),
+                             "items": channel.seat_snapshot(seat)})
+
+    async def act(request: Request) -> Response:
+        try:
+            seat = authorised(request, "act")
+            data = await _body(request)
+            choice = _text(data, "choice", 40)
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        ok, text = channel.submit(seat, choice)
+        if not ok:
+            return _refused(text, 422)
+        return JSONResponse({"ok": True, "text": text})
+
+    async def leave(request: Request) -> Response:
+        name = request.path_params["name"]
+        seat = seats.seat_named(name) or name
+        try:
+            seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        channel.hub.close_audience(seat_audience(seat))
+        return JSONResponse({"ok": True})
+
+    async def table(request: Request) -> Response:
+        try:
+            seats.check_room(request.query_params.get("room", ""), client=_client(request))
+        except SeatError as exc:
+            return _refused(exc.reason, exc.status)
+        return JSONResponse({"ok": True, "game": channel.game,
+                             "items": channel.table_snapshot()})
+
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        client = _client(ws)
+        try:
+            first = json.loads(await asyncio.wait_for(ws.receive_text(), timeout=30))
+            if not isinstance(first, dict):
+                raise ValueError
+            since = first.get("since", 0)
+            since = since if isinstance(since, int) and not isinstance(since, bool) else 0
+            if first.get("table"):
+                seats.check_room(str(first.get("room", "")), client=client)
+                audience = TABLE
+                hello = channel.table_hello()
+            else:
+                seat = seats.seat_named(str(first.get("seat", ""))) or str(first.get("seat"))
+                token = first.get("token")
+                seats.check(seat, token if isinstance(token, str) else None, client=client,
+                            what="open seat")
+                audience = seat_audience(seat)
+                hello = channel.seat_hello(seat)
+        except SeatError as exc:
+            await _send_and_close(ws, {"type": "refused", "reason": exc.reason,
+                                       "status": exc.status}, 4403)
+            return
+        except (ValueError, TimeoutError, WebSocketDisconnect):
+            await _send_and_close(ws, {"type": "refused", "status": 400,
+                                       "reason": "That connection was not understood."}, 4400)
+            return
+        await ws.send_text(json.dumps({"type": "hello", "seq": 0, **hello}, ensure_ascii=False))
+        sub = channel.hub.subscribe(audience, since)
+        sender = asyncio.create_task(_pump(ws, sub.queue))
+        receiver = asyncio.create_task(_drain(ws))
+        try:
+            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            channel.hub.unsubscribe(sub)
+            for task in (sender, receiver):
+                task.cancel()
+            with contextlib.suppress(Exception):
+                await ws.close(4000 if sub.overflowed else 1000)
+
+    routes = [
+        Route("/", seat_page),
+        Route("/table", table_page),
+        Route("/favicon.ico", favicon),
+        Route("/api/room", room, methods=["POST"]),
+        Route("/api/claim", claim, methods=["POST"]),
+        Route("/api/seat/{name}", seat_view),
+        Route("/api/seat/{name}/act", act, methods=["POST"]),
+        Route("/api/seat/{name}/leave", leave, methods=["POST"]),
+        Route("/api/table", table),
+        WebSocketRoute("/ws", websocket),
+        Mount("/static", StaticFiles(directory=static_dir), name="static"),
+    ]
+    return SecurityHeaders(Starlette(routes=routes))
+
+
+async def _send_and_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(json.dumps({**message, "seq": 0}))
+        await ws.close(code)
+
+
+async def _pump(ws: WebSocket, queue: asyncio.Queue[str | None]) -> None:
+    while True:
+        text = await queue.get()
+        if text is None:
+            return
+        await ws.send_text(text)
+
+
+async def _drain(ws: WebSocket) -> None:
+    """Read (and ignore) what the page sends after its first message, until it leaves."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            await ws.receive_text()
+
+
+class ServerThread:
+    """uvicorn serving ``app`` on ``host:port`` (0 = any free port) in a daemon thread."""
+
+    def __init__(self, app: ASGIApp, host: str, port: int) -> None:
+        import uvicorn
+
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((host, port))
+        self.port: int = self.sock.getsockname()[1]
+        config = uvicorn.Config(app, lifespan="off", log_config=None, log_level="warning",
+                                access_log=False, loop="asyncio", ws="websockets-sansio",
+                                ws_max_size=64 * 1024, timeout_graceful_shutdown=2,
+                                server_header=False)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, name="voice-host-companion",
+                                       daemon=True)
+        self.error: BaseException | None = None
+
+    def _run(self) -> None:
+        try:
+            self.server.run(sockets=[self.sock])
+        except BaseException as exc:  # noqa: BLE001 - reported to the starting thread
+            self.error = exc
+
+    def start(self, timeout: float = 15.0) -> None:
+        self.thread.start()
+        waited = 0.0
+        while not self.server.started:
+            if not self.thread.is_alive() or waited > timeout:
+                raise OSError(f"The companion server did not start: {self.error}")
+            self.thread.join(0.02)
+            waited += 0.02
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=5)
+        with contextlib.suppress(OSError):
+            self.sock.close()
