@@ -109,7 +109,8 @@ class SpeechOutput:
 
         if self.captions:
             self.captions.tick(remaining)
-        self.synth.play(load_cue("tick"), label="tick")
+        # ticks do not block and do not close the microphone: players answer over them
+        self.synth.play(load_cue("tick"), label="tick", wait=False, gate=False)
 
     def close(self) -> None:
         pass
@@ -198,9 +199,14 @@ class MicListener:
             return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
         finally:
             stop_ticks.set()
-        if getattr(utterance, "clipped", False):
-            sys.stderr.write("(the microphone is clipping: speak a little further away)\n")
-        return self.ears.hear(utterance.samples, request, source="microphone")
+        from voice_host.speech.source import utterance_problem
+
+        problem = utterance_problem(utterance)
+        heard = self.ears.hear(utterance.samples, request, source="microphone")
+        if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
+            # clipped or cut off and not understood: say what was wrong with the audio
+            return Heard(HeardKind.ERROR, error=problem, source="microphone")
+        return heard
 
     def _start_ticks(self, seconds: int, stop: threading.Event) -> None:
         def run() -> None:

@@ -1,0 +1,128 @@
+"""``voice-host doctor``: its report with simulated devices and recognizers, and the real
+offline round trip when the recognizers are available."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import types
+
+import numpy as np
+import pytest
+
+from voice_host.host import doctor
+from voice_host.speech.fakes import FakeSoundDevice, ScriptedRecognizer
+from voice_host.speech.types import SAMPLE_RATE, RecognizerUnavailable
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    doctor.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def _fake_recognizers(monkeypatch: pytest.MonkeyPatch, factory: object) -> None:
+    module = types.ModuleType("voice_host.speech.recognizers")
+    module.create_recognizer = factory  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "voice_host.speech.recognizers", module)
+
+
+def test_report_with_a_scripted_recognizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    recognizer = ScriptedRecognizer(["vote yes"], confidence=0.8)
+    calls: list[tuple[str, str | None, str]] = []
+
+    def create(asr: str = "auto", *, vosk_model: str | None = None, lang: str = "en"):  # type: ignore[no-untyped-def]
+        calls.append((asr, vosk_model, lang))
+        return recognizer
+
+    _fake_recognizers(monkeypatch, create)
+    out = io.StringIO()
+    code = doctor.run(_args("--asr", "pocketsphinx", "--tts", "espeak-ng"), out=out,
+                      sd=FakeSoundDevice(devices=[]))
+    report = out.getvalue()
+    assert code == 0, report
+    assert calls == [("pocketsphinx", None, "en")]
+    assert "no audio devices found" in report
+    assert "scripted" in report and "(--asr pocketsphinx)" in report
+    assert 'heard "vote yes" (confidence 0.80)' in report
+    assert recognizer.grammar is not None and recognizer.grammar.name == "doctor.vote"
+    heard_audio = recognizer.audio[0]
+    assert len(heard_audio) / SAMPLE_RATE > 0.4
+    assert np.abs(heard_audio.astype(np.int32)).max() > 3000  # real speech was rendered
+
+
+def test_devices_are_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer(["vote yes"]))
+    out = io.StringIO()
+    doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice())
+    assert "microphone: Fake Mic; speaker: Fake Speaker" in out.getvalue()
+
+
+def test_wrong_word_heard_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer(["vote no"]))
+    out = io.StringIO()
+    assert doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice()) == 1
+    assert 'heard "vote no"' in out.getvalue()
+    assert "1 problem(s) found." in out.getvalue()
+
+
+def test_recognizer_that_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    def create(*args: object, **kwargs: object) -> None:
+        raise RecognizerUnavailable("No Vosk model is installed. Use --asr pocketsphinx.")
+
+    _fake_recognizers(monkeypatch, create)
+    out = io.StringIO()
+    code = doctor.run(_args("--asr", "vosk", "--tts", "espeak-ng"), out=out,
+                      sd=FakeSoundDevice(devices=[]))
+    report = out.getvalue()
+    assert code == 1
+    assert "No Vosk model is installed. Use --asr pocketsphinx." in report
+    assert "round trip" in report and "skipped" in report
+
+
+def test_missing_recognizer_module(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "voice_host.speech.recognizers", None)
+    out = io.StringIO()
+    assert doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice(devices=[])) == 1
+    assert "recognizers are not available" in out.getvalue()
+
+
+def test_real_round_trip_with_pocketsphinx() -> None:
+    recognizers = pytest.importorskip(
+        "voice_host.speech.recognizers", reason="the recognizers module is not in this tree"
+    )
+    if not hasattr(recognizers, "create_recognizer"):
+        pytest.skip("voice_host.speech.recognizers has no create_recognizer yet")
+    out = io.StringIO()
+    code = doctor.run(_args("--asr", "pocketsphinx"), out=out, sd=FakeSoundDevice(devices=[]))
+    report = out.getvalue()
+    assert code == 0, report
+    assert 'said "vote yes", heard "' in report and "yes" in report.split("heard", 1)[1]
+
+
+def test_audio_processing_names_missing_optional_libraries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert "WebRTC VAD" in doctor.check_audio_processing().detail
+    monkeypatch.setitem(sys.modules, "webrtcvad", None)
+    monkeypatch.setitem(sys.modules, "soxr", None)
+    detail = doctor.check_audio_processing().detail
+    assert "pip install webrtcvad-wheels" in detail
+    assert "pip install soxr" in detail
+
+
+def test_installed_vosk_models_are_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    info = types.SimpleNamespace(lang="fr", name="vosk-model-small-fr-0.22")
+    module = types.ModuleType("voice_host.speech.models")
+    module.list_models = lambda: [  # type: ignore[attr-defined]
+        types.SimpleNamespace(info=info, path=Path("/data/models/vosk-model-small-fr-0.22")),
+        types.SimpleNamespace(info=types.SimpleNamespace(lang="en", name="x"), path=None),
+    ]
+    monkeypatch.setitem(sys.modules, "voice_host.speech.models", module)
+    check = doctor.check_models()
+    assert check.detail == "fr (vosk-model-small-fr-0.22) at /data/models/vosk-model-small-fr-0.22"
+    module.list_models = lambda: []  # type: ignore[attr-defined]
+    assert doctor.check_models().detail.startswith("none installed")

@@ -1,0 +1,315 @@
+"""Endpointing on synthesized speech, WAV sources, silence timeouts and the half-duplex gate."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from voice_host.speech.effects import gain, mix_at_snr, pink_noise, silence, white_noise
+from voice_host.speech.source import (
+    FRAME_SAMPLES,
+    TOO_LONG,
+    TOO_LOUD,
+    ArraySource,
+    AudioSource,
+    EndOfAudio,
+    Endpointer,
+    EndpointerConfig,
+    HalfDuplexGate,
+    SilenceTimeout,
+    WavSource,
+    split_frames,
+    utterance_problem,
+)
+from voice_host.speech.types import SAMPLE_RATE
+from voice_host.speech.wav import decode_wav, resample, to_int16, write_wav
+
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                  reason="espeak-ng is not installed (needed to make speech)")
+
+
+@cache
+def speak(text: str, voice: str = "en-us") -> np.ndarray:
+    """Speech from espeak-ng at 16 kHz with espeak's own leading/trailing silence trimmed."""
+    raw = subprocess.run(["espeak-ng", "-v", voice, "--stdout", text],
+                         capture_output=True, check=True).stdout
+    audio, rate = decode_wav(raw)
+    samples = to_int16(resample(audio, rate, SAMPLE_RATE))
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
+    return samples[loud[0] : loud[-1] + 1]
+
+
+def sec(x: float) -> int:
+    return int(round(x * SAMPLE_RATE))
+
+
+def layout(*parts: tuple[str, float | str]) -> tuple[np.ndarray, list[tuple[float, float]]]:
+    """Concatenate ("silence", seconds) and ("say", text) parts; return audio and the
+    (start, end) of each spoken part."""
+    chunks, spans, t = [], [], 0.0
+    for kind, value in parts:
+        if kind == "silence":
+            chunk = silence(float(value))
+        else:
+            chunk = speak(str(value))
+            spans.append((t, t + len(chunk) / SAMPLE_RATE))
+        chunks.append(chunk)
+        t += len(chunk) / SAMPLE_RATE
+    return np.concatenate(chunks), spans
+
+
+def assert_covers(utterance_span: tuple[float, float], speech: tuple[float, float]) -> None:
+    start, end = utterance_span
+    assert start <= speech[0] + 0.03, "the start of the speech was cut"
+    assert start >= speech[0] - 0.45, "too much audio kept before the speech"
+    assert end >= speech[1] - 0.03, "the end of the speech was cut"
+    assert end <= speech[1] + 0.6, "too much audio kept after the speech"
+
+
+@needs_espeak
+@pytest.mark.parametrize("vad", [2, None], ids=["webrtc+energy", "energy-only"])
+def test_three_utterances_with_silence_between(vad: int | None) -> None:
+    audio, spans = layout(("silence", 1.0), ("say", "vote yes"), ("silence", 1.2),
+                          ("say", "I choose Alice and Bob"), ("silence", 0.9), ("say", "pass"),
+                          ("silence", 1.0))
+    found = list(ArraySource(audio, config=EndpointerConfig(vad_aggressiveness=vad)).utterances())
+    assert len(found) == 3
+    for utterance, span in zip(found, spans, strict=True):
+        assert_covers((utterance.start, utterance.end), span)
+        assert not utterance.clipped and not utterance.truncated
+        assert utterance.speech_seconds >= 0.2
+
+
+@needs_espeak
+@pytest.mark.parametrize("snr", [20, 10])
+def test_noisy_speech_is_found(snr: float) -> None:
+    audio, spans = layout(("silence", 1.5), ("say", "vote yes"), ("silence", 1.2),
+                          ("say", "I choose Alice and Bob"), ("silence", 1.0))
+    noisy = mix_at_snr(audio, pink_noise(len(audio), rng=np.random.default_rng(7)), snr)
+    found = list(ArraySource(noisy).utterances())
+    assert len(found) == 2
+    for utterance, span in zip(found, spans, strict=True):
+        assert utterance.start <= span[0] + 0.1
+        assert utterance.end >= span[1] - 0.1
+    assert found[-1].noise_dbfs > -60  # the floor followed the noise
+
+
+@needs_espeak
+def test_speech_at_the_very_start_is_not_cut() -> None:
+    audio, spans = layout(("say", "yes"), ("silence", 1.0))
+    found = list(ArraySource(audio).utterances())
+    assert len(found) == 1
+    assert found[0].start == 0.0
+    assert found[0].end >= spans[0][1] - 0.03
+
+
+@needs_espeak
+def test_pre_roll_and_trailing_silence_are_configurable() -> None:
+    audio, spans = layout(("silence", 1.0), ("say", "spy"), ("silence", 0.35), ("say", "pass"),
+                          ("silence", 1.0))
+    default = list(ArraySource(audio).utterances())
+    assert len(default) == 1  # a 0.35 s gap is shorter than the 0.5 s that ends an utterance
+    quick = list(ArraySource(audio, config=EndpointerConfig(trailing_silence=0.2)).utterances())
+    assert len(quick) == 2
+    no_pre = list(ArraySource(audio, config=EndpointerConfig(pre_roll=0.0)).utterances())
+    assert no_pre[0].start > default[0].start + 0.2
+
+
+@needs_espeak
+def test_max_length_cuts_long_speech() -> None:
+    text = "one two three four five six seven eight nine ten eleven twelve"
+    audio, _ = layout(("silence", 0.5), ("say", text), ("silence", 1.0))
+    config = EndpointerConfig(max_length=1.5)
+    found = list(ArraySource(audio, config=config).utterances())
+    assert len(found) >= 2
+    assert found[0].truncated
+    assert utterance_problem(found[0]) == TOO_LONG
+    assert found[0].duration == pytest.approx(1.5, abs=0.031)
+    assert all(u.duration <= 1.5 + 1e-6 for u in found)
+
+
+def test_clicks_are_ignored() -> None:
+    rng = np.random.default_rng(3)
+    audio = silence(3.0)
+    for at in (0.5, 1.4, 2.2):  # 10 ms bursts: a knock on the table
+        audio[sec(at) : sec(at + 0.01)] = to_int16(rng.uniform(-0.8, 0.8, sec(0.01)))
+    assert list(ArraySource(audio, config=EndpointerConfig(vad_aggressiveness=None))
+                .utterances()) == []
+
+
+@needs_espeak
+def test_adaptive_floor_rises_with_steady_noise() -> None:
+    """A fan switches on: after a few seconds the floor has risen, so speech over the fan
+    still ends properly instead of running to the maximum length."""
+    rng = np.random.default_rng(11)
+    speech = speak("Alice and Bob")
+    quiet = white_noise(sec(2.0), rng=rng, level_dbfs=-70)
+    fan = pink_noise(sec(10.0), rng=rng, level_dbfs=-38)
+    tail = pink_noise(sec(1.5), rng=rng, level_dbfs=-38)
+    with_speech = mix_at_snr(speech, pink_noise(len(speech), rng=rng), 15)
+    audio = np.concatenate([quiet, fan, with_speech, tail])
+    endpointer = Endpointer(EndpointerConfig(max_length=5.0, vad_aggressiveness=None))
+    found = []
+    floors = []
+    for frame in split_frames(audio):
+        found.extend(endpointer.feed(frame))
+        floors.append(endpointer.floor.dbfs)
+    flush = endpointer.flush()
+    if flush:
+        found.append(flush)
+    assert floors[int(1.9 / 0.03)] < -60
+    assert floors[int(9.0 / 0.03)] > -45
+    spoken = [u for u in found if u.end > 12.0]
+    assert len(spoken) == 1
+    assert not spoken[0].truncated
+    assert spoken[0].start <= 12.0 + 0.05
+    assert spoken[0].end <= 12.0 + len(speech) / SAMPLE_RATE + 0.6
+
+
+@needs_espeak
+def test_clipping_is_flagged() -> None:
+    audio, _ = layout(("silence", 0.5), ("say", "vote no"), ("silence", 1.0))
+    loud = gain(audio, 30)
+    (utterance,) = ArraySource(loud).utterances()
+    assert utterance.clipped
+    (normal,) = ArraySource(audio).utterances()
+    assert not normal.clipped
+    assert utterance_problem(utterance) == TOO_LOUD
+    assert utterance_problem(normal) is None
+
+
+@needs_espeak
+def test_wav_source_of_any_rate(tmp_path: Path) -> None:
+    audio, spans = layout(("silence", 0.8), ("say", "reject"), ("silence", 1.0),
+                          ("say", "approve"), ("silence", 0.8))
+    up = to_int16(resample(audio.astype(np.float32) / 32768, SAMPLE_RATE, 44100))
+    path = tmp_path / "two.wav"
+    write_wav(path, up, 44100)
+    source = WavSource(path)
+    assert isinstance(source, AudioSource)
+    found = list(source.utterances())
+    assert len(found) == 2
+    for utterance, span in zip(found, spans, strict=True):
+        assert_covers((utterance.start, utterance.end), span)
+
+
+@needs_espeak
+def test_silence_timeout_then_speech() -> None:
+    audio, _ = layout(("silence", 3.0), ("say", "yes"), ("silence", 1.0))
+    source = ArraySource(audio)
+    with pytest.raises(SilenceTimeout) as info:
+        source.listen(timeout=2.0)
+    assert info.value.seconds == pytest.approx(2.0, abs=0.031)
+    assert str(info.value) == "I did not hear anything."
+    utterance = source.listen(timeout=2.0)  # speech starts 1 s into this wait
+    assert utterance.start == pytest.approx(3.0 - 0.3, abs=0.1)
+    with pytest.raises(EndOfAudio):
+        source.listen(timeout=5.0)
+
+
+def test_only_silence_ends_without_utterances() -> None:
+    source = ArraySource(white_noise(sec(2.0), rng=np.random.default_rng(1), level_dbfs=-70))
+    assert list(source.utterances()) == []
+    with pytest.raises(EndOfAudio):
+        source.listen()
+
+
+@needs_espeak
+def test_speech_cut_by_end_of_stream_is_flushed() -> None:
+    audio, _ = layout(("silence", 0.5), ("say", "vote yes"))
+    found = list(ArraySource(audio).utterances())
+    assert len(found) == 1
+
+
+def test_frames_are_30ms() -> None:
+    frames = list(ArraySource(silence(0.1)).frames())
+    assert len(frames) == 4
+    assert all(len(f) == FRAME_SAMPLES for f in frames)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_gate_closed_while_speaking_and_for_the_tail() -> None:
+    clock = FakeClock()
+    gate = HalfDuplexGate(tail=0.3, clock=clock)
+    assert gate.is_open()
+    with gate.speaking():
+        assert not gate.is_open()
+        assert gate.host_speaking
+        clock.t += 2.0
+        assert not gate.is_open()
+    assert not gate.host_speaking
+    clock.t += 0.29
+    assert not gate.is_open()
+    clock.t += 0.02
+    assert gate.is_open()
+    # audio captured during the speech is refused even when checked later
+    assert not gate.is_open(at=101.0)
+    assert gate.is_open(at=99.0)
+    assert gate.opened_at() == pytest.approx(102.3)  # older audio is stale
+
+
+def test_gate_hold_for_background_sound_and_overlaps() -> None:
+    clock = FakeClock()
+    gate = HalfDuplexGate(tail=0.5, clock=clock)
+    gate.hold(1.0)
+    clock.t += 1.4
+    assert not gate.is_open()
+    clock.t += 0.2
+    assert gate.is_open()
+    first = gate.begin_speaking()
+    second = gate.begin_speaking()
+    gate.end_speaking(first)
+    clock.t += 1.0
+    assert not gate.is_open()  # the second sound is still playing
+    gate.end_speaking(second)
+    clock.t += 0.51
+    assert gate.is_open()
+    with pytest.raises(ValueError):
+        HalfDuplexGate(tail=-1)
+
+
+def test_gate_opened_at() -> None:
+    clock = FakeClock()
+    gate = HalfDuplexGate(tail=0.5, clock=clock)
+    assert gate.opened_at() == float("-inf")
+    token = gate.begin_speaking()
+    assert gate.opened_at() is None
+    clock.t += 1.0
+    gate.end_speaking(token)
+    assert gate.opened_at() is None  # within the tail
+    clock.t += 0.6
+    assert gate.opened_at() == pytest.approx(101.5)
+
+
+def test_endpointer_skip_drops_an_interrupted_utterance() -> None:
+    rng = np.random.default_rng(5)
+    endpointer = Endpointer(EndpointerConfig(vad_aggressiveness=None))
+    loud = white_noise(sec(0.3), rng=rng, level_dbfs=-15)
+    for frame in split_frames(silence(1.0)):
+        endpointer.feed(frame)
+    for frame in split_frames(loud):
+        endpointer.feed(frame)
+    assert endpointer.in_speech
+    endpointer.skip(sec(1.0))
+    assert not endpointer.in_speech
+    assert endpointer.time == pytest.approx(2.3, abs=0.031)
+    assert endpointer.flush() is None
+
+
+def test_bad_config_is_refused() -> None:
+    with pytest.raises(ValueError):
+        EndpointerConfig(trailing_silence=0)
+    with pytest.raises(ValueError):
+        EndpointerConfig(vad_aggressiveness=5)

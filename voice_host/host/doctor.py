@@ -1,0 +1,250 @@
+"""``voice-host doctor``: check what this computer offers for speech, and try a round trip.
+
+Reports the sound devices, the text-to-speech engine, the recognizer ``--asr`` would choose,
+the Vosk models installed, and then, with no microphone needed, synthesizes "vote yes" into a
+WAV file with silence around it, cuts the utterance out with the endpointer, recognizes it
+with a small yes/no grammar and says what was heard and how long it took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+
+from voice_host.speech.types import RecognitionGrammar, Recognizer, SpeechError
+
+ROUND_TRIP_TEXT = "vote yes"
+"""What the doctor says to itself."""
+
+VOTE_JSGF = """#JSGF V1.0;
+grammar doctor;
+public <vote> = [i] [vote] (yes | no) [please];
+"""
+VOTE_GRAMMAR = RecognitionGrammar(
+    name="doctor.vote",
+    jsgf=VOTE_JSGF,
+    words=frozenset({"i", "vote", "yes", "no", "please"}),
+)
+"""A tiny grammar for the round trip (independent of the game grammars)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor's report."""
+
+    name: str
+    """What was checked."""
+    ok: bool
+    """False when it stops voice-host from working in some mode."""
+    detail: str
+    """What was found, in plain words."""
+    essential: bool = True
+    """A failed essential check makes the command exit with status 1."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``voice-host doctor``."""
+    parser.add_argument("--asr", choices=("auto", "vosk", "pocketsphinx"), default="auto",
+                        help="recognizer to check (default: auto)")
+    parser.add_argument("--vosk-model", metavar="PATH", default=None,
+                        help="an unpacked Vosk model folder to use")
+    parser.add_argument("--lang", choices=("en", "fr"), default="en",
+                        help="language of the round trip (default: en)")
+    parser.add_argument("--tts", choices=("auto", "pyttsx3", "espeak-ng"), default="auto",
+                        help="text-to-speech engine to check (default: auto)")
+
+
+def check_devices(sd: Any = None) -> Check:
+    """Sound devices as PortAudio sees them."""
+    try:
+        from voice_host.speech.mic import list_devices
+
+        devices = list_devices(sd=sd)
+    except SpeechError as error:
+        return Check("audio devices", False, str(error), essential=False)
+    if not devices:
+        return Check("audio devices", False,
+                     "no audio devices found: play with --input text, and use --output text "
+                     "or --output wav:FOLDER", essential=False)
+    inputs = [d for d in devices if d.inputs > 0]
+    outputs = [d for d in devices if d.outputs > 0]
+
+    def describe(found: list[Any], default_attr: str) -> str:
+        if not found:
+            return "none"
+        best = next((d for d in found if getattr(d, default_attr)), found[0])
+        more = f" (+{len(found) - 1} more)" if len(found) > 1 else ""
+        return f"{best.name}{more}"
+
+    detail = f"microphone: {describe(inputs, 'default_input')}; " \
+             f"speaker: {describe(outputs, 'default_output')}"
+    return Check("audio devices", bool(inputs and outputs), detail, essential=False)
+
+
+def check_audio_processing() -> Check:
+    """The optional libraries behind voice detection and resampling."""
+    from voice_host.speech.source import Endpointer
+
+    parts = []
+    if Endpointer().uses_vad:
+        parts.append("voice detection: WebRTC VAD with an adaptive noise floor")
+    else:
+        parts.append("voice detection: energy only (pip install webrtcvad-wheels to improve it)")
+    try:
+        importlib.import_module("soxr")
+        parts.append("resampling: soxr")
+    except ImportError:
+        parts.append("resampling: numpy (pip install soxr for better quality)")
+    return Check("audio processing", True, "; ".join(parts), essential=False)
+
+
+def check_tts(preference: str) -> tuple[Check, Any]:
+    """The text-to-speech engine and its English and French voices."""
+    try:
+        from voice_host.speech.synthesizer import DEFAULT_VOICES, create_engine
+
+        engine = create_engine(preference)
+    except SpeechError as error:
+        return Check("text-to-speech", False, str(error)), None
+    driver = getattr(engine, "driver", None)
+    name = f"{engine.name} ({driver} driver)" if driver else engine.name
+    voices = [f"{lang} voice {v}" + ("" if engine.has_voice(v) else " MISSING")
+              for lang, v in DEFAULT_VOICES.items()]
+    ok = all(engine.has_voice(v) for v in DEFAULT_VOICES.values())
+    return Check("text-to-speech", ok, f"{name}; " + ", ".join(voices)), engine
+
+
+def check_recognizer(asr: str, vosk_model: str | None, lang: str) -> tuple[Check, Any]:
+    """The recognizer ``--asr`` picks."""
+    try:
+        recognizers = importlib.import_module("voice_host.speech.recognizers")
+    except ImportError as error:
+        return Check("recognizer", False, f"the recognizers are not available ({error})"), None
+    factory: Callable[..., Recognizer] | None = getattr(recognizers, "create_recognizer", None)
+    if factory is None:
+        return Check("recognizer", False, "the recognizers are not available"), None
+    try:
+        recognizer = factory(asr, vosk_model=vosk_model, lang=lang)
+    except SpeechError as error:
+        return Check("recognizer", False, str(error)), None
+    describe = getattr(recognizers, "describe_choice", None)
+    detail = str(describe(recognizer)) if callable(describe) else recognizer.name
+    detail = detail.removeprefix("Speech recognition: ").rstrip(".")
+    return Check("recognizer", True, f"{detail} (--asr {asr})"), recognizer
+
+
+def check_models() -> Check:
+    """Vosk models installed in the user's data folder."""
+    try:
+        models = importlib.import_module("voice_host.speech.models")
+    except ImportError:
+        return Check("vosk models", True, "model management is not available", essential=False)
+    lister = getattr(models, "list_models", None)
+    if not callable(lister):
+        return Check("vosk models", True, "cannot list models", essential=False)
+    try:
+        statuses = list(lister())
+    except (SpeechError, OSError) as error:
+        return Check("vosk models", False, str(error), essential=False)
+    found = [s for s in statuses if getattr(s, "path", None) is not None]
+    if not found:
+        return Check("vosk models", True,
+                     "none installed (PocketSphinx is used; `voice-host models download en` "
+                     "adds one where the internet is available)", essential=False)
+    described = [f"{s.info.lang} ({s.info.name}) at {s.path}" for s in found]
+    return Check("vosk models", True, ", ".join(described), essential=False)
+
+
+def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
+    """Synthesize "vote yes", recognize it with a yes/no grammar, report the result."""
+    from voice_host.speech.effects import silence
+    from voice_host.speech.source import WavSource
+    from voice_host.speech.synthesizer import TtsSynthesizer
+    from voice_host.speech.wav import write_wav
+
+    text = ROUND_TRIP_TEXT if lang == "en" else "je vote oui"
+    grammar = VOTE_GRAMMAR
+    if lang == "fr":
+        grammar = RecognitionGrammar(
+            name="doctor.vote.fr",
+            jsgf="#JSGF V1.0;\ngrammar doctor;\npublic <vote> = [je] [vote] (oui | non);\n",
+            words=frozenset({"je", "vote", "oui", "non"}),
+        )
+    try:
+        synth = TtsSynthesizer(engine, _NoOutput())
+        t0 = time.perf_counter()
+        speech = synth.render(text, lang=lang)
+        tts_ms = (time.perf_counter() - t0) * 1000
+        pad = silence(0.5)
+        with tempfile.TemporaryDirectory(prefix="voice-host-doctor-") as tmp:
+            path = Path(tmp) / "vote.wav"  # through a file and the endpointer, like a WAV line
+            write_wav(path, np.concatenate([pad, speech, pad]))
+            utterance = WavSource(path).listen(timeout=5.0)
+        recognizer.set_grammar(grammar)
+        t1 = time.perf_counter()
+        transcript = recognizer.recognize(utterance.samples)
+        asr_ms = (time.perf_counter() - t1) * 1000
+    except SpeechError as error:
+        return Check("round trip", False, str(error))
+    heard = transcript.text or "(nothing)"
+    wanted = "yes" if lang == "en" else "oui"
+    ok = wanted in transcript.text.split() and not transcript.rejected
+    detail = (f'said "{text}", heard "{heard}" (confidence {transcript.confidence:.2f}); '
+              f"a {utterance.duration:.2f} s utterance, rendered in {tts_ms:.0f} ms "
+              f"and recognized in {asr_ms:.0f} ms")
+    return Check("round trip", ok, detail)
+
+
+class _NoOutput:
+    """An output that discards audio (the round trip only renders)."""
+
+    def speak(self, parts: Any, *, text: str, lang: str) -> float | None:
+        for _ in parts:
+            pass
+        return None
+
+    def play(self, samples: Any, rate: int = 16000, *, label: str = "", wait: bool = True,
+             gate: bool = True) -> None:
+        return None
+
+
+def run_checks(args: argparse.Namespace, *, sd: Any = None) -> list[Check]:
+    """Every check, in report order."""
+    checks = [check_devices(sd), check_audio_processing()]
+    tts_check, engine = check_tts(getattr(args, "tts", "auto"))
+    checks.append(tts_check)
+    asr_check, recognizer = check_recognizer(args.asr, args.vosk_model, args.lang)
+    checks.append(asr_check)
+    checks.append(check_models())
+    if engine is not None and recognizer is not None:
+        checks.append(round_trip(engine, recognizer, args.lang))
+    else:
+        checks.append(Check("round trip", False,
+                            "skipped: it needs a working text-to-speech engine and recognizer"))
+    return checks
+
+
+def run(args: argparse.Namespace, *, out: TextIO | None = None, sd: Any = None) -> int:
+    """Run the doctor; 0 when speech in and out work offline, else 1."""
+    stream = out or sys.stdout
+    checks = run_checks(args, sd=sd)
+    width = max(len(c.name) for c in checks)
+    stream.write("voice-host doctor\n")
+    for c in checks:
+        mark = "ok  " if c.ok else ("FAIL" if c.essential else "note")
+        stream.write(f"  [{mark}] {c.name.ljust(width)}  {c.detail}\n")
+    failed = [c for c in checks if c.essential and not c.ok]
+    if failed:
+        stream.write(f"{len(failed)} problem(s) found.\n")
+        return 1
+    stream.write("Speech works offline.\n")
+    return 0

@@ -1,0 +1,543 @@
+"""Audio sources and voice-activity endpointing.
+
+Everything here works on 16 kHz mono int16 audio cut into 30 ms frames (480 samples).
+
+The ``Endpointer`` decides, frame by frame, where an utterance starts and ends. A frame counts
+as speech when
+
+1. its energy is well above an *adaptive noise floor* (minimum statistics: a low percentile of
+   the frame energies of the last few seconds, so the floor follows a fan switched on but not
+   the speaker's own words), and
+2. the WebRTC voice-activity detector (``webrtcvad``, from the ``webrtcvad-wheels`` package)
+   also calls it speech. WebRTC's GMM detector rejects most steady noise (hum, hiss, a fan)
+   that is loud enough to pass the energy test; the energy test rejects the faint speech-like
+   background (a far-away conversation) that WebRTC alone accepts. Without ``webrtcvad`` the
+   energy test is used alone.
+
+An utterance keeps a short pre-roll before its first speech frame (so the first syllable is
+not cut), ends after ``trailing_silence`` without speech, is cut at ``max_length``, and is
+dropped when it holds less than ``min_speech`` seconds of speech (clicks, a cough, a knock).
+
+``HalfDuplexGate`` closes the microphone while the host speaks and for a short tail after,
+so the host never hears itself. Players and synthesizers notify it.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from voice_host.speech.types import SAMPLE_RATE, Samples, SpeechError
+from voice_host.speech.wav import read_wav
+
+FRAME_MS = 30
+"""Frame length in milliseconds (a size the WebRTC VAD accepts)."""
+FRAME_SAMPLES = SAMPLE_RATE * FRAME_MS // 1000
+"""Samples per frame at 16 kHz."""
+FRAME_SECONDS = FRAME_MS / 1000
+
+_CLIP_LEVEL = 32_700
+_FLOOR_MIN_DB = -96.0
+
+
+class SilenceTimeout(SpeechError):
+    """Nothing was said within the time allowed."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__("I did not hear anything.")
+        self.seconds = seconds
+        """How long the source listened, in seconds of audio."""
+
+
+class EndOfAudio(SpeechError):
+    """The source has no more audio (end of a WAV file, a closed stream)."""
+
+    def __init__(self) -> None:
+        super().__init__("The recording has ended.")
+
+
+@dataclass(frozen=True)
+class EndpointerConfig:
+    """Tuning of the voice-activity endpointer. Times are in seconds."""
+
+    trailing_silence: float = 0.5
+    """An utterance ends after this much time without speech."""
+    max_length: float = 10.0
+    """An utterance is cut (and marked ``truncated``) when it reaches this length."""
+    min_speech: float = 0.12
+    """Utterances with less speech than this are ignored (clicks, knocks)."""
+    pre_roll: float = 0.3
+    """Audio kept before the first speech frame, so the first syllable is not cut."""
+    keep_trailing: float = 0.25
+    """Silence kept after the last speech frame (recognizers like a little)."""
+    start_margin_db: float = 10.0
+    """A frame must be this many dB above the noise floor to start an utterance."""
+    continue_margin_db: float = 6.0
+    """Within an utterance, frames this many dB above the floor still count as speech."""
+    min_level_dbfs: float = -55.0
+    """Frames quieter than this are never speech, whatever the floor."""
+    floor_window: float = 5.0
+    """The noise floor is estimated over this many seconds of recent audio."""
+    floor_percentile: float = 10.0
+    """Percentile of recent frame energies taken as the noise floor."""
+    initial_floor_dbfs: float = -60.0
+    """The floor is at most this until ``floor_warmup`` seconds of audio have been heard."""
+    floor_warmup: float = 1.0
+    """Seconds of audio before the measured floor is trusted on its own."""
+    vad_aggressiveness: int | None = 2
+    """WebRTC VAD mode 0-3 (3 rejects most), or ``None`` for the energy test alone."""
+
+    def __post_init__(self) -> None:
+        if self.trailing_silence <= 0 or self.max_length <= 0:
+            raise ValueError("trailing_silence and max_length must be positive")
+        if self.pre_roll < 0 or self.min_speech < 0 or self.keep_trailing < 0:
+            raise ValueError("pre_roll, min_speech and keep_trailing must not be negative")
+        if self.vad_aggressiveness is not None and self.vad_aggressiveness not in (0, 1, 2, 3):
+            raise ValueError("vad_aggressiveness must be 0, 1, 2, 3 or None")
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """One stretch of speech cut out of a stream."""
+
+    samples: Samples
+    """16 kHz mono int16 audio, including pre-roll and a little trailing silence."""
+    start: float
+    """Start of ``samples`` in seconds since the source started."""
+    end: float
+    """End of ``samples`` in seconds since the source started."""
+    speech_seconds: float
+    """How much of it was judged to be speech."""
+    level_dbfs: float
+    """RMS level of the speech frames, in dB relative to full scale."""
+    noise_dbfs: float
+    """Noise floor when the utterance ended."""
+    clipped: bool = False
+    """The speaker was too loud for the input: samples hit full scale."""
+    truncated: bool = False
+    """Cut at the maximum length; the speaker may still have been talking."""
+    detected_at: float = 0.0
+    """``time.monotonic()`` when the end of the utterance was detected."""
+
+    @property
+    def duration(self) -> float:
+        """Length of ``samples`` in seconds."""
+        return len(self.samples) / SAMPLE_RATE
+
+
+TOO_LOUD = "That was too loud for me to hear clearly. Please move back from the microphone."
+TOO_LONG = "That was too long for me. Please say it in a few words."
+
+
+def utterance_problem(utterance: Utterance) -> str | None:
+    """A sentence to say when the audio itself was bad (clipped or cut off), else ``None``."""
+    if utterance.clipped:
+        return TOO_LOUD
+    if utterance.truncated:
+        return TOO_LONG
+    return None
+
+
+def _frame_dbfs(frame: Samples) -> float:
+    x = frame.astype(np.float64)
+    power = float(np.mean(x * x)) if x.size else 0.0
+    if power <= 0.0:
+        return _FLOOR_MIN_DB
+    return max(_FLOOR_MIN_DB, 10.0 * float(np.log10(power / (32768.0 * 32768.0))))
+
+
+def is_clipped(samples: Samples) -> bool:
+    """True when a noticeable share of samples sits at full scale."""
+    if len(samples) == 0:
+        return False
+    hits = int(np.count_nonzero(np.abs(samples.astype(np.int32)) >= _CLIP_LEVEL))
+    return hits >= 3 and hits >= 0.001 * len(samples)
+
+
+def _make_vad(aggressiveness: int | None) -> Any:
+    if aggressiveness is None:
+        return None
+    try:
+        import webrtcvad
+    except ImportError:
+        return None
+    return webrtcvad.Vad(aggressiveness)
+
+
+class NoiseFloor:
+    """Adaptive noise floor: a low percentile of recent frame energies (minimum statistics)."""
+
+    def __init__(self, config: EndpointerConfig) -> None:
+        self._config = config
+        self._recent: collections.deque[float] = collections.deque(
+            maxlen=max(1, int(config.floor_window / FRAME_SECONDS))
+        )
+        self._seen = 0
+
+    def update(self, level_db: float) -> None:
+        """Add one frame's energy."""
+        self._recent.append(level_db)
+        self._seen += 1
+
+    @property
+    def dbfs(self) -> float:
+        """Current estimate in dBFS."""
+        if not self._recent:
+            return self._config.initial_floor_dbfs
+        recent = np.fromiter(self._recent, float)
+        floor = float(np.percentile(recent, self._config.floor_percentile))
+        if self._seen * FRAME_SECONDS < self._config.floor_warmup:
+            floor = min(floor, self._config.initial_floor_dbfs)
+        return floor
+
+
+class Endpointer:
+    """Frame-by-frame utterance detection. Feed 30 ms frames; get finished utterances back."""
+
+    def __init__(self, config: EndpointerConfig | None = None) -> None:
+        self.config = config or EndpointerConfig()
+        self._vad = _make_vad(self.config.vad_aggressiveness)
+        self.floor = NoiseFloor(self.config)
+        self._pre_frames = int(round(self.config.pre_roll / FRAME_SECONDS))
+        self._pre: collections.deque[tuple[Samples, float]] = collections.deque(
+            maxlen=self._pre_frames
+        )
+        self._frames: list[Samples] = []
+        self._levels: list[float] = []
+        self._voiced: list[bool] = []
+        self._silence_run = 0
+        self._start_sample = 0
+        self._clock = 0  # samples fed so far
+        self._active = False
+
+    @property
+    def uses_vad(self) -> bool:
+        """True when the WebRTC VAD is part of the speech decision."""
+        return self._vad is not None
+
+    @property
+    def in_speech(self) -> bool:
+        """True while an utterance is being collected."""
+        return self._active
+
+    @property
+    def time(self) -> float:
+        """Seconds of audio fed (or skipped) so far."""
+        return self._clock / SAMPLE_RATE
+
+    def is_speech(self, frame: Samples, level_db: float, *, continuing: bool) -> bool:
+        """The per-frame decision (energy over the floor, then the VAD)."""
+        c = self.config
+        margin = c.continue_margin_db if continuing else c.start_margin_db
+        if level_db < max(self.floor.dbfs + margin, c.min_level_dbfs):
+            return False
+        if self._vad is None or len(frame) != FRAME_SAMPLES:
+            return True
+        return bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE))
+
+    def feed(self, frame: Samples) -> list[Utterance]:
+        """Process one frame (30 ms; a shorter last frame is padded). Returns finished ones."""
+        if len(frame) < FRAME_SAMPLES:
+            frame = np.concatenate([frame, np.zeros(FRAME_SAMPLES - len(frame), np.int16)])
+        frame = np.asarray(frame, dtype=np.int16)
+        level = _frame_dbfs(frame)
+        speech = self.is_speech(frame, level, continuing=self._active)
+        self.floor.update(level)
+        self._clock += len(frame)
+        if not self._active:
+            if not speech:
+                if self._pre_frames:
+                    self._pre.append((frame, level))
+                return []
+            self._active = True
+            self._start_sample = self._clock - len(frame) - len(self._pre) * FRAME_SAMPLES
+            self._frames = [f for f, _ in self._pre]
+            self._levels = [lv for _, lv in self._pre]
+            self._voiced = [False] * len(self._pre)
+            self._pre.clear()
+            self._silence_run = 0
+        self._frames.append(frame)
+        self._levels.append(level)
+        self._voiced.append(speech)
+        self._silence_run = 0 if speech else self._silence_run + 1
+        c = self.config
+        if self._silence_run * FRAME_SECONDS >= c.trailing_silence - 1e-9:
+            return self._finish(truncated=False)
+        if len(self._frames) * FRAME_SECONDS >= c.max_length - 1e-9:
+            return self._finish(truncated=True)
+        return []
+
+    def skip(self, n_samples: int) -> None:
+        """Advance the clock over audio that was not heard (e.g. the gate was closed).
+
+        An utterance in progress is dropped: it was interrupted by the host speaking.
+        """
+        self._clock += n_samples
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget any utterance in progress and the pre-roll (the noise floor is kept)."""
+        self._active = False
+        self._frames, self._levels, self._voiced = [], [], []
+        self._pre.clear()
+        self._silence_run = 0
+
+    def flush(self) -> Utterance | None:
+        """End of stream: finish the utterance in progress, if it holds enough speech."""
+        if not self._active:
+            return None
+        done = self._finish(truncated=False)
+        return done[0] if done else None
+
+    def _finish(self, *, truncated: bool) -> list[Utterance]:
+        c = self.config
+        frames, levels, voiced = self._frames, self._levels, self._voiced
+        start_sample = self._start_sample
+        self._active = False
+        self._frames, self._levels, self._voiced = [], [], []
+        self._silence_run = 0
+        # Re-judge the speech frames against the floor as it is now: frames taken for speech
+        # while the floor was still being learnt (the first moments of a noisy stream) drop
+        # out, and the utterance is trimmed to the speech that remains (plus pre-roll).
+        floor_now = self.floor.dbfs + c.continue_margin_db
+        kept = [v and lv >= floor_now for v, lv in zip(voiced, levels, strict=True)]
+        speech_idx = [i for i, k in enumerate(kept) if k]
+        if len(speech_idx) * FRAME_SECONDS < c.min_speech - 1e-9:
+            self._refill_pre_roll(frames, levels)
+            return []
+        first = 0 if truncated else max(0, speech_idx[0] - self._pre_frames)
+        last = len(frames) if truncated else min(
+            len(frames), speech_idx[-1] + 1 + int(round(c.keep_trailing / FRAME_SECONDS))
+        )
+        self._refill_pre_roll(frames[last:], levels[last:])
+        samples = np.concatenate(frames[first:last])
+        start = start_sample + first * FRAME_SAMPLES
+        power = float(np.mean([10 ** (levels[i] / 10) for i in speech_idx]))
+        return [
+            Utterance(
+                samples=samples,
+                start=start / SAMPLE_RATE,
+                end=(start + len(samples)) / SAMPLE_RATE,
+                speech_seconds=len(speech_idx) * FRAME_SECONDS,
+                level_dbfs=10 * float(np.log10(power)) if power > 0 else _FLOOR_MIN_DB,
+                noise_dbfs=self.floor.dbfs,
+                clipped=is_clipped(samples),
+                truncated=truncated,
+                detected_at=time.monotonic(),
+            )
+        ]
+
+    def _refill_pre_roll(self, frames: list[Samples], levels: list[float]) -> None:
+        """Audio after an utterance becomes the pre-roll of the next one."""
+        self._pre.clear()
+        for f, lv in zip(frames, levels, strict=True):
+            if self._pre_frames:
+                self._pre.append((f, lv))
+
+
+def split_frames(samples: Samples) -> Iterator[Samples]:
+    """Cut audio into 30 ms frames; the last one is zero-padded."""
+    for i in range(0, len(samples), FRAME_SAMPLES):
+        frame = samples[i : i + FRAME_SAMPLES]
+        if len(frame) < FRAME_SAMPLES:
+            frame = np.concatenate([frame, np.zeros(FRAME_SAMPLES - len(frame), np.int16)])
+        yield frame
+
+
+class HalfDuplexGate:
+    """Closes the microphone while the host speaks and for ``tail`` seconds after.
+
+    Thread-safe. Output code calls ``speaking()`` (a context manager) around blocking
+    playback, or ``hold(seconds)`` for playback it does not wait for. Input code asks
+    ``is_open(at)`` with the capture time of each block and drops closed ones, or
+    ``opened_at()`` to also drop audio captured before the host last spoke.
+    """
+
+    def __init__(self, *, tail: float = 0.3, clock: Callable[[], float] = time.monotonic) -> None:
+        if tail < 0:
+            raise ValueError("tail must not be negative")
+        self.tail = tail
+        """Seconds the microphone stays closed after the host stops."""
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._ongoing: dict[int, float] = {}  # token -> start time of an ongoing closure
+        self._closed: list[tuple[float, float]] = []  # finished closures: (start, end)
+        self._latest_end = float("-inf")  # end of the latest closure (never pruned)
+        self._next = 0
+
+    def now(self) -> float:
+        """The gate's clock."""
+        return self._clock()
+
+    def begin_speaking(self) -> int:
+        """The host starts making sound. Returns a token for ``end_speaking``."""
+        with self._lock:
+            self._next += 1
+            self._ongoing[self._next] = self._clock()
+            return self._next
+
+    def end_speaking(self, token: int) -> None:
+        """The sound started with ``token`` has stopped."""
+        with self._lock:
+            start = self._ongoing.pop(token, None)
+            if start is not None:
+                end = self._clock()
+                self._closed.append((start, end))
+                self._latest_end = max(self._latest_end, end)
+            self._prune()
+
+    @contextmanager
+    def speaking(self) -> Iterator[None]:
+        """Keep the microphone closed for the duration of the ``with`` block (plus the tail)."""
+        token = self.begin_speaking()
+        try:
+            yield
+        finally:
+            self.end_speaking(token)
+
+    def hold(self, seconds: float) -> None:
+        """Close the microphone for ``seconds`` from now (plus the tail)."""
+        with self._lock:
+            now = self._clock()
+            end = now + max(0.0, seconds)
+            self._closed.append((now, end))
+            self._latest_end = max(self._latest_end, end)
+            self._prune()
+
+    def is_open(self, at: float | None = None) -> bool:
+        """Whether audio captured at time ``at`` (default: now) may be listened to."""
+        with self._lock:
+            t = self._clock() if at is None else at
+            if any(start <= t for start in self._ongoing.values()):
+                return False
+            return not any(start <= t < end + self.tail for start, end in self._closed)
+
+    def opened_at(self) -> float | None:
+        """When the microphone last opened (``-inf`` if it never closed), or ``None`` while it
+        is closed. Audio captured before this moment is stale: the host has spoken since."""
+        with self._lock:
+            now = self._clock()
+            if self._ongoing:
+                return None
+            latest = self._latest_end + self.tail
+            return None if now < latest else latest
+
+    @property
+    def host_speaking(self) -> bool:
+        """True while some sound is playing."""
+        with self._lock:
+            return bool(self._ongoing)
+
+    def _prune(self) -> None:
+        horizon = self._clock() - 60.0
+        self._closed = [(s, e) for s, e in self._closed if e + self.tail >= horizon]
+
+
+@runtime_checkable
+class AudioSource(Protocol):
+    """Where utterances come from: a microphone, a WAV file, a test array."""
+
+    def frames(self) -> Iterator[Samples]:
+        """Raw 30 ms frames (16 kHz mono int16) as they arrive, without endpointing."""
+        ...
+
+    def listen(self, *, timeout: float | None = None) -> Utterance:
+        """The next utterance. Raises ``SilenceTimeout`` when no speech starts within
+        ``timeout`` seconds, ``EndOfAudio`` when the source is exhausted."""
+        ...
+
+    def utterances(self) -> Iterator[Utterance]:
+        """Every remaining utterance, until the source ends."""
+        ...
+
+    def close(self) -> None:
+        """Release the device or file."""
+        ...
+
+
+class EndpointedSource:
+    """Base for sources: subclasses provide ``_read_frame``; this adds endpointing."""
+
+    def __init__(self, *, config: EndpointerConfig | None = None) -> None:
+        self.endpointer = Endpointer(config)
+        self._pending: collections.deque[Utterance] = collections.deque()
+
+    def _read_frame(self) -> Samples | None:
+        """The next frame, or ``None`` at the end of the stream. Gated frames are not returned
+        (subclasses call ``self.endpointer.skip`` for them)."""
+        raise NotImplementedError
+
+    def frames(self) -> Iterator[Samples]:
+        while (frame := self._read_frame()) is not None:
+            yield frame
+
+    def listen(self, *, timeout: float | None = None) -> Utterance:
+        waited = 0.0
+        while not self._pending:
+            frame = self._read_frame()
+            if frame is None:
+                last = self.endpointer.flush()
+                if last is not None:
+                    return last
+                raise EndOfAudio()
+            self._pending.extend(self.endpointer.feed(frame))
+            if not self._pending and not self.endpointer.in_speech:
+                waited += len(frame) / SAMPLE_RATE
+                if timeout is not None and waited >= timeout - 1e-9:
+                    raise SilenceTimeout(waited)
+        return self._pending.popleft()
+
+    def utterances(self) -> Iterator[Utterance]:
+        while True:
+            try:
+                yield self.listen()
+            except EndOfAudio:
+                return
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> EndpointedSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ArraySource(EndpointedSource):
+    """Utterances from audio already in memory (16 kHz mono int16)."""
+
+    def __init__(self, samples: Samples, *, config: EndpointerConfig | None = None) -> None:
+        super().__init__(config=config)
+        self._samples = np.asarray(samples, dtype=np.int16)
+        self._pos = 0
+
+    def _read_frame(self) -> Samples | None:
+        if self._pos >= len(self._samples):
+            return None
+        frame = self._samples[self._pos : self._pos + FRAME_SAMPLES]
+        self._pos += FRAME_SAMPLES
+        if len(frame) < FRAME_SAMPLES:
+            frame = np.concatenate([frame, np.zeros(FRAME_SAMPLES - len(frame), np.int16)])
+        return frame
+
+
+class WavSource(ArraySource):
+    """Utterances from a WAV file of any rate and channel count (resampled to 16 kHz mono).
+
+    Silence timeouts count seconds of audio in the file, so a file behaves like a microphone
+    that plays back instantly.
+    """
+
+    def __init__(self, path: str | Path, *, config: EndpointerConfig | None = None) -> None:
+        super().__init__(read_wav(path), config=config)
+        self.path = Path(path)
+        """The file read."""

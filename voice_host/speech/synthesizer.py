@@ -1,0 +1,560 @@
+"""Narration: text-to-speech engines and where their sound goes.
+
+Engines (``TtsEngine``) turn one piece of text into audio:
+
+- ``Pyttsx3Engine``: pyttsx3 (its espeak-ng driver on Linux, SAPI5 on Windows, NSSpeech on
+  macOS). Audio is rendered with ``save_to_file`` and played by voice-host itself, so that
+  playback goes through sounddevice and the half-duplex gate on every platform.
+- ``EspeakEngine``: the ``espeak-ng`` program, used when pyttsx3 cannot start.
+
+Outputs (``AudioOutput``) receive the audio: ``SpeakerOutput`` (sounddevice) or
+``WavOutput`` (numbered WAV files plus a transcript).
+
+``TtsSynthesizer`` joins an engine and an output. ``say`` narrates sentence by sentence: the
+first sentence is rendered and starts playing while the rest are rendered, so the first
+sound comes quickly even for a long paragraph. Rate and volume can be changed at any time
+("slower", "louder").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import queue
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from voice_host.speech.mic import SpeakerPlayer
+from voice_host.speech.source import HalfDuplexGate
+from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, Samples, SpeechError
+from voice_host.speech.wav import decode_wav, resample, to_int16, write_wav
+
+
+class SynthesisError(SpeechError):
+    """The text-to-speech engine failed or is missing; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """How the narrator speaks."""
+
+    rate: int = 175
+    """Speaking rate in words per minute."""
+    volume: float = 1.0
+    """Loudness; 1.0 is the engine's normal level."""
+    pitch: int = 50
+    """espeak pitch, 0-99 (50 is normal)."""
+
+
+MIN_RATE, MAX_RATE = 90, 360
+MIN_VOLUME, MAX_VOLUME = 0.25, 2.0
+RATE_STEP = 1.2
+VOLUME_STEP = 1.25
+
+def adjusted(settings: VoiceSettings, *, rate: float | None = None,
+             volume: float | None = None) -> VoiceSettings:
+    """``settings`` with a new rate and/or volume, kept within the allowed range."""
+    new = settings
+    if rate is not None:
+        new = replace(new, rate=int(round(min(MAX_RATE, max(MIN_RATE, rate)))))
+    if volume is not None:
+        new = replace(new, volume=round(min(MAX_VOLUME, max(MIN_VOLUME, volume)), 3))
+    return new
+
+
+DEFAULT_VOICES = {"en": "en-us", "fr": "fr"}
+"""espeak-ng voice used for each narration language when none is given."""
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Audio rendered for one piece of text."""
+
+    samples: Samples
+    """Mono int16 audio."""
+    rate: int
+    """Its sample rate in hertz."""
+    text: str
+    """The text spoken."""
+
+    @property
+    def seconds(self) -> float:
+        """Length in seconds."""
+        return len(self.samples) / self.rate if self.rate else 0.0
+
+
+@runtime_checkable
+class TtsEngine(Protocol):
+    """Renders text to audio."""
+
+    name: str
+
+    def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        """Render ``text`` with an espeak-style voice name (``"en-us"``, ``"fr+f3"``)."""
+        ...
+
+    def has_voice(self, voice: str) -> bool:
+        """Whether ``voice`` (ignoring a ``+variant``) is installed."""
+        ...
+
+
+def _voice_names(entries: list[tuple[str, list[str]]]) -> set[str]:
+    names: set[str] = set()
+    for ident, languages in entries:
+        ident = ident.lower()
+        names.add(ident)
+        names.add(ident.split("/")[-1])
+        for lang in languages:
+            names.add(lang.lower())
+            names.add(lang.lower().split("-")[0])
+    return names
+
+
+class Pyttsx3Engine:
+    """pyttsx3 rendering to a temporary WAV file (one synthesis at a time)."""
+
+    name = "pyttsx3"
+    _lock = threading.Lock()  # pyttsx3 shares one engine per process: one synthesis at a time
+
+    def __init__(self) -> None:
+        try:
+            import pyttsx3
+        except ImportError:
+            raise SynthesisError("pyttsx3 is not installed: pip install pyttsx3.") from None
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                self._engine: Any = pyttsx3.init()
+                voices = self._engine.getProperty("voices") or []
+        except Exception as error:  # noqa: BLE001 - pyttsx3 raises many kinds on a bad install
+            raise SynthesisError(f"pyttsx3 cannot start: {error}") from None
+        entries = [(str(v.id), [str(x) for x in (v.languages or [])]) for v in voices]
+        self._voices = _voice_names(entries)
+        # Other drivers (SAPI5, NSSpeech) need the voice's id: map names and languages to it.
+        self._ids: dict[str, str] = {}
+        prefixes: dict[str, str] = {}
+        for ident, languages in entries:
+            for key in (ident, ident.split("/")[-1], ident.split("\\")[-1], *languages):
+                self._ids.setdefault(key.lower().replace("_", "-"), ident)
+                prefixes.setdefault(key.lower().replace("_", "-").split("-")[0], ident)
+        for key, ident in prefixes.items():
+            self._ids.setdefault(key, ident)
+        driver = type(getattr(getattr(self._engine, "proxy", None), "_driver", None)).__module__
+        self.driver = driver.rsplit(".", 1)[-1] if driver else "unknown"
+        """The pyttsx3 driver in use (``espeak`` on Linux)."""
+        self._dir = Path(tempfile.mkdtemp(prefix="voice-host-tts-"))
+        weakref.finalize(self, shutil.rmtree, self._dir, True)
+
+    def has_voice(self, voice: str) -> bool:
+        return voice.split("+")[0].lower() in self._voices
+
+    def _voice_id(self, voice: str) -> str:
+        if self.driver == "espeak":
+            return voice  # espeak takes names with +variants directly
+        base = voice.split("+")[0].lower().replace("_", "-")
+        return self._ids.get(base) or self._ids.get(base.split("-")[0]) or voice
+
+    def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        rendered = self._synthesize_once(text, voice=voice, settings=settings)
+        if len(rendered.samples) == 0 and text.strip():
+            rendered = self._synthesize_once(text, voice=voice, settings=settings)  # once more
+        return rendered
+
+    def _synthesize_once(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        path = self._dir / "say.wav"
+        spoken = text
+        with self._lock:
+            try:
+                path.unlink(missing_ok=True)
+                with contextlib.redirect_stdout(io.StringIO()):
+                    self._engine.setProperty("voice", self._voice_id(voice))
+                    if self.driver == "espeak":
+                        # pyttsx3's espeak driver loses rate/volume/pitch changes made between
+                        # runs (espeak queues them and the driver cancels the queue), so they
+                        # travel inside the text as espeak embedded commands instead.
+                        amplitude = int(round(max(0.0, min(2.0, settings.volume)) * 100))
+                        spoken = (f"\x01{int(settings.rate)}S\x01{amplitude}A"
+                                  f"\x01{int(settings.pitch)}P{text}")
+                    else:
+                        self._engine.setProperty("rate", int(settings.rate))
+                        self._engine.setProperty("volume", min(1.0, float(settings.volume)))
+                    self._engine.save_to_file(spoken, str(path))
+                    self._engine.runAndWait()
+                data = path.read_bytes() if path.exists() else b""
+            except Exception as error:  # noqa: BLE001
+                raise SynthesisError(f"The speech engine failed: {error}") from None
+        try:
+            audio, rate = decode_wav(data)
+        except AudioFormatError:
+            return Rendered(np.zeros(0, dtype=np.int16), SAMPLE_RATE, text)
+        return Rendered(to_int16(audio), rate, text)
+
+
+class EspeakEngine:
+    """The ``espeak-ng`` (or ``espeak``) command, audio read from its standard output."""
+
+    name = "espeak-ng"
+
+    def __init__(self, program: str | None = None) -> None:
+        found = program or shutil.which("espeak-ng") or shutil.which("espeak")
+        if not found:
+            raise SynthesisError(
+                "No speech engine found. Install espeak-ng: sudo apt install espeak-ng."
+            )
+        self.program = found
+        """Path of the espeak program."""
+        self.name = Path(found).name
+        try:
+            listing = subprocess.run(
+                [found, "--voices"], capture_output=True, text=True, timeout=10, check=True
+            ).stdout
+        except (OSError, subprocess.SubprocessError) as error:
+            raise SynthesisError(f"{self.name} does not run: {error}") from None
+        entries: list[tuple[str, list[str]]] = []
+        for line in listing.splitlines()[1:]:
+            parts = line.split()
+            if len(parts) >= 5:
+                entries.append((parts[4], [parts[1]]))
+        self._voices = _voice_names(entries)
+
+    def has_voice(self, voice: str) -> bool:
+        return voice.split("+")[0].lower() in self._voices
+
+    def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        amplitude = str(int(round(max(0.0, min(2.0, settings.volume)) * 100)))
+        cmd = [self.program, "-v", voice, "-s", str(int(settings.rate)), "-a", amplitude,
+               "-p", str(int(settings.pitch)), "--stdout", "--", text]
+        try:
+            result = subprocess.run(cmd, capture_output=True, timeout=60, check=True)
+        except (OSError, subprocess.SubprocessError) as error:
+            raise SynthesisError(f"The speech engine failed: {error}") from None
+        try:
+            audio, rate = decode_wav(result.stdout)
+        except AudioFormatError:
+            return Rendered(np.zeros(0, dtype=np.int16), SAMPLE_RATE, text)
+        return Rendered(to_int16(audio), rate, text)
+
+
+def create_engine(preference: str = "auto") -> TtsEngine:
+    """``"auto"`` (pyttsx3, else espeak-ng), ``"pyttsx3"`` or ``"espeak-ng"``."""
+    if preference not in ("auto", "pyttsx3", "espeak-ng", "espeak"):
+        raise SynthesisError(f"I do not know the speech engine {preference}.")
+    if preference in ("auto", "pyttsx3"):
+        try:
+            return Pyttsx3Engine()
+        except SynthesisError:
+            if preference == "pyttsx3":
+                raise
+    return EspeakEngine()
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+")
+
+
+def split_sentences(text: str, *, max_chars: int = 160) -> list[str]:
+    """Split narration into sentences (long ones also at commas) for pipelined speaking."""
+    out: list[str] = []
+    for sentence in _SENTENCE_END.split(text.strip()):
+        sentence = sentence.strip()
+        while len(sentence) > max_chars:
+            cut = sentence.rfind(", ", 0, max_chars)
+            if cut <= 0:
+                break
+            out.append(sentence[: cut + 1])
+            sentence = sentence[cut + 2 :].strip()
+        if sentence:
+            out.append(sentence)
+    return out
+
+
+@runtime_checkable
+class AudioOutput(Protocol):
+    """Where narration and cue sounds go."""
+
+    def speak(self, parts: Iterator[Rendered], *, text: str, lang: str) -> float | None:
+        """Deliver rendered sentences as they arrive; return ``time.monotonic()`` of the first
+        audio delivered (``None`` if there was none)."""
+        ...
+
+    def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
+             wait: bool = True, gate: bool = True) -> None:
+        """Play (or store) a sound: a cue, or a recording played back."""
+        ...
+
+
+class SpeakerOutput:
+    """Plays through the speakers, closing the half-duplex gate while sound plays."""
+
+    def __init__(self, player: SpeakerPlayer | None = None, *,
+                 gate: HalfDuplexGate | None = None) -> None:
+        self.player = player or SpeakerPlayer(gate=gate)
+        """The sounddevice player."""
+
+    def speak(self, parts: Iterator[Rendered], *, text: str, lang: str) -> float | None:
+        first = next(parts, None)
+        if first is None:
+            return None
+        with self.player.stream(first.rate) as out:
+            out.write(first.samples, first.rate)
+            for part in parts:
+                out.write(part.samples, part.rate)
+            return out.first_write_at
+
+    def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
+             wait: bool = True, gate: bool = True) -> None:
+        self.player.play(samples, rate, wait=wait, gate=gate)
+
+
+class WavOutput:
+    """Writes every line and sound to numbered WAV files (0001.wav, ...) in a folder, with
+    ``transcript.txt`` listing ``file<TAB>kind<TAB>text`` (kind: the language or ``cue``)."""
+
+    TRANSCRIPT = "transcript.txt"
+
+    def __init__(self, directory: str | Path) -> None:
+        self.directory = Path(directory)
+        """The folder written to (created if missing)."""
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            raise SpeechError(f"I cannot create the folder {self.directory}.") from None
+        numbers = [int(p.stem) for p in self.directory.glob("[0-9][0-9][0-9][0-9].wav")]
+        self._next = max(numbers, default=0) + 1
+        self.files: list[Path] = []
+        """Files written by this output, in order."""
+        self._lock = threading.Lock()
+
+    @property
+    def transcript(self) -> Path:
+        """The transcript file."""
+        return self.directory / self.TRANSCRIPT
+
+    def _write(self, samples: Samples, rate: int, kind: str, text: str) -> Path:
+        with self._lock:
+            path = self.directory / f"{self._next:04d}.wav"
+            self._next += 1
+            write_wav(path, samples, rate)
+            line = " ".join(text.split())
+            with self.transcript.open("a", encoding="utf-8") as f:
+                f.write(f"{path.name}\t{kind}\t{line}\n")
+            self.files.append(path)
+            return path
+
+    def speak(self, parts: Iterator[Rendered], *, text: str, lang: str) -> float | None:
+        chunks: list[Samples] = []
+        rate = 0
+        first_at = None
+        for part in parts:
+            if first_at is None:
+                first_at = time.monotonic()
+            if rate and part.rate != rate:
+                chunks.append(to_int16(resample(part.samples.astype(np.float32) / 32768.0,
+                                                part.rate, rate)))
+            else:
+                rate = part.rate
+                chunks.append(part.samples)
+        if not chunks:
+            return None
+        self._write(np.concatenate(chunks), rate, lang, text)
+        return first_at
+
+    def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
+             wait: bool = True, gate: bool = True) -> None:
+        if len(samples):
+            self._write(np.asarray(samples, dtype=np.int16), rate, "cue", label or "sound")
+
+
+@dataclass(frozen=True)
+class SayStats:
+    """Timing of the last ``say``."""
+
+    first_audio_seconds: float
+    """From the call to the first audio handed to the output."""
+    total_seconds: float
+    """From the call to its return (includes playing time on a speaker)."""
+    audio_seconds: float
+    """Length of the speech produced."""
+    sentences: int
+    """Number of pieces rendered."""
+
+
+@runtime_checkable
+class Synthesizer(Protocol):
+    """What the host needs from narration."""
+
+    name: str
+    settings: VoiceSettings
+
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
+        """Speak ``text`` (blocks until spoken or written)."""
+        ...
+
+    def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
+        """Render ``text`` to 16 kHz mono int16 without playing it."""
+        ...
+
+    def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
+             wait: bool = True, gate: bool = True) -> None:
+        """Play a cue or a recording through the same output."""
+        ...
+
+    def slower(self) -> bool:
+        """Speak slower; False when already at the slowest."""
+        ...
+
+    def faster(self) -> bool:
+        """Speak faster; False when already at the fastest."""
+        ...
+
+    def louder(self) -> bool:
+        """Speak louder; False when already at the loudest."""
+        ...
+
+    def quieter(self) -> bool:
+        """Speak more quietly; False when already at the quietest."""
+        ...
+
+
+class TtsSynthesizer:
+    """A ``Synthesizer`` made of a ``TtsEngine`` and an ``AudioOutput``."""
+
+    def __init__(self, engine: TtsEngine, output: AudioOutput, *,
+                 settings: VoiceSettings | None = None,
+                 voices: dict[str, str] | None = None) -> None:
+        self.engine = engine
+        """Renders text."""
+        self.output = output
+        """Receives the audio."""
+        self.settings = settings or VoiceSettings()
+        """Current rate, volume and pitch (changed by ``slower`` ... ``quieter``)."""
+        self.voices = dict(DEFAULT_VOICES if voices is None else voices)
+        """Voice used for each language."""
+        self.name = engine.name
+        self.last_stats: SayStats | None = None
+        """Timing of the last ``say``."""
+
+    def voice_for(self, lang: str, voice: str | None = None) -> str:
+        """The voice to use; raises ``SynthesisError`` for one that is not installed."""
+        chosen = voice or self.voices.get(lang) or lang
+        if not self.engine.has_voice(chosen):
+            if voice is not None:
+                raise SynthesisError(f"I do not have the voice {voice}.")
+            raise SynthesisError(f"I have no voice for the language {lang}.")
+        return chosen
+
+    def _render_parts(self, text: str, voice: str) -> Iterator[Rendered]:
+        """Render sentence by sentence in a background thread; yield them in order."""
+        sentences = split_sentences(text)
+        if len(sentences) <= 1:
+            if sentences:
+                yield self.engine.synthesize(sentences[0], voice=voice, settings=self.settings)
+            return
+        results: queue.Queue[Rendered | BaseException | None] = queue.Queue()
+        settings = self.settings
+
+        def work() -> None:
+            try:
+                for sentence in sentences:
+                    results.put(self.engine.synthesize(sentence, voice=voice, settings=settings))
+            except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
+                results.put(error)
+            results.put(None)
+
+        thread = threading.Thread(target=work, name="voice-host-tts", daemon=True)
+        thread.start()
+        while (item := results.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+        thread.join()
+
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
+        """Speak ``text`` sentence by sentence."""
+        if not text.strip():
+            return
+        chosen = self.voice_for(lang, voice)
+        started = time.monotonic()
+        produced: list[Rendered] = []
+
+        def counted() -> Iterator[Rendered]:
+            for part in self._render_parts(text, chosen):
+                produced.append(part)
+                yield part
+
+        first_at = self.output.speak(counted(), text=text, lang=lang)
+        done = time.monotonic()
+        self.last_stats = SayStats(
+            first_audio_seconds=(first_at - started) if first_at is not None else done - started,
+            total_seconds=done - started,
+            audio_seconds=sum(p.seconds for p in produced),
+            sentences=len(produced),
+        )
+
+    def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
+        """``text`` as 16 kHz mono int16 (empty for empty text)."""
+        chosen = self.voice_for(lang, voice)
+        parts = [p for p in self._render_parts(text, chosen) if len(p.samples)]
+        if not parts:
+            return np.zeros(0, dtype=np.int16)
+        pieces = [to_int16(resample(p.samples.astype(np.float32) / 32768.0, p.rate, SAMPLE_RATE))
+                  for p in parts]
+        return np.concatenate(pieces)
+
+    def render_to_file(self, text: str, path: str | Path, *, lang: str = "en",
+                       voice: str | None = None) -> Path:
+        """Render ``text`` to a 16 kHz WAV file (for recognizer round trips)."""
+        write_wav(path, self.render(text, lang=lang, voice=voice), SAMPLE_RATE)
+        return Path(path)
+
+    def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
+             wait: bool = True, gate: bool = True) -> None:
+        self.output.play(samples, rate, label=label, wait=wait, gate=gate)
+
+    def _set(self, *, rate: float | None = None, volume: float | None = None) -> bool:
+        old = self.settings
+        self.settings = adjusted(old, rate=rate, volume=volume)
+        return self.settings != old
+
+    def slower(self) -> bool:
+        return self._set(rate=self.settings.rate / RATE_STEP)
+
+    def faster(self) -> bool:
+        return self._set(rate=self.settings.rate * RATE_STEP)
+
+    def louder(self) -> bool:
+        return self._set(volume=self.settings.volume * VOLUME_STEP)
+
+    def quieter(self) -> bool:
+        return self._set(volume=self.settings.volume / VOLUME_STEP)
+
+
+def parse_output(spec: str, *, gate: HalfDuplexGate | None = None) -> AudioOutput:
+    """``"speaker"`` or ``"wav:DIR"`` -> an ``AudioOutput``."""
+    if spec == "speaker":
+        return SpeakerOutput(gate=gate)
+    if spec.startswith("wav:") and len(spec) > 4:
+        return WavOutput(spec[4:])
+    raise SpeechError(f"I do not know the output {spec}. Use speaker or wav:FOLDER.")
+
+
+def create_synthesizer(
+    output: str | AudioOutput = "speaker",
+    *,
+    engine: str | TtsEngine = "auto",
+    gate: HalfDuplexGate | None = None,
+    settings: VoiceSettings | None = None,
+) -> TtsSynthesizer:
+    """The narrator: pyttsx3 (else espeak-ng) speaking to ``output``."""
+    chosen = create_engine(engine) if isinstance(engine, str) else engine
+    out = parse_output(output, gate=gate) if isinstance(output, str) else output
+    return TtsSynthesizer(chosen, out, settings=settings)
