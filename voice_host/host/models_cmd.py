@@ -1,0 +1,105 @@
+"""``voice-host models list | download LANG | remove LANG`` (the CLI wires these in)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import TextIO
+
+from voice_host.speech import models
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``models`` sub-commands to ``parser`` (the ``models`` sub-parser)."""
+    actions = parser.add_subparsers(dest="models_action", metavar="ACTION")
+    actions.add_parser("list", help="show the Vosk models and which are installed")
+    download = actions.add_parser("download", help="download and install a Vosk model")
+    download.add_argument("lang", metavar="LANG", help="language: en or fr")
+    download.add_argument(
+        "--base-url",
+        default=None,
+        help=f"fetch from this server instead of the official one (or set ${models.MODEL_URL_ENV})",
+    )
+    remove = actions.add_parser("remove", help="delete an installed Vosk model")
+    remove.add_argument("lang", metavar="LANG", help="language: en or fr")
+
+
+def add_recognizer_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--asr auto|vosk|pocketsphinx`` and ``--vosk-model PATH`` to a command."""
+    parser.add_argument(
+        "--asr",
+        choices=("auto", "vosk", "pocketsphinx"),
+        default="auto",
+        help="speech recognizer: Vosk when a model is installed, else PocketSphinx (default)",
+    )
+    parser.add_argument(
+        "--vosk-model", metavar="PATH", default=None, help="use this unpacked Vosk model"
+    )
+
+
+class ProgressBar:
+    """A one-line text progress bar on a terminal stream (stderr by default)."""
+
+    def __init__(self, label: str, *, stream: TextIO | None = None, width: int = 30) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self._last = 0.0
+        self._done = False
+
+    def __call__(self, received: int, total: int | None) -> None:
+        now = time.monotonic()
+        finished = total is not None and received >= total
+        if not finished and now - self._last < 0.1:
+            return
+        self._last = now
+        mb = received / 1_000_000
+        if total:
+            share = min(1.0, received / total)
+            filled = int(share * self.width)
+            bar = "#" * filled + "-" * (self.width - filled)
+            line = f"\r{self.label} [{bar}] {share:4.0%} {mb:.1f}/{total / 1_000_000:.1f} MB"
+        else:
+            line = f"\r{self.label} {mb:.1f} MB"
+        self.stream.write(line)
+        if finished and not self._done:
+            self.stream.write("\n")
+            self._done = True
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Carry out a ``models`` command; returns the process exit status."""
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    action = getattr(args, "models_action", None) or "list"
+    try:
+        if action == "list":
+            out.write(f"Vosk models ({models.models_dir()}):\n")
+            for status in models.list_models():
+                info = status.info
+                where = f"installed at {status.path}" if status.path else "not installed"
+                out.write(
+                    f"  {info.lang}  {info.name}  ~{info.approx_mb} MB  {info.description}; "
+                    f"{where}\n"
+                )
+            return 0
+        if action == "download":
+            info = models.catalogue_entry(args.lang)
+            bar = ProgressBar(f"Downloading {info.name}", stream=err)
+            path = models.download_model(
+                args.lang, base_url=getattr(args, "base_url", None), progress=bar
+            )
+            check = "size and checksum" if info.sha256 else "size and zip integrity"
+            out.write(f"Installed {info.name} at {path} ({check} verified).\n")
+            return 0
+        if action == "remove":
+            path = models.remove_model(args.lang)
+            out.write(f"Removed {path}.\n")
+            return 0
+    except models.ModelError as error:
+        err.write(f"{error}\n")
+        return 1
+    err.write(f"Unknown models action '{action}'. Use list, download LANG or remove LANG.\n")
+    return 2
