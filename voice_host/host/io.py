@@ -77,6 +77,9 @@ class Heard:
     """Per-word confidences from the recognizer, when it gives them."""
     rejected: bool = False
     """The recognizer's own escape path judged the audio out of grammar."""
+    closed_grammar: bool = False
+    """The transcript was decoded with the phase's closed sentence grammar (JSGF), so it can
+    only be trusted when it is exactly one of the grammar's sentences."""
     error: str = ""
     """For ERROR: a sentence saying what went wrong."""
     recording: Samples | None = field(default=None, compare=False, repr=False)
@@ -252,7 +255,7 @@ class ScriptListener:
             return Heard(heard.kind, text=heard.text, speaker=speaker or heard.speaker,
                          confidence=heard.confidence, word_confidences=heard.word_confidences,
                          rejected=heard.rejected, error=heard.error, recording=heard.recording,
-                         source=f"{where} ({wav.name})")
+                         closed_grammar=heard.closed_grammar, source=f"{where} ({wav.name})")
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source=where)
 
     def close(self) -> None:
@@ -260,10 +263,12 @@ class ScriptListener:
 
 
 def heard_from_transcript(transcript: Transcript, *, source: str,
-                          recording: Samples | None = None) -> Heard:
+                          recording: Samples | None = None,
+                          closed_grammar: bool = False) -> Heard:
     """A recognizer's transcript as a Heard (silence when nothing was recognized)."""
     if not transcript.text.strip():
         return Heard(HeardKind.SILENCE, source=source, recording=recording)
     return Heard(HeardKind.SPEECH, text=transcript.text, confidence=transcript.confidence,
                  word_confidences=tuple(w.confidence for w in transcript.words),
-                 rejected=transcript.rejected, source=source, recording=recording)
+                 rejected=transcript.rejected, source=source, recording=recording,
+                 closed_grammar=closed_grammar)

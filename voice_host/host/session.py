@@ -25,6 +25,7 @@ from voice_host.host.store import (
     rng_to_json,
     save_game,
 )
+from voice_host.host.understanding import understand
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
 UNIVERSAL = frozenset({
@@ -213,16 +214,15 @@ class Session:
             self.say_key("common.unknown_speaker", name=heard.speaker,
                          players=self.narrator.names(self.state.players))
             return None
-        result = matcher.match(heard.text, speaker=speaker,
-                               word_confidences=heard.word_confidences or None)
-        best = result.best if not heard.rejected else None
+        understood = understand(heard, matcher, speaker=speaker)
+        best, result = understood.best, understood.result
         self.log.write("heard", speaker=speaker, transcript=heard.text, source=heard.source,
                        intent=best.intent if best else None,
                        slots=dict(best.slots) if best else {},
-                       confidence=round(best.confidence * heard.confidence, 3) if best else 0.0,
+                       confidence=round(understood.confidence, 3),
                        recognizer_confidence=round(heard.confidence, 3),
                        rejected=heard.rejected)
-        if best is None:
+        if best is None or result is None:
             self.say([self.narrator.line("common.not_understood")])
             return None
         if result.ambiguous and len(result.alternatives) >= 2:
@@ -308,17 +308,16 @@ class Session:
                                 expected=prompt.expected, timeout=self.options.silence_timeout,
                                 purpose="confirm", prompt=prompt)
         heard = self.listener.listen(request)
-        if heard.kind is not HeardKind.SPEECH:
-            return None
-        result = matcher.match(heard.text, speaker=self.resolve_speaker(heard.speaker, prompt))
+        understood = understand(heard, matcher,
+                                speaker=self.resolve_speaker(heard.speaker, prompt))
+        best = understood.best
         self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                       source=heard.source,
-                       intent=result.best.intent if result.best else None,
-                       slots=dict(result.best.slots) if result.best else {},
-                       confidence=round(result.best.confidence, 3) if result.best else 0.0)
-        if result.best is None or heard.rejected or result.best.intent != "answer":
+                       source=heard.source, intent=best.intent if best else None,
+                       slots=dict(best.slots) if best else {},
+                       confidence=round(understood.confidence, 3))
+        if best is None or best.intent != "answer":
             return None
-        return bool(result.best.slots.get("choice") == "yes")
+        return bool(best.slots.get("choice") == "yes")
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
         before = self.snapshot()

@@ -144,8 +144,10 @@ class Ears:
             return Heard(HeardKind.SPEECH, text="", recording=samples, source=source)
         self.use(request)
         transcript = self.recognizer.recognize(samples)
+        closed = request.grammar.jsgf() is not None and transcript.backend == "pocketsphinx"
         return heard_from_transcript(transcript, source=source,
-                                     recording=samples if request.record else None)
+                                     recording=samples if request.record else None,
+                                     closed_grammar=closed)
 
     def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
         from voice_host.speech.types import SpeechError
