@@ -112,10 +112,10 @@ RESISTANCE: list[Case] = [
     ("resistance", "vote", "yep", "vote", {"choice": "yes"}),
     ("resistance", "vote", "absolutely", "vote", {"choice": "yes"}),
     ("resistance", "vote", "repeat", "repeat", {}),
-    ("resistance", "vote", "three yes", "vote_count", {"yes": 3}),
-    ("resistance", "vote", "four voted yes", "vote_count", {"yes": 4}),
-    ("resistance", "vote", "nobody said yes", "vote_count", {"yes": 0}),
-    ("resistance", "vote", "we have two in favor", "vote_count", {"yes": 2}),
+    ("resistance", "count", "three yes", "vote_count", {"yes": 3}),
+    ("resistance", "count", "four voted yes", "vote_count", {"yes": 4}),
+    ("resistance", "count", "nobody said yes", "vote_count", {"yes": 0}),
+    ("resistance", "count", "we have two in favor", "vote_count", {"yes": 2}),
     # mission results
     ("resistance", "mission", "one sabotage", "mission_result", {"sabotages": 1}),
     ("resistance", "mission", "all success", "mission_result", {"sabotages": 0}),
@@ -382,7 +382,7 @@ FRENCH: list[Case] = [
 
 def universal_cases() -> list[Case]:
     """The universal commands, spread over every phase of every game."""
-    phases = [("resistance", p) for p in ("team", "vote", "mission", "accuse", "answer")] + \
+    phases = [("resistance", p) for p in ("team", "vote", "count", "mission", "accuse", "answer")] + \
         [("ici-londres", p) for p in ("guess", "answer")] + \
         [("codenames", p) for p in ("clue", "guess", "colour", "answer")]
     out: list[Case] = []

@@ -13,7 +13,7 @@ from voice_host.intent.expand import expand
 from voice_host.intent.normalize import tokenize
 from voice_host.intent.template import parse_template
 
-PHASES = {"resistance": ("team", "vote", "mission", "accuse", "answer"),
+PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
           "ici-londres": ("guess", "answer"),
           "codenames": ("clue", "guess", "colour", "answer")}
 UNIVERSAL = {"help", "repeat", "score", "status", "read_board", "undo", "pause", "resume",
@@ -37,7 +37,8 @@ def test_phase_specific_intents() -> None:
     def own(game: str, phase: str) -> set[str]:
         return set(load_grammar(game).phase(phase).intents) - UNIVERSAL - {"list_tried"}
     assert own("resistance", "team") == {"propose_team"}
-    assert own("resistance", "vote") == {"vote", "vote_count"}
+    assert own("resistance", "vote") == {"vote"}
+    assert own("resistance", "count") == {"vote_count", "vote"}
     assert own("resistance", "mission") == {"mission_result"}
     assert own("resistance", "accuse") == {"accuse"}
     assert own("codenames", "guess") == {"guess", "pass"}

@@ -9,7 +9,7 @@ from voice_host.intent import load_grammar
 
 pocketsphinx = pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
 
-PHASES = {"resistance": ("team", "vote", "mission", "accuse", "answer"),
+PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
           "ici-londres": ("guess", "answer"),
           "codenames": ("clue", "guess", "colour", "answer")}
 

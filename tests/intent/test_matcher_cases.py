@@ -16,7 +16,7 @@ def test_the_tables_are_big_enough() -> None:
     assert len(CASES) >= 300
     assert len(CHATTER) >= 100
     phases = {(g, p) for g, p, *_ in CASES}
-    assert len(phases) == 11
+    assert len(phases) == 12
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}.{c[1]}:{c[2]}" for c in CASES])

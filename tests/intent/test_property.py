@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from intent_cases import BOARD, PLAYERS
 
-PHASES = [("resistance", p) for p in ("team", "vote", "mission", "accuse", "answer")] + \
+PHASES = [("resistance", p) for p in ("team", "vote", "count", "mission", "accuse", "answer")] + \
     [("ici-londres", p) for p in ("guess", "answer")] + \
     [("codenames", p) for p in ("clue", "guess", "colour", "answer")]
 

@@ -59,6 +59,9 @@ class ScriptedPlayers:
         self.count = 0
         self.misheard = 0
         self.decode_seconds: list[float] = []
+        self.last_speaker: str | None = None
+        self.understood_as_meant = False
+        self._matchers: dict[int, Any] = {}
 
     def listen(self, request: ListenRequest) -> Heard:
         assert self.session is not None
@@ -66,9 +69,13 @@ class ScriptedPlayers:
         if self.count > MAX_UTTERANCES:
             return Heard(HeardKind.END)
         prompt = request.prompt
-        if request.purpose == "confirm":
-            speaker = request.expected[0] if request.expected else self.session.state.players[0]
-            text = self.rng.choice(["yes", "yes that's right", "correct"])
+        if self.session.paused:
+            speaker, text = self.last_speaker or self.session.state.players[0], "resume"
+        elif request.purpose == "confirm":
+            # a real player says yes only when the host understood what they meant
+            speaker = self.last_speaker or request.expected[0]
+            text = "yes" if self.understood_as_meant else self.rng.choice(
+                ["no", "no that's wrong"])
         else:
             speaker, text = self.adapter.bot_utterance(self.session.state, prompt, self.rng)
         wav = self.folder / f"{self.count:04d}-{speaker}.wav"
@@ -82,11 +89,33 @@ class ScriptedPlayers:
                       word_confidences=heard.word_confidences, rejected=heard.rejected,
                       error=heard.error, recording=heard.recording, source=heard.source)
         shown = heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})"
-        if request.grammar is not None and shown != text:
-            self.misheard += 1
+        if heard.rejected:
+            shown = "(not a command)"
+        if request.grammar is not None:
+            meant = self.reading(request, text, speaker)
+            got = self.reading(request, heard.text, speaker) \
+                if heard.kind is HeardKind.SPEECH and not heard.rejected else None
+            if request.purpose != "confirm":
+                self.last_speaker = speaker
+                self.understood_as_meant = meant is not None and meant == got
+            if meant != got:
+                self.misheard += 1
         print(f"{speaker.upper()} says: {text}    [{wav.name}; recognizer heard: {shown}]",
               file=self.transcript, flush=True)
         return heard
+
+    def reading(self, request: ListenRequest, text: str,
+                speaker: str) -> tuple[str, str] | None:
+        """(intent, slots) the phase's matcher gives ``text``; None when it gives nothing."""
+        from voice_host.intent import Matcher
+
+        if request.grammar is None:
+            return None
+        key = id(request.grammar)
+        if key not in self._matchers:
+            self._matchers = {key: Matcher(request.grammar)}
+        best = self._matchers[key].match(text, speaker=speaker).best
+        return (best.intent, repr(sorted(best.slots.items()))) if best else None
 
     def synthesize(self, text: str, voice: Voice, path: Path) -> Any:
         from voice_host.speech.wav import read_wav, write_wav
@@ -186,8 +215,8 @@ def run(args: argparse.Namespace) -> int:
     outcome = session.state.outcome()
     print(f"\nDemo {'finished' if stop is Stop.FINISHED else 'stopped: ' + stop.value} in "
           f"{elapsed:.0f} s. Winner: {adapter.winner_json(outcome) if outcome else 'none'}.\n"
-          f"Players spoke {players.count} times ({players.misheard} transcripts differed from "
-          f"what was said; median decode {median:.0f} ms).\n"
+          f"Players spoke {players.count} times; {players.misheard} were understood as something "
+          f"other than what was meant (median decode {median:.0f} ms).\n"
           f"Output folder: {out.resolve()}\n"
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"

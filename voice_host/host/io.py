@@ -265,8 +265,9 @@ class ScriptListener:
 def heard_from_transcript(transcript: Transcript, *, source: str,
                           recording: Samples | None = None,
                           closed_grammar: bool = False) -> Heard:
-    """A recognizer's transcript as a Heard (silence when nothing was recognized)."""
-    if not transcript.text.strip():
+    """A recognizer's transcript as a Heard: silence when nothing was recognized, speech
+    (marked rejected) when something was said that is not a command of the phase."""
+    if not transcript.text.strip() and not transcript.rejected:
         return Heard(HeardKind.SILENCE, source=source, recording=recording)
     return Heard(HeardKind.SPEECH, text=transcript.text, confidence=transcript.confidence,
                  word_confidences=tuple(w.confidence for w in transcript.words),

@@ -20,7 +20,7 @@ from voice_host.intent import (
 )
 
 PHASES: dict[str, tuple[str, ...]] = {
-    "resistance": ("team", "vote", "mission", "accuse", "answer"),
+    "resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
     "ici-londres": ("guess", "answer"),
     "codenames": ("clue", "guess", "colour", "answer"),
 }

@@ -54,8 +54,7 @@ from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters import SecretSink
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator
-from voice_host.intent import IntentMatch, SlotValues, load_grammar
-from voice_host.intent.errors import IntentError
+from voice_host.intent import IntentMatch, SlotValues
 
 GAME = "resistance"
 
@@ -126,7 +125,6 @@ class Adapter:
         # host deal with the companion pages: mission cards are chosen on the phones
         self.companion = bool(options.get("companion")) and options.get("deal") == "host"
         self.look_pause = float(options.get("night_pause", 5.0))
-        self._count_phase: str | None = None
 
     # ------------------------------------------------------------------ small helpers
 
@@ -144,18 +142,10 @@ class Adapter:
         return len(state.vote_history) + state.mission - 1
 
     def count_phase(self) -> str:
-        """The grammar phase for the vote count: ``vote`` if its grammar has a count intent,
-        else ``mission``, whose number sentences fit "how many voted yes?"."""
-        if self._count_phase is None:
-            phase = "mission"
-            try:
-                grammar = load_grammar(GAME, self.narrator.lang)
-                if "vote_count" in grammar.phase("vote", SlotValues()).intents:
-                    phase = "vote"
-            except IntentError:
-                pass
-            self._count_phase = phase
-        return self._count_phase
+        """The grammar phase of count mode: the leader says how many voted yes. It is a
+        phase of its own so that, in ordinary votes, "I vote yes" cannot be heard as a
+        count ("we got two yes")."""
+        return "count"
 
     def voting_order(self, state: ResistanceState) -> list[str]:
         """Players still to vote, in seating order starting with the leader."""
