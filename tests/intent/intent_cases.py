@@ -380,11 +380,16 @@ FRENCH: list[Case] = [
 ]
 
 
+def all_phases() -> list[tuple[str, str]]:
+    """(game, phase) for every phase of every game, as the grammar files declare them."""
+    from voice_host.intent import GAMES, load_grammar
+
+    return [(game, phase) for game in GAMES for phase in load_grammar(game).phases]
+
+
 def universal_cases() -> list[Case]:
     """The universal commands, spread over every phase of every game."""
-    phases = [("resistance", p) for p in ("team", "vote", "count", "mission", "accuse", "answer")] + \
-        [("ici-londres", p) for p in ("guess", "answer")] + \
-        [("codenames", p) for p in ("clue", "guess", "colour", "answer")]
+    phases = all_phases()
     out: list[Case] = []
     for index, (text, intent) in enumerate(UNIVERSAL):
         game, phase = phases[index % len(phases)]

@@ -9,9 +9,8 @@ from voice_host.intent import load_grammar
 
 pocketsphinx = pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
 
-PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
-          "ici-londres": ("guess", "answer"),
-          "codenames": ("clue", "guess", "colour", "answer")}
+PHASES = {game: load_grammar(game).phases for game in ("resistance", "ici-londres",
+                                                         "codenames")}
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,9 @@ from typing import Any
 from helpers import icons, matcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from intent_cases import BOARD, PLAYERS
+from intent_cases import BOARD, PLAYERS, all_phases
 
-PHASES = [("resistance", p) for p in ("team", "vote", "count", "mission", "accuse", "answer")] + \
-    [("ici-londres", p) for p in ("guess", "answer")] + \
-    [("codenames", p) for p in ("clue", "guess", "colour", "answer")]
+PHASES = all_phases()
 
 WORDS = ["yes", "no", "and", "the", "heart", "book", "two", "too", "pass", "me", "sophie",
          "thomas", "tomas", "vote", "both", "clue", "blue", "piano", "guess", "maybe", "i",

@@ -19,11 +19,7 @@ from voice_host.intent import (
     load_grammar,
 )
 
-PHASES: dict[str, tuple[str, ...]] = {
-    "resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
-    "ici-londres": ("guess", "answer"),
-    "codenames": ("clue", "guess", "colour", "answer"),
-}
+PHASES: dict[str, tuple[str, ...]] = {game: tuple(load_grammar(game).phases) for game in GAMES}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
