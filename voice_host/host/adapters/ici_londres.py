@@ -545,7 +545,7 @@ class Adapter:
         else:
             size = min(left, rng.choice((1, 2, 2)))
         size = min(size, left)
-        picks = self._bot_icons(s, size, rng)
+        picks = self._bot_icons(s, size, rng, decode=0.15 if player == s.wehrmacht else 0.4)
         said = [self._say_icon(i) for i in picks]
         if s.mode is Transmission.COMPETING:
             key = "pick_named_one" if size == 1 else "pick_named_two"
@@ -558,16 +558,18 @@ class Adapter:
             params["first"], params["second"] = said
         return player, self._bot_text(key, variant=self._pick_variant(key, rng), **params)
 
-    def _bot_icons(self, s: IciLondresState, size: int, rng: random.Random) -> list[str]:
-        """Free icons for a demo receiver; in host mode it decodes the message 40% of the
-        time, so the demo shows hits as well as misses."""
+    def _bot_icons(self, s: IciLondresState, size: int, rng: random.Random, *,
+                   decode: float = 0.4) -> list[str]:
+        """Free icons for a demo receiver; in host mode it decodes the message with
+        probability ``decode`` (lower for the Wehrmacht, who is not meant to understand), so
+        the demo shows hits as well as misses."""
         taken = set(s.named_icons)
         free = [i for i in ICON_NAMES if i not in taken]
         message = s.player_view(s.speaker).get("message") or []
         picks: list[str] = []
         for _ in range(size):
             hidden = [i for i in message if i in free and i not in picks]
-            if hidden and rng.random() < 0.4:
+            if hidden and rng.random() < decode:
                 picks.append(rng.choice(hidden))
             else:
                 picks.append(rng.choice([i for i in free if i not in picks]))
