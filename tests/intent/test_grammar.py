@@ -147,3 +147,14 @@ def test_unknown_game_phase_or_language() -> None:
         load_grammar("resistance").phase("night")
     with pytest.raises(GrammarError):
         load_grammar("resistance", "de")
+
+
+def test_open_phase_offers_a_likely_word_grammar_to_the_recognizer() -> None:
+    from voice_host.intent import SlotValues
+
+    pg = load_grammar("codenames").phase("clue", SlotValues(open_words=("lantern",)))
+    assert pg.jsgf() is None  # the matcher still takes any word
+    jsgf = pg.recognition_jsgf()
+    assert jsgf is not None and " lantern " in jsgf and " ocean " in jsgf
+    closed = load_grammar("codenames").phase("guess", SlotValues(board_words=("piano",)))
+    assert closed.recognition_jsgf() == closed.jsgf()

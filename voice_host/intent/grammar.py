@@ -79,6 +79,9 @@ class SlotValues:
     """The icons that may be named."""
     board_words: tuple[str, ...] = ()
     """Board words that may be guessed, exactly as the game spells them."""
+    open_words: tuple[str, ...] = ()
+    """Words the game expects in an open slot (the clue word): the recognizer listens for
+    these first; the matcher still takes any word."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +142,8 @@ class Settings:
     """Words that, first in an utterance and not part of a command, make it a question."""
     joiner: str = "and"
     """The usual word between two values of a run (generated sentences)."""
+    open_words: tuple[str, ...] = ()
+    """Likely words for an open slot, from the grammar's ``open_words_file``."""
 
 
 @dataclass(frozen=True)
@@ -311,14 +316,39 @@ class PhaseGrammar:
                 f"<garbage>;\n{tail}<garbage> = <g_word>+;\n"
                 f"<g_word> = {' | '.join(words)};\n")
 
+    def recognition_jsgf(self) -> str | None:
+        """The JSGF a recognizer should try first. For a closed phase, ``jsgf()``. For an
+        open phase (the clue word), the same sentences with the open slot drawn from the
+        likely words (the grammar's list and the game's ``open_words``); None when there are
+        none. A recognizer falls back to its full vocabulary when this grammar rejects the
+        audio, so an unlisted clue word can still be heard."""
+        if not self.open_vocabulary:
+            return self.jsgf()
+        return self._open_jsgf
+
+    @cached_property
+    def _open_jsgf(self) -> str | None:
+        words = [w for w in (*self.settings.open_words,
+                             *(t for word in self.slot_values.open_words
+                               for t in tokenize(word)))
+                 if is_jsgf_token(w)]
+        if not words:
+            return None
+        open_list = ValueList(WILDCARD_LIST, tuple(((w,), w) for w in dict.fromkeys(words)),
+                              runtime=False)
+        return self._build_jsgf({WILDCARD_LIST: open_list})
+
     @cached_property
     def _jsgf(self) -> str | None:
         if self.open_vocabulary:
             return None
+        return self._build_jsgf({})
+
+    def _build_jsgf(self, extra_lists: Mapping[str, ValueList]) -> str | None:
         used: dict[str, str] = {}
 
         def list_rule(list_name: str) -> str | None:
-            value_list = self.lists.get(list_name)
+            value_list = extra_lists.get(list_name) or self.lists.get(list_name)
             if value_list is None:
                 return None
             if list_name not in used:
@@ -520,6 +550,7 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     garbage_words=words("garbage_words"), joiner=joiner,
                     question_starts=words("question_starts"),
                     interjections=words("interjections"),
+                    open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     confusions=confusions)
 
 
@@ -630,6 +661,14 @@ def load_grammar(game: str, lang: str = "en") -> GameGrammar:
         specific = tomllib.loads(game_file.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         raise GrammarError(f"The {lang} grammar for {game} cannot be read: {error}") from None
-    grammar = GameGrammar(game, lang, _merge(common, specific))
+    merged = _merge(common, specific)
+    for name in merged["settings"].pop("open_words_file", ()):
+        path = folder / name
+        if not path.is_file():
+            raise GrammarError(f"The {lang} grammar for {game} names a missing word file {name}.")
+        merged["settings"].setdefault("open_words", []).extend(
+            w for line in path.read_text(encoding="utf-8").splitlines()
+            if not line.lstrip().startswith("#") for w in line.split())
+    grammar = GameGrammar(game, lang, merged)
     _LOADED[key] = grammar
     return grammar

@@ -227,6 +227,12 @@ class Adapter:
         s = _state(state)
         # every grid word, covered ones too: "piano" when piano is covered is then refused
         # with its reason instead of being misunderstood
+        if s.phase() == "clue":
+            # the recognizer listens for likely clue words first: the game's word list, less
+            # what is on the board (those are never valid clues)
+            on_board = set(s.words)
+            likely = tuple(w for w in WORD_LISTS.get(s.language, ()) if w not in on_board)
+            return SlotValues(players=s.players, board_words=s.words, open_words=likely)
         return SlotValues(players=s.players, board_words=s.words)
 
     # ------------------------------------------------------------------ understanding
