@@ -390,7 +390,7 @@ def test_board_score_status_and_clues_on_request(tmp_path: Path) -> None:
     text = run.text
     rows = state.rows()
     row_of = next(i for i, r in enumerate(rows) if guessed in r)
-    said_row = ", ".join(f"{w} is red" if w == guessed else w for w in rows[row_of])
+    said_row = ", ".join(f"{w} (covered: red)" if w == guessed else w for w in rows[row_of])
     assert f"Row {['one', 'two', 'three', 'four', 'five'][row_of]}: {said_row}." in text
     assert "Still to find: red 8, blue 8. 24 words are still uncovered." in text
     assert "Agents left to find: red 8, blue 8. Found so far: red 1, blue 0." in text
@@ -631,7 +631,7 @@ def test_french_narration_of_a_turn() -> None:
     said = " ".join(line.text for line in adapter.narrate(state, events))
     assert "un agent de l'équipe bleue" in said and "Le tour de l'équipe rouge est terminé." in said
     board = " ".join(line.text for line in adapter.board(state))
-    assert board.startswith("Rangée un : ") and f"{k[Colour.BLUE][0]} est bleu" in board
+    assert board.startswith("Rangée un : ") and f"{k[Colour.BLUE][0]} (couvert : bleu)" in board
 
 
 def test_key_sent_to_a_private_channel_that_is_not_a_file() -> None:
