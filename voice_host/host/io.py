@@ -7,6 +7,8 @@ player voices (the demo)."""
 from __future__ import annotations
 
 import enum
+import os
+import select
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -194,6 +196,8 @@ class TextListener:
     def listen(self, request: ListenRequest) -> Heard:
         if self.echo is not None:
             print(self.prompt, end="", file=self.echo, flush=True)
+        if request.countdown and not self._wait_for_line(request.countdown):
+            return Heard(HeardKind.SILENCE, source="keyboard")
         line = self.stream.readline()
         if not line:
             return Heard(HeardKind.END)
@@ -202,6 +206,27 @@ class TextListener:
             return Heard(HeardKind.SILENCE, source="keyboard")
         speaker, text = parse_script_line(line)
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
+
+    def _wait_for_line(self, seconds: int) -> bool:
+        """Contre la montre at the keyboard: count down aloud (on screen) while waiting for a
+        typed line; False when the clock ran out. Streams that cannot be waited on (a pipe
+        in tests, a StringIO) are read at once."""
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return True
+        if not os.isatty(fd):
+            return True
+        for remaining in range(seconds - 1, -1, -1):
+            ready, _, _ = select.select([fd], [], [], 1.0)
+            if ready:
+                return True
+            if self.echo is not None:
+                print(f"\rHOST: (tick) {remaining}  {self.prompt}", end="", file=self.echo,
+                      flush=True)
+        if self.echo is not None:
+            print(file=self.echo)
+        return False
 
     def close(self) -> None:
         pass
