@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from voice_host.speech.source import EndOfAudio, SilenceTimeout, Utterance
-from voice_host.speech.synthesizer import RATE_STEP, VOLUME_STEP, VoiceSettings, adjusted
+from voice_host.speech.synthesizer import AdjustableVoice, VoiceSettings
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -110,7 +110,7 @@ class PlayedSound:
     """Whether the microphone was to be closed while it played."""
 
 
-class RecordingSynthesizer:
+class RecordingSynthesizer(AdjustableVoice):
     """A ``Synthesizer`` that records instead of speaking. ``events`` keeps lines and sounds
     in the order they happened."""
 
@@ -148,22 +148,6 @@ class RecordingSynthesizer:
              wait: bool = True, gate: bool = True) -> None:
         self.events.append(PlayedSound(label, len(samples) / rate if rate else 0.0, wait, gate))
 
-    def _set(self, rate: float | None = None, volume: float | None = None) -> bool:
-        old = self.settings
-        self.settings = adjusted(old, rate=rate, volume=volume)
-        return self.settings != old
-
-    def slower(self) -> bool:
-        return self._set(rate=self.settings.rate / RATE_STEP)
-
-    def faster(self) -> bool:
-        return self._set(rate=self.settings.rate * RATE_STEP)
-
-    def louder(self) -> bool:
-        return self._set(volume=self.settings.volume * VOLUME_STEP)
-
-    def quieter(self) -> bool:
-        return self._set(volume=self.settings.volume / VOLUME_STEP)
 
 
 def make_utterance(samples: Samples | None = None, *, seconds: float = 1.0,

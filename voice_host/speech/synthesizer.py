@@ -425,7 +425,31 @@ class Synthesizer(Protocol):
         ...
 
 
-class TtsSynthesizer:
+class AdjustableVoice:
+    """``slower``/``faster``/``louder``/``quieter`` over a ``settings`` attribute; each
+    returns False when the setting is already at its limit."""
+
+    settings: VoiceSettings
+
+    def _set(self, *, rate: float | None = None, volume: float | None = None) -> bool:
+        old = self.settings
+        self.settings = adjusted(old, rate=rate, volume=volume)
+        return self.settings != old
+
+    def slower(self) -> bool:
+        return self._set(rate=self.settings.rate / RATE_STEP)
+
+    def faster(self) -> bool:
+        return self._set(rate=self.settings.rate * RATE_STEP)
+
+    def louder(self) -> bool:
+        return self._set(volume=self.settings.volume * VOLUME_STEP)
+
+    def quieter(self) -> bool:
+        return self._set(volume=self.settings.volume / VOLUME_STEP)
+
+
+class TtsSynthesizer(AdjustableVoice):
     """A ``Synthesizer`` made of a ``TtsEngine`` and an ``AudioOutput``."""
 
     def __init__(self, engine: TtsEngine, output: AudioOutput, *,
@@ -520,22 +544,6 @@ class TtsSynthesizer:
              wait: bool = True, gate: bool = True) -> None:
         self.output.play(samples, rate, label=label, wait=wait, gate=gate)
 
-    def _set(self, *, rate: float | None = None, volume: float | None = None) -> bool:
-        old = self.settings
-        self.settings = adjusted(old, rate=rate, volume=volume)
-        return self.settings != old
-
-    def slower(self) -> bool:
-        return self._set(rate=self.settings.rate / RATE_STEP)
-
-    def faster(self) -> bool:
-        return self._set(rate=self.settings.rate * RATE_STEP)
-
-    def louder(self) -> bool:
-        return self._set(volume=self.settings.volume * VOLUME_STEP)
-
-    def quieter(self) -> bool:
-        return self._set(volume=self.settings.volume / VOLUME_STEP)
 
 
 def parse_output(spec: str, *, gate: HalfDuplexGate | None = None) -> AudioOutput:
