@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from voice_host.intent import (
@@ -161,42 +161,32 @@ def _emit(args: argparse.Namespace, source: str, transcript: str,
 
 
 def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
+    """WAV files through the same path the host plays with: the recognizer switched to the
+    phase's grammar (wiring.Ears), then understanding.understand."""
+    from voice_host.host.io import HeardKind, ListenRequest
+    from voice_host.host.understanding import understand
+    from voice_host.host.wiring import Ears, WiringError, make_recognizer
+
     try:
-        from voice_host.speech.recognizers import create_recognizer
-        from voice_host.speech.types import RecognitionGrammar, SpeechError
-        from voice_host.speech.wav import read_wav
-    except ImportError as error:
-        print(f"WAV input needs the speech recognizer, which is not available: {error}.",
-              file=sys.stderr)
+        recognizer, _ = make_recognizer(args.asr, None, args.lang)
+    except (WiringError, ImportError) as error:
+        print(f"WAV input needs the speech recognizer: {error}", file=sys.stderr)
         return 2
-    try:
-        recognizer = create_recognizer(args.asr, lang=args.lang)
-        recognizer.set_grammar(RecognitionGrammar(
-            name=f"{args.game}.{args.phase}.{args.lang}", jsgf=phase.jsgf(),
-            words=phase.vocabulary()))
-    except SpeechError as error:
-        print(str(error), file=sys.stderr)
-        return 2
+    ears = Ears(recognizer)
+    request = ListenRequest(grammar=phase, grammar_name=f"{args.game}.{args.phase}.{args.lang}",
+                            expected=(args.speaker,) if args.speaker else ())
     failures = 0
     for path in args.files:
-        try:
-            transcript = recognizer.recognize(read_wav(path))
-        except SpeechError as error:
+        heard = ears.decode_wav(Path(path), request)
+        if heard.kind is HeardKind.ERROR:
             failures += 1
             if args.json:
-                print(json.dumps(_record(path, "", None) | {"error": str(error)},
+                print(json.dumps(_record(path, "", None) | {"error": heard.error},
                                  ensure_ascii=False))
             else:
-                print(f"{path}\n  error:      {error}")
+                print(f"{path}\n  error:      {heard.error}")
             continue
-        confidences: Sequence[float] | None = None
-        if transcript.words:
-            confidences = [w.confidence for w in transcript.words]
-        # a PocketSphinx decode restricted to the phase's JSGF yields grammar sentences
-        # unless it lost its way: then only an exact sentence is acted on
-        closed = transcript.backend == "pocketsphinx" and phase.jsgf() is not None
-        result = None if transcript.rejected else matcher.match(
-            transcript.text, speaker=args.speaker, word_confidences=confidences, closed=closed)
-        note = "the recognizer judged this out of grammar" if transcript.rejected else ""
-        _emit(args, path, transcript.text, result, note)
+        understood = understand(heard, matcher, speaker=args.speaker)
+        note = "the recognizer judged this out of grammar" if heard.rejected else ""
+        _emit(args, path, heard.text, understood.result if understood.best else None, note)
     return 1 if failures else 0
