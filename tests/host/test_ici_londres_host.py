@@ -596,7 +596,7 @@ def test_cli_host_deal_writes_the_speakers_icons_to_a_file(
     saved = load_game(save)
     icons = saved.state["drawn"]
     files = list(tmp_path.glob("game-secrets/*Ada*"))
-    assert len(files) == 1 and str(files[0]) in out
+    assert len(files) == 1 and f"in the file {files[0].name}." in out
     secret = files[0].read_text(encoding="utf-8")
     adapter = Adapter(options())
     assert all(adapter.icon(i) in secret for i in icons)

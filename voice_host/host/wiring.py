@@ -55,7 +55,9 @@ class SecretFiles:
         self.folder.mkdir(parents=True, exist_ok=True)
         with path.open("a", encoding="utf-8") as f:
             f.write(line.text + "\n")
-        return str(path)
+        # what the host says aloud: the file's name, not a long path (the folder is printed
+        # on the screen at the start)
+        return path.name
 
 
 # --------------------------------------------------------------------------- speech output
@@ -120,11 +122,21 @@ class SpeechOutput:
 
 
 class Ears:
-    """The recognizer, switched to each request's grammar."""
+    """The recognizer, switched to each request's grammar.
 
-    def __init__(self, recognizer: Any) -> None:
+    ``open_vocabulary`` decodes with the recognizer's full language model instead of the
+    phase's grammar (the benchmark's baseline; the matcher is the same)."""
+
+    def __init__(self, recognizer: Any, *, open_vocabulary: bool = False) -> None:
         self.recognizer = recognizer
+        self.open_vocabulary = open_vocabulary
         self._grammar_key: tuple[str, str | None] | None = None
+
+    def _jsgf(self, request: ListenRequest) -> str | None:
+        pg = request.grammar
+        if pg is None or self.open_vocabulary:
+            return None
+        return pg.jsgf()
 
     def use(self, request: ListenRequest) -> None:
         from voice_host.speech.types import RecognitionGrammar
@@ -132,11 +144,12 @@ class Ears:
         pg = request.grammar
         if pg is None:
             return
-        jsgf = pg.jsgf()
-        key = (request.grammar_name, jsgf if jsgf is not None else str(sorted(pg.vocabulary())))
+        jsgf = self._jsgf(request)
+        name = request.grammar_name + (".open" if self.open_vocabulary else "")
+        key = (name, jsgf if jsgf is not None else str(sorted(pg.vocabulary())))
         if key != self._grammar_key:
             self.recognizer.set_grammar(RecognitionGrammar(
-                name=request.grammar_name, jsgf=jsgf, words=pg.vocabulary()))
+                name=name, jsgf=jsgf, words=pg.vocabulary()))
             self._grammar_key = key
 
     def hear(self, samples: Any, request: ListenRequest, *, source: str) -> Heard:
@@ -144,7 +157,20 @@ class Ears:
             return Heard(HeardKind.SPEECH, text="", recording=samples, source=source)
         self.use(request)
         transcript = self.recognizer.recognize(samples)
-        closed = request.grammar.jsgf() is not None and transcript.backend == "pocketsphinx"
+        return self._heard(transcript, samples, request, source=source)
+
+    def stream(self, request: ListenRequest) -> EarsStream | None:
+        """A decoder fed frame by frame while the player talks (None when the recognizer
+        cannot stream or there is nothing to decode)."""
+        if request.grammar is None or not all(
+                hasattr(self.recognizer, m) for m in ("start_utterance", "feed", "finish")):
+            return None
+        self.use(request)
+        return EarsStream(self, request)
+
+    def _heard(self, transcript: Any, samples: Any, request: ListenRequest, *,
+               source: str) -> Heard:
+        closed = self._jsgf(request) is not None and transcript.backend == "pocketsphinx"
         return heard_from_transcript(transcript, source=source,
                                      recording=samples if request.record else None,
                                      closed_grammar=closed)
@@ -160,6 +186,34 @@ class Ears:
         if len(samples) == 0:
             return Heard(HeardKind.SILENCE, source=str(path))
         return self.hear(samples, request, source=str(path))
+
+
+class EarsStream:
+    """One utterance decoded while it is spoken: the source passes frames to ``feed`` as
+    they arrive, and only the end of the search is left when the utterance ends."""
+
+    def __init__(self, ears: Ears, request: ListenRequest) -> None:
+        self.ears = ears
+        self.request = request
+        self.frames_fed = 0
+        """Frames decoded so far in the current attempt."""
+
+    def feed(self, frame: Any, restart: bool = False) -> None:
+        """Decode one more frame; ``restart`` drops what was fed before."""
+        if restart or self.frames_fed == 0:
+            self.ears.recognizer.start_utterance()
+            self.frames_fed = 0
+        self.ears.recognizer.feed(frame)
+        self.frames_fed += 1
+
+    def finish(self, samples: Any, *, source: str) -> Heard:
+        """The Heard of the utterance whose audio is ``samples`` (decoded whole if no frame
+        was streamed)."""
+        if self.frames_fed == 0:
+            return self.ears.hear(samples, self.request, source=source)
+        transcript = self.ears.recognizer.finish()
+        self.frames_fed = 0
+        return self.ears._heard(transcript, samples, self.request, source=source)
 
 
 def make_recognizer(asr: str, vosk_model: Path | None, lang: str) -> tuple[Any, str]:
@@ -191,8 +245,15 @@ class MicListener:
         if request.countdown:
             self._start_ticks(request.countdown, stop_ticks)
         timeout = float(request.countdown) if request.countdown else request.timeout
+        from voice_host.speech.source import EndpointedSource
+
+        stream = self.ears.stream(request) if isinstance(self.source, EndpointedSource) \
+            else None
         try:
-            utterance = self.source.listen(timeout=timeout)
+            if stream is not None:
+                utterance = self.source.listen(timeout=timeout, on_frame=stream.feed)
+            else:
+                utterance = self.source.listen(timeout=timeout)
         except SilenceTimeout:
             return Heard(HeardKind.SILENCE, source="microphone")
         except EndOfAudio:
@@ -204,7 +265,10 @@ class MicListener:
         from voice_host.speech.source import utterance_problem
 
         problem = utterance_problem(utterance)
-        heard = self.ears.hear(utterance.samples, request, source="microphone")
+        if stream is not None:
+            heard = stream.finish(utterance.samples, source="microphone")
+        else:
+            heard = self.ears.hear(utterance.samples, request, source="microphone")
         if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
             # clipped or cut off and not understood: say what was wrong with the audio
             return Heard(HeardKind.ERROR, error=problem, source="microphone")
@@ -251,6 +315,8 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
     secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
                           else save_path.parent / f"{save_path.stem}-secrets")
     banner: list[str] = []
+    if getattr(args, "deal", "table") == "host":
+        banner.append(f"Each player's secrets are written to {secrets.folder}")
     needs_recognizer = (args.script is None and args.input == "mic") or (
         args.script is not None and _script_has_wav(args.script))
 
