@@ -94,6 +94,10 @@ class EndpointerConfig:
     """Seconds of audio before the measured floor is trusted on its own."""
     vad_aggressiveness: int | None = 2
     """WebRTC VAD mode 0-3 (3 rejects most), or ``None`` for the energy test alone."""
+    end_drop_db: float | None = 8.0
+    """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
+    the utterance's own speech level counts as silence, so an utterance ends even when the
+    room keeps talking (babble passes the noise-floor and VAD tests). ``None`` disables."""
 
     def __post_init__(self) -> None:
         if self.trailing_silence <= 0 or self.max_length <= 0:
@@ -217,6 +221,8 @@ class Endpointer:
         self._start_sample = 0
         self._clock = 0  # samples fed so far
         self._active = False
+        self._speech_power = 0.0  # mean power of the current utterance's speech frames
+        self._speech_frames = 0
 
     @property
     def uses_vad(self) -> bool:
@@ -233,12 +239,23 @@ class Endpointer:
         """Seconds of audio fed (or skipped) so far."""
         return self._clock / SAMPLE_RATE
 
+    @property
+    def current_frames(self) -> tuple[Samples, ...]:
+        """The frames of the utterance being collected (pre-roll first); empty between them."""
+        return tuple(self._frames) if self._active else ()
+
     def is_speech(self, frame: Samples, level_db: float, *, continuing: bool) -> bool:
         """The per-frame decision (energy over the floor, then the VAD)."""
         c = self.config
         margin = c.continue_margin_db if continuing else c.start_margin_db
         if level_db < max(self.floor.dbfs + margin, c.min_level_dbfs):
             return False
+        if continuing and c.end_drop_db is not None and self._speech_power > 0:
+            recent = self._levels[-4:] + [level_db]
+            smoothed = 10 * float(np.log10(np.mean([10 ** (lv / 10) for lv in recent])))
+            reference = 10 * float(np.log10(self._speech_power))
+            if smoothed < reference - c.end_drop_db:
+                return False
         if self._vad is None or len(frame) != FRAME_SAMPLES:
             return True
         return bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE))
@@ -264,9 +281,13 @@ class Endpointer:
             self._voiced = [False] * len(self._pre)
             self._pre.clear()
             self._silence_run = 0
+            self._speech_power, self._speech_frames = 0.0, 0
         self._frames.append(frame)
         self._levels.append(level)
         self._voiced.append(speech)
+        if speech:
+            self._speech_frames += 1
+            self._speech_power += (10 ** (level / 10) - self._speech_power) / self._speech_frames
         self._silence_run = 0 if speech else self._silence_run + 1
         c = self.config
         if self._silence_run * FRAME_SECONDS >= c.trailing_silence - 1e-9:
@@ -479,7 +500,19 @@ class EndpointedSource:
         while (frame := self._read_frame()) is not None:
             yield frame
 
-    def listen(self, *, timeout: float | None = None) -> Utterance:
+    def listen(
+        self,
+        *,
+        timeout: float | None = None,
+        on_frame: Callable[[Samples, bool], None] | None = None,
+    ) -> Utterance:
+        """The next utterance (see ``AudioSource.listen``).
+
+        ``on_frame(frame, restart)`` is called with every frame of a possible utterance as
+        it arrives, so a recognizer can decode while the player is still talking;
+        ``restart`` is True on the first frame of a new attempt (the pre-roll), when what
+        was passed before belongs to nothing (a click that was dropped, an interrupted
+        utterance)."""
         waited = 0.0
         while not self._pending:
             frame = self._read_frame()
@@ -488,7 +521,15 @@ class EndpointedSource:
                 if last is not None:
                     return last
                 raise EndOfAudio()
-            self._pending.extend(self.endpointer.feed(frame))
+            was_active = self.endpointer.in_speech
+            finished = self.endpointer.feed(frame)
+            self._pending.extend(finished)
+            if on_frame is not None:
+                if self.endpointer.in_speech and not was_active:
+                    for index, held in enumerate(self.endpointer.current_frames):
+                        on_frame(held, index == 0)
+                elif self.endpointer.in_speech or (was_active and finished):
+                    on_frame(frame, False)
             if not self._pending and not self.endpointer.in_speech:
                 waited += len(frame) / SAMPLE_RATE
                 if timeout is not None and waited >= timeout - 1e-9:
