@@ -367,7 +367,7 @@ def _script_has_wav(path: Path) -> bool:
         return False
 
 
-def _speech_output(spec: str, *, captions: TextOutput, secrets: SecretFiles,
+def _speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFiles,
                    gate: Any = None) -> SpeechOutput:
     from voice_host.speech.synthesizer import create_synthesizer
     from voice_host.speech.types import SpeechError
