@@ -136,7 +136,8 @@ class Ears:
         pg = request.grammar
         if pg is None or self.open_vocabulary:
             return None
-        return pg.jsgf()
+        # for an open phase (the clue word) this is the likely-word grammar, tried first
+        return pg.recognition_jsgf()
 
     def use(self, request: ListenRequest) -> None:
         from voice_host.speech.types import RecognitionGrammar
@@ -171,9 +172,25 @@ class Ears:
     def _heard(self, transcript: Any, samples: Any, request: ListenRequest, *,
                source: str) -> Heard:
         closed = self._jsgf(request) is not None and transcript.backend == "pocketsphinx"
+        pg = request.grammar
+        if (closed and pg is not None and pg.open_vocabulary and len(samples)
+                and (transcript.rejected or not transcript.text.strip())):
+            # the likely clue words did not fit: listen again with the full vocabulary, so
+            # a clue word nobody listed can still be heard
+            transcript = self._open_decode(samples, request)
+            closed = False
         return heard_from_transcript(transcript, source=source,
                                      recording=samples if request.record else None,
                                      closed_grammar=closed)
+
+    def _open_decode(self, samples: Any, request: ListenRequest) -> Any:
+        from voice_host.speech.types import RecognitionGrammar
+
+        assert request.grammar is not None
+        self.recognizer.set_grammar(RecognitionGrammar(
+            name=request.grammar_name + ".open", jsgf=None, words=request.grammar.vocabulary()))
+        self._grammar_key = None  # the next request switches back to its own grammar
+        return self.recognizer.recognize(samples)
 
     def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
         from voice_host.speech.types import SpeechError
