@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("voice_host.host.simulate", "play many random games and print statistics"),
     "doctor": ("voice_host.host.doctor", "check audio devices, recognizer and speech output"),
     "models": ("voice_host.host.models_cmd", "list, download or remove Vosk speech models"),
+    "bench": ("voice_host.host.bench_cmd", "measure speech recognition in noise (benchmark)"),
 }
 
 

@@ -1,0 +1,791 @@
+"""Recognition benchmark: spoken commands and table talk, in noise, through the host's own path.
+
+    .venv/bin/python benchmarks/bench_recognition.py --quick      # a few hundred utterances
+    .venv/bin/python benchmarks/bench_recognition.py              # full mode
+    voice-host bench [--quick] ...                                 # the same
+
+What it does:
+
+* **Test set from the grammars**: every phase of every game is set up with random run-time
+  values (players drawn from a pool, the 36 icons, 25 board words drawn from the word list),
+  and ``PhaseGrammar.sample`` draws sentences with their expected intent and slots. Table talk
+  comes from ``recognition_data.CHATTER`` (written for this benchmark, split into a
+  calibration half and a report half: ``--split``).
+* **Voices**: espeak-ng voices x speeds x pitches (sampled per utterance); each WAV is cached
+  in ``benchmarks/cache/`` by a hash of its text and voice.
+* **Noise**: clean, and white, pink and babble (several overlapping synthetic talkers) mixed at
+  24, 18, 12 and 6 dB SNR, the speech level being the RMS over the speech only.
+* **The host's path**: each utterance is placed in a stream with noise before and after it and
+  played through ``MicListener`` over an ``ArraySource`` -- the endpointer cuts the utterance,
+  the recognizer decodes frames as they arrive (``Ears.stream``), and
+  ``understanding.understand`` turns the Heard into an intent, exactly as during a game.
+* **Systems**: PocketSphinx with the phase grammar (the host's default), the same recognizer
+  with its open-vocabulary language model and the same matcher (baseline), and Vosk likewise
+  when a Vosk model is installed. ``grammar+open`` combines the two PocketSphinx decodes of
+  each utterance: an intent is acted on only when both agree (its cost is the sum of both).
+* **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
+  condition, and per game, phase and SNR; false actions on chatter (share of chatter
+  utterances that produced any intent); latency from the end of the utterance (the endpointer's
+  decision) to the intent, p50 and p95; real-time factor (CPU time / audio time); peak RSS of
+  each system's worker process. Printed, and written to ``benchmarks/results/recognition.json``
+  and ``recognition.md`` (``--out`` to change).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import multiprocessing
+import os
+import random
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+import recognition_data as data  # noqa: E402
+
+from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
+from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
+from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
+
+PHASES: dict[str, tuple[str, ...]] = {
+    "resistance": ("team", "vote", "mission", "accuse", "answer"),
+    "ici-londres": ("guess", "answer"),
+    "codenames": ("clue", "guess", "colour", "answer"),
+}
+NOISES = ("white", "pink", "babble")
+SNRS = (24, 18, 12, 6)
+CLEAN = ("clean", None)
+LEAD_IN = 0.5
+"""Seconds of noise before the utterance starts."""
+TAIL = 0.9
+"""Seconds of noise after it (the endpointer needs 0.5 s to decide it ended)."""
+HARMLESS = frozenset({"help", "repeat", "score", "status", "read_board", "list_tried", "slower",
+                      "faster", "louder", "quieter", "pause", "resume"})
+"""Intents that only make the host talk or wait; every other one changes the game."""
+TARGETS = {
+    "clean": 0.99, "babble 12": 0.98, "babble 6": 0.94,
+}
+CACHE = HERE / "cache"
+RESULTS = HERE / "results"
+
+
+# --------------------------------------------------------------------------- test set
+
+
+@dataclass(frozen=True)
+class Voice:
+    """One espeak-ng rendering."""
+
+    name: str
+    """espeak-ng voice."""
+    speed: int
+    """Words per minute."""
+    pitch: int
+    """Pitch 0..99."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}/{self.speed}/{self.pitch}"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The run-time values of one game being played."""
+
+    game: str
+    """Game name."""
+    players: tuple[str, ...]
+    """Player names."""
+    speaker: str
+    """Who talks."""
+    board: tuple[str, ...] = ()
+    """Codenames board words."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One utterance in one condition."""
+
+    ident: int
+    """Index of the utterance (shared by its conditions)."""
+    setup: Setup
+    """The game it is said in."""
+    phase: str
+    """The phase listening."""
+    text: str
+    """What is said."""
+    intent: str | None
+    """Expected intent (None for chatter)."""
+    slots: str
+    """Expected slots as canonical JSON ("{}" for chatter)."""
+    voice: Voice
+    """Who says it."""
+    noise: str
+    """clean, white, pink or babble."""
+    snr: int | None
+    """dB, None when clean."""
+
+    @property
+    def condition(self) -> str:
+        return "clean" if self.snr is None else f"{self.noise} {self.snr}"
+
+    @property
+    def command(self) -> bool:
+        return self.intent is not None
+
+
+def canonical_slots(slots: Any) -> str:
+    """Slots as sorted JSON with tuples as lists (what the matcher returns, comparable)."""
+    def plain(value: Any) -> Any:
+        if isinstance(value, (tuple, list)):
+            return [plain(v) for v in value]
+        return value
+    return json.dumps({k: plain(v) for k, v in sorted(dict(slots).items())}, sort_keys=True)
+
+
+def _voices(rng: random.Random) -> Voice:
+    return Voice(rng.choice(data.VOICES), rng.choice(data.SPEEDS), rng.choice(data.PITCHES))
+
+
+def _setups(rng: random.Random, per_game: int) -> dict[str, list[Setup]]:
+    from voice_host.games.codenames_words import WORD_LISTS
+
+    words = list(WORD_LISTS["en"])
+    out: dict[str, list[Setup]] = {}
+    for game in PHASES:
+        out[game] = []
+        for _ in range(per_game):
+            players = tuple(rng.sample(data.PLAYER_POOL, rng.randint(5, 8)))
+            board = tuple(rng.sample(words, 25)) if game == "codenames" else ()
+            out[game].append(Setup(game, players, rng.choice(players), board))
+    return out
+
+
+def phase_grammar(setup: Setup, phase: str) -> Any:
+    """The PhaseGrammar a game in this setup listens with."""
+    from voice_host.intent import IconEntry, SlotValues, load_grammar
+
+    icons: tuple[IconEntry, ...] = ()
+    if setup.game == "ici-londres":
+        from voice_host.games.icons import ICONS
+
+        icons = tuple(IconEntry(i.name, tuple(i.synonyms), i.french, tuple(i.french_synonyms))
+                      for i in ICONS)
+    slots = SlotValues(players=setup.players, speaker=setup.speaker, icons=icons,
+                       board_words=setup.board)
+    return load_grammar(setup.game, "en").phase(phase, slots)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How big a run is."""
+
+    per_phase: int
+    """Commands sampled per phase."""
+    chatter_repeats: int
+    """How many phases each chatter line is said in."""
+    conditions_per_utterance: int
+    """Noise conditions per utterance besides clean (0 = all of them)."""
+    baseline_conditions: tuple[str, ...] | None = None
+    """Conditions the (slower) open-vocabulary baseline decodes; None = all."""
+
+
+QUICK = Plan(per_phase=8, chatter_repeats=1, conditions_per_utterance=1,
+             baseline_conditions=("clean",))
+FULL = Plan(per_phase=12, chatter_repeats=2, conditions_per_utterance=0,
+            baseline_conditions=("clean", "babble 12", "babble 6", "pink 12", "white 12"))
+
+
+def build_cases(plan: Plan, *, split: str, seed: int) -> list[Case]:
+    """Commands from every phase plus chatter, each in clean and some noisy conditions."""
+    rng = random.Random(f"{seed}/{split}")
+    setups = _setups(rng, 3)
+    noisy = [(n, s) for n in NOISES for s in SNRS]
+    # babble at the target SNRs is said more often in quick mode
+    weighted = noisy + [("babble", 12), ("babble", 6)] * 3
+    utterances: list[tuple[Setup, str, str, str | None, str]] = []
+    for game, phases in PHASES.items():
+        for phase in phases:
+            for index in range(plan.per_phase):
+                setup = setups[game][index % len(setups[game])]
+                pg = phase_grammar(setup, phase)
+                got = pg.sample(rng, 1)
+                if got:
+                    s = got[0]
+                    utterances.append((setup, phase, s.text, s.intent, canonical_slots(s.slots)))
+    chatter = data.chatter_split(split)
+    all_phases = [(g, p) for g, ps in PHASES.items() for p in ps]
+    for line in chatter:
+        for game, phase in rng.sample(all_phases, plan.chatter_repeats):
+            setup = rng.choice(setups[game])
+            p, q = rng.sample(setup.players, 2)
+            utterances.append((setup, phase, line.format(p=p.lower(), q=q.lower()), None, "{}"))
+    cases: list[Case] = []
+    for ident, (setup, phase, text, intent, slots) in enumerate(utterances):
+        voice = _voices(rng)
+        if plan.conditions_per_utterance:
+            conditions = [CLEAN] + [rng.choice(weighted)
+                                    for _ in range(plan.conditions_per_utterance)]
+        else:
+            conditions = [CLEAN] + noisy
+        for noise, snr in dict.fromkeys(conditions):
+            cases.append(Case(ident, setup, phase, text, intent, slots, voice, noise, snr))
+    return cases
+
+
+# --------------------------------------------------------------------------- audio
+
+
+def _cache_path(text: str, voice: Voice) -> Path:
+    key = hashlib.sha1(f"{text}\0{voice.name}\0{voice.speed}\0{voice.pitch}".encode())
+    return CACHE / f"{key.hexdigest()[:24]}.wav"
+
+
+def synthesize(text: str, voice: Voice) -> Samples:
+    """espeak-ng speech at 16 kHz, cached by a hash of text and voice."""
+    path = _cache_path(text, voice)
+    if path.exists():
+        return read_wav(path)
+    raw = subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.speed), "-p",
+                          str(voice.pitch), "--stdout", text],
+                         check=True, capture_output=True).stdout
+    audio, rate = decode_wav(raw)
+    samples = to_int16(resample(audio, rate, SAMPLE_RATE))
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    write_wav(tmp, samples)
+    tmp.replace(path)
+    return samples
+
+
+def synthesize_all(items: Iterable[tuple[str, Voice]], jobs: int = 2) -> None:
+    """Fill the cache (espeak-ng runs in parallel)."""
+    todo = [item for item in dict.fromkeys(items) if not _cache_path(*item).exists()]
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda item: synthesize(*item), todo))
+
+
+def babble_track(seconds: float = 90.0, talkers: int = 5) -> Samples:
+    """Several synthetic talkers speaking over each other (cached)."""
+    key = hashlib.sha1(repr((data.BABBLE, data.VOICES, seconds, talkers)).encode())
+    path = CACHE / f"babble-{key.hexdigest()[:16]}.wav"
+    if path.exists():
+        return read_wav(path)
+    rng = random.Random(99)
+    n = int(seconds * SAMPLE_RATE)
+    mix = np.zeros(n, dtype=np.float64)
+    for talker in range(talkers):
+        voice = Voice(data.VOICES[talker % len(data.VOICES)], rng.choice(data.SPEEDS),
+                      rng.choice(data.PITCHES))
+        line = np.zeros(0, dtype=np.float64)
+        while len(line) < n:
+            speech = synthesize(rng.choice(data.BABBLE), voice).astype(np.float64)
+            speech /= max(speech_rms(speech), 1.0)
+            gap = np.zeros(int(rng.uniform(0.05, 0.4) * SAMPLE_RATE))
+            line = np.concatenate([line, speech, gap])
+        start = rng.randrange(0, SAMPLE_RATE * 3)
+        line = np.roll(line[:n], start)
+        mix += line * rng.uniform(0.7, 1.0)
+    mix /= np.sqrt(np.mean(mix * mix))
+    samples = to_int16(mix * 0.1)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    write_wav(path, samples)
+    return samples
+
+
+def stream_for(case: Case, babble: Samples | None) -> Samples:
+    """The utterance with noise before and after, as a microphone would hear it."""
+    speech = synthesize(case.text, case.voice)
+    lead, tail = int(LEAD_IN * SAMPLE_RATE), int(TAIL * SAMPLE_RATE)
+    padded = np.concatenate([np.zeros(lead, np.int16), speech, np.zeros(tail, np.int16)])
+    if case.snr is None:
+        return padded
+    rng = np.random.default_rng(case.ident * 131 + case.snr)
+    n = len(padded)
+    if case.noise == "white":
+        noise = white_noise(n, rng=rng, level_dbfs=-30.0)
+    elif case.noise == "pink":
+        noise = pink_noise(n, rng=rng, level_dbfs=-30.0)
+    else:
+        assert babble is not None
+        noise = babble
+    offset = int(rng.integers(0, max(1, len(noise) - n))) if case.noise == "babble" else 0
+    return mix_at_snr(padded, noise, float(case.snr), offset=offset)
+
+
+WARM_UP = 5.0
+"""Seconds of the room's noise the endpointer has heard before the utterance."""
+
+
+def prime_floor(source: Any, case: Case, babble: Samples | None) -> None:
+    """Let the endpointer learn the room's noise floor, as a microphone that has been open
+    for a while has (another stretch of the same noise, at the level used in the mix)."""
+    from voice_host.speech.source import split_frames
+
+    n = int(WARM_UP * SAMPLE_RATE)
+    noise = np.zeros(n, np.int16)
+    if case.snr is not None:
+        level = speech_rms(synthesize(case.text, case.voice)) / 10 ** (case.snr / 20)
+        rng = np.random.default_rng(case.ident + 7919)
+        if case.noise == "babble":
+            assert babble is not None
+            start = int(rng.integers(0, len(babble) - n))
+            raw = babble[start:start + n].astype(np.float64)
+        elif case.noise == "pink":
+            raw = pink_noise(n, rng=rng, level_dbfs=-30.0).astype(np.float64)
+        else:
+            raw = white_noise(n, rng=rng, level_dbfs=-30.0).astype(np.float64)
+        raw *= level / max(float(np.sqrt(np.mean(raw * raw))), 1e-9)
+        noise = np.clip(np.round(raw), -32768, 32767).astype(np.int16)
+    for frame in split_frames(noise):
+        source.endpointer.feed(frame)
+    source.endpointer.reset()
+
+
+def measured_snr(mixed: Samples, clean: Samples) -> float:
+    """SNR of a mix: speech RMS (over the speech) / RMS of what was added."""
+    added = mixed.astype(np.float64) - clean.astype(np.float64)
+    return 20 * float(np.log10(speech_rms(clean) / max(np.sqrt(np.mean(added * added)), 1e-9)))
+
+
+# --------------------------------------------------------------------------- decoding
+
+
+@dataclass
+class Outcome:
+    """What one system made of one case."""
+
+    system: str
+    ident: int
+    game: str
+    phase: str
+    condition: str
+    voice: str
+    text: str
+    expected: str | None
+    expected_slots: str
+    heard: str = ""
+    intent: str | None = None
+    slots: str = "{}"
+    ambiguous: bool = False
+    why_not: str = ""
+    latency: float = 0.0
+    cpu: float = 0.0
+    audio: float = 0.0
+
+    @property
+    def correct(self) -> bool:
+        return (self.expected is not None and self.intent == self.expected
+                and self.slots == self.expected_slots and not self.ambiguous)
+
+    @property
+    def acted(self) -> bool:
+        return self.intent is not None
+
+
+@dataclass
+class WorkerResult:
+    """A system's outcomes and its process's peak memory."""
+
+    system: str
+    outcomes: list[Outcome] = field(default_factory=list)
+    peak_rss_mb: float = 0.0
+    note: str = ""
+
+
+class _NoOutput:
+    def tick(self, remaining: int) -> None:
+        pass
+
+
+def make_ears(system: str) -> Any:
+    from voice_host.host.wiring import Ears
+
+    backend, _, mode = system.partition(":")
+    if backend == "pocketsphinx":
+        from voice_host.speech.pocketsphinx_asr import PocketSphinxRecognizer
+
+        recognizer: Any = PocketSphinxRecognizer()
+    else:
+        from voice_host.speech.recognizers import create_recognizer
+
+        recognizer = create_recognizer("vosk")
+    return Ears(recognizer, open_vocabulary=mode == "open")
+
+
+def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
+    """Decode every case with one system, through MicListener and understand()."""
+    from voice_host.host.io import HeardKind, ListenRequest
+    from voice_host.host.understanding import understand
+    from voice_host.host.wiring import MicListener
+    from voice_host.intent import Matcher
+    from voice_host.speech.source import ArraySource
+
+    ears = make_ears(system)
+    babble = babble_track() if any(c.noise == "babble" for c in cases) else None
+    result = WorkerResult(system)
+    grammars: dict[tuple[Setup, str], tuple[Any, Matcher]] = {}
+    for case in cases:
+        key = (case.setup, case.phase)
+        if key not in grammars:
+            pg = phase_grammar(case.setup, case.phase)
+            grammars[key] = (pg, Matcher(pg))
+        pg, matcher = grammars[key]
+        request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
+                                f"{abs(hash(case.setup)) % 10**8}", expected=())
+        stream = stream_for(case, babble)
+        source = ArraySource(stream)
+        prime_floor(source, case, babble)
+        listener = MicListener(ears, source, _NoOutput())  # type: ignore[arg-type]
+        ears.use(request)  # compile the grammar outside the timed part (done once per phase)
+        _DETECTIONS.clear()
+        cpu0 = time.process_time()
+        heard = listener.listen(request)
+        decided = time.perf_counter()
+        understood = understand(heard, matcher, speaker=case.setup.speaker)
+        done = time.perf_counter()
+        cpu = time.process_time() - cpu0
+        utterance_end = _last_detection(listener)
+        best = understood.best
+        result.outcomes.append(Outcome(
+            system=system, ident=case.ident, game=case.setup.game, phase=case.phase,
+            condition=case.condition, voice=case.voice.label, text=case.text,
+            expected=case.intent, expected_slots=case.slots,
+            heard=heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})",
+            intent=best.intent if best else None,
+            slots=canonical_slots(best.slots) if best else "{}",
+            ambiguous=bool(understood.result and understood.result.ambiguous),
+            why_not=understood.why_not,
+            latency=done - (utterance_end if utterance_end is not None else decided),
+            cpu=cpu, audio=len(stream) / SAMPLE_RATE))
+    result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return result
+
+
+_DETECTIONS: list[float] = []
+
+
+def _last_detection(listener: Any) -> float | None:
+    """perf_counter time at which the endpointer handed over the last utterance."""
+    return _DETECTIONS[-1] if _DETECTIONS else None
+
+
+def _install_detection_clock() -> None:
+    """Record when each utterance is cut (the end of audio, for the latency figure)."""
+    from voice_host.speech import source
+
+    if getattr(source.Endpointer, "_bench_clock", False):
+        return
+    original_finish = source.Endpointer._finish
+
+    def timed_finish(self: Any, *, truncated: bool) -> list[Any]:
+        done = original_finish(self, truncated=truncated)
+        if done:
+            _DETECTIONS.append(time.perf_counter())
+        return done
+
+    source.Endpointer._finish = timed_finish  # type: ignore[method-assign]
+    source.Endpointer._bench_clock = True  # type: ignore[attr-defined]
+
+
+def _worker(system: str, cases: Sequence[Case]) -> WorkerResult:
+    _install_detection_clock()
+    try:
+        return run_system(system, cases)
+    except Exception as error:  # noqa: BLE001 - one backend failing must not sink the run
+        return WorkerResult(system, note=f"{type(error).__name__}: {error}")
+
+
+def available_systems() -> list[str]:
+    systems = ["pocketsphinx:grammar", "pocketsphinx:open"]
+    try:
+        from voice_host.speech import models
+
+        if models.installed_model("en") is not None:
+            import importlib.util
+
+            if importlib.util.find_spec("vosk") is not None:
+                systems += ["vosk:grammar", "vosk:open"]
+    except Exception:  # noqa: BLE001 - no Vosk: PocketSphinx only
+        pass
+    return systems
+
+
+# --------------------------------------------------------------------------- report
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
+
+
+def _quantile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def combine(grammar: list[Outcome], open_: list[Outcome]) -> list[Outcome]:
+    """grammar+open: act only when both decodes give the same intent and slots."""
+    by_key = {(o.ident, o.condition): o for o in open_}
+    out = []
+    for g in grammar:
+        o = by_key.get((g.ident, g.condition))
+        if o is None:
+            continue
+        agree = g.intent is not None and g.intent == o.intent and g.slots == o.slots
+        out.append(Outcome(
+            system="pocketsphinx:grammar+open", ident=g.ident, game=g.game, phase=g.phase,
+            condition=g.condition, voice=g.voice, text=g.text, expected=g.expected,
+            expected_slots=g.expected_slots, heard=f"{g.heard} | {o.heard}",
+            intent=g.intent if agree else None, slots=g.slots if agree else "{}",
+            ambiguous=g.ambiguous or o.ambiguous, why_not="" if agree else "disagree",
+            latency=g.latency + o.latency, cpu=g.cpu + o.cpu, audio=g.audio))
+    return out
+
+
+def conditions_order() -> list[str]:
+    return ["clean"] + [f"{n} {s}" for n in ("babble", "pink", "white") for s in SNRS]
+
+
+def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[str, Any]:
+    summary: dict[str, Any] = {}
+    for system, outcomes in results.items():
+        commands = [o for o in outcomes if o.expected is not None]
+        chatter = [o for o in outcomes if o.expected is None]
+        per_condition = {}
+        for condition in conditions_order():
+            cmd = [o for o in commands if o.condition == condition]
+            talk = [o for o in chatter if o.condition == condition]
+            if cmd or talk:
+                per_condition[condition] = {
+                    "commands": len(cmd), "accepted": sum(o.correct for o in cmd),
+                    "chatter": len(talk), "false_actions": sum(o.acted for o in talk)}
+        per_phase: dict[str, dict[str, list[int]]] = {}
+        for o in commands:
+            band = "clean" if o.condition == "clean" else o.condition.split()[1] + " dB"
+            cell = per_phase.setdefault(f"{o.game}.{o.phase}", {}).setdefault(band, [0, 0])
+            cell[0] += o.correct
+            cell[1] += 1
+        latencies = [o.latency for o in outcomes]
+        summary[system] = {
+            "commands": len(commands), "accepted": sum(o.correct for o in commands),
+            "chatter": len(chatter), "false_actions": sum(o.acted for o in chatter),
+            "harmful_false_actions": sum(o.acted and o.intent not in HARMLESS for o in chatter),
+            "per_condition": per_condition, "per_phase": per_phase,
+            "latency_p50_ms": 1000 * _quantile(latencies, 0.5),
+            "latency_p95_ms": 1000 * _quantile(latencies, 0.95),
+            "rtf": sum(o.cpu for o in outcomes) / max(1e-9, sum(o.audio for o in outcomes)),
+            "peak_rss_mb": rss.get(system, float("nan")),
+        }
+    return summary
+
+
+def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
+    lines = [f"# Recognition benchmark ({meta['mode']} mode, {meta['split']} split)", "",
+             f"Command: `{meta['command']}`", "",
+             f"{meta['utterances']} utterances ({meta['commands']} commands, "
+             f"{meta['chatter_lines']} chatter) in {meta['cases']} utterance-conditions; "
+             f"{meta['voices']} voices; run {meta['seconds']:.0f} s on {meta['machine']}.", "",
+             "Acceptance = intent and slots right (not ambiguous). False action = a chatter "
+             "utterance that produced any intent (those that change the game: any intent but "
+             "help, repeat, score, status, read_board, list_tried, speed, volume, pause and "
+             "resume). Latency = from the endpointer cutting the "
+             "utterance to the intent (frames decoded while they arrive). RTF = CPU time / "
+             "audio time (endpointer + decoder + matcher). RSS = peak of the system's own "
+             "process. The open-vocabulary baseline decodes only these conditions: "
+             f"{meta['baseline_conditions']}.", "",
+             "## Summary", "",
+             "| system | acceptance | false actions | of which change the game | p50 | p95 | "
+             "RTF | peak RSS |",
+             "|---|---|---|---|---|---|---|---|"]
+    for system, s in summary.items():
+        rss = s["peak_rss_mb"]
+        lines.append(
+            f"| {system} | {_pct(s['accepted'], s['commands'])} | "
+            f"{_pct(s['false_actions'], s['chatter'])} | "
+            f"{_pct(s['harmful_false_actions'], s['chatter'])} | {s['latency_p50_ms']:.0f} ms | "
+            f"{s['latency_p95_ms']:.0f} ms | {s['rtf']:.3f} | "
+            + (f"{rss:.0f} MB |" if rss == rss else "(sum of both) |"))
+    lines += ["", "## Per condition: acceptance / false actions", ""]
+    systems = list(summary)
+    lines.append("| condition | " + " | ".join(systems) + " |")
+    lines.append("|---|" + "---|" * len(systems))
+    for condition in conditions_order():
+        cells = []
+        for system in systems:
+            c = summary[system]["per_condition"].get(condition)
+            if c is None:
+                cells.append("-")
+            else:
+                cells.append(f"{_pct(c['accepted'], c['commands'])} / "
+                             f"{_pct(c['false_actions'], c['chatter'])}")
+        if any(cell != "-" for cell in cells):
+            lines.append(f"| {condition} | " + " | ".join(cells) + " |")
+    main = systems[0]
+    bands = ["clean", "24 dB", "18 dB", "12 dB", "6 dB"]
+    lines += ["", f"## Acceptance per game and phase ({main}; noisy columns pool white, pink "
+                  "and babble)", "",
+              "| phase | " + " | ".join(bands) + " |", "|---|" + "---|" * len(bands)]
+    for phase, cells in sorted(summary[main]["per_phase"].items()):
+        row = []
+        for band in bands:
+            got = cells.get(band)
+            row.append(f"{100 * got[0] / got[1]:.0f}% ({got[0]}/{got[1]})" if got else "-")
+        lines.append(f"| {phase} | " + " | ".join(row) + " |")
+    lines += ["", "## Targets (PocketSphinx with the phase grammars)", ""]
+    s = summary[main]
+    for condition, target in TARGETS.items():
+        c = s["per_condition"].get(condition)
+        if c and c["commands"]:
+            value = c["accepted"] / c["commands"]
+            lines.append(f"- acceptance {condition}: {value:.1%} (target >= {target:.0%}) "
+                         f"{'met' if value >= target else 'MISSED'}")
+    fa = s["false_actions"] / max(1, s["chatter"])
+    lines.append(f"- false actions on chatter: {fa:.1%} (target <= 1%) "
+                 f"{'met' if fa <= 0.01 else 'MISSED'}")
+    lines.append(f"- latency p95: {s['latency_p95_ms']:.0f} ms (target <= 200 ms) "
+                 f"{'met' if s['latency_p95_ms'] <= 200 else 'MISSED'}")
+    lines.append(f"- RTF: {s['rtf']:.3f} (target <= 0.1) {'met' if s['rtf'] <= 0.1 else 'MISSED'}")
+    lines.append(f"- peak RSS: {s['peak_rss_mb']:.0f} MB (target <= 300 MB) "
+                 f"{'met' if s['peak_rss_mb'] <= 300 else 'MISSED'}")
+    return "\n".join(lines) + "\n"
+
+
+def results_json(meta: dict[str, Any], summary: dict[str, Any],
+                 results: dict[str, list[Outcome]]) -> str:
+    """Meta, summary and every outcome (one compact row each, columns named once)."""
+    columns = list(asdict(next(iter(results.values()))[0])) if any(results.values()) else []
+    rows = {system: [list(asdict(o).values()) for o in outs] for system, outs in results.items()}
+    head = json.dumps({"meta": meta, "summary": summary}, indent=1)[:-2]
+    lines = [head + ',\n "columns": ' + json.dumps(columns) + ',\n "outcomes": {']
+    for index, (system, system_rows) in enumerate(rows.items()):
+        body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in system_rows)
+        comma = "," if index < len(rows) - 1 else ""
+        lines.append(f" {json.dumps(system)}: [\n{body}\n ]{comma}")
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
+
+
+def misses(outcomes: list[Outcome], limit: int) -> list[str]:
+    bad = [o for o in outcomes if (o.expected is not None and not o.correct)
+           or (o.expected is None and o.acted)]
+    return [f"{o.condition:10s} {o.game}.{o.phase:8s} {o.voice:24s} {o.text!r} -> "
+            f"{o.heard!r} -> {o.intent} {o.slots if o.intent else o.why_not}"
+            for o in bad[:limit]]
+
+
+# --------------------------------------------------------------------------- main
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by the script and ``voice-host bench``."""
+    parser.add_argument("--quick", action="store_true",
+                        help="a few hundred utterances, under 3 minutes")
+    parser.add_argument("--split", default="report", choices=("report", "calib"),
+                        help="which half of the chatter (and seed) to use; tune on calib only")
+    parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--systems", default=None,
+                        help="comma-separated, e.g. pocketsphinx:grammar (default: all available)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--out", type=Path, default=RESULTS,
+                        help="folder for recognition.json/.md (recognition-quick.* with --quick)")
+    parser.add_argument("--per-phase", type=int, default=0, metavar="N",
+                        help="commands per phase (overrides the mode's number)")
+    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--show-misses", type=int, default=0, metavar="N",
+                        help="print N misses per system")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = [tool for tool in ("espeak-ng",) if shutil.which(tool) is None]
+    if missing:
+        print(f"The benchmark needs {', '.join(missing)} to synthesize speech.", file=sys.stderr)
+        return 2
+    started = time.monotonic()
+    plan = QUICK if args.quick else FULL
+    if args.per_phase:
+        plan = Plan(args.per_phase, plan.chatter_repeats, plan.conditions_per_utterance,
+                    plan.baseline_conditions)
+    cases = build_cases(plan, split=args.split, seed=args.seed)
+    synthesize_all([(c.text, c.voice) for c in cases])
+    if any(c.noise == "babble" for c in cases):
+        babble_track()
+    utterances = {c.ident: c for c in cases}
+    print(f"{len(utterances)} utterances ({sum(c.command for c in utterances.values())} "
+          f"commands), {len(cases)} utterance-conditions; audio ready in "
+          f"{time.monotonic() - started:.0f} s", flush=True)
+    systems = args.systems.split(",") if args.systems else available_systems()
+    results: dict[str, list[Outcome]] = {}
+    rss: dict[str, float] = {}
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max(1, args.jobs), mp_context=context) as pool:
+        futures = {}
+        for system in systems:
+            mine = cases
+            if system.endswith(":open") and plan.baseline_conditions is not None:
+                mine = [c for c in cases if c.condition in plan.baseline_conditions]
+            futures[system] = pool.submit(_worker, system, mine)
+        for system, future in futures.items():
+            got = future.result()
+            if got.note:
+                print(f"{system}: not run ({got.note})", file=sys.stderr)
+                continue
+            results[system] = got.outcomes
+            rss[system] = got.peak_rss_mb
+    if "pocketsphinx:grammar" in results and "pocketsphinx:open" in results:
+        results["pocketsphinx:grammar+open"] = combine(results["pocketsphinx:grammar"],
+                                                       results["pocketsphinx:open"])
+    summary = summarize(results, rss)
+    command = "voice-host bench" + (" --quick" if args.quick else "") + (
+        f" --split {args.split}" if args.split != "report" else "") + (
+        f" --seed {args.seed}" if args.seed != 6 else "")
+    meta = {"mode": "quick" if args.quick else "full", "split": args.split, "seed": args.seed,
+            "command": command, "utterances": len(utterances),
+            "commands": sum(c.command for c in utterances.values()),
+            "chatter_lines": sum(not c.command for c in utterances.values()),
+            "cases": len(cases), "voices": len({c.voice.name for c in cases}),
+            "baseline_conditions": ", ".join(plan.baseline_conditions or ("all",)),
+            "seconds": time.monotonic() - started,
+            "machine": f"{os.cpu_count()} CPUs, {args.jobs} worker(s)"}
+    text = markdown(summary, meta)
+    print()
+    print(text)
+    for system, outcomes in results.items():
+        if args.show_misses:
+            print(f"misses of {system}:")
+            for line in misses(outcomes, args.show_misses):
+                print("  " + line)
+    if not args.no_write:
+        args.out.mkdir(parents=True, exist_ok=True)
+        stem = "recognition" if not args.quick else "recognition-quick"
+        (args.out / f"{stem}.md").write_text(text, encoding="utf-8")
+        (args.out / f"{stem}.json").write_text(results_json(meta, summary, results),
+                                               encoding="utf-8")
+        print(f"written to {args.out / stem}.md and {stem}.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

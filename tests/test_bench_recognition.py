@@ -1,0 +1,58 @@
+"""The recognition benchmark's machinery on three utterances: synthesis, mixing at a measured
+SNR, and the host's listening path (endpointer -> streamed decoder -> understand)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
+pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                reason="espeak-ng is needed to synthesize test speech")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+import bench_recognition as bench  # noqa: E402
+
+
+def _cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[bench.Case]:
+    monkeypatch.setattr(bench, "CACHE", tmp_path)
+    setup = bench.Setup("resistance", ("Sophie", "Thomas", "Hannah", "Lucas", "Emma"), "Emma")
+    voice = bench.Voice("en-us", 160, 50)
+    return [
+        bench.Case(0, setup, "vote", "i vote yes", "vote", bench.canonical_slots(
+            {"choice": "yes"}), voice, "clean", None),
+        bench.Case(1, setup, "team", "i choose sophie and thomas", "propose_team",
+                   bench.canonical_slots({"players": ("Sophie", "Thomas")}), voice, "pink", 18),
+        bench.Case(2, setup, "vote", "the pizza is getting cold", None, "{}", voice,
+                   "white", 12),
+    ]
+
+
+def test_mixing_hits_the_snr_and_the_host_path_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(tmp_path, monkeypatch)
+    bench.synthesize_all([(c.text, c.voice) for c in cases])
+    assert len(list(tmp_path.glob("*.wav"))) == 3  # cached by text and voice
+    for case in cases[1:]:
+        clean = bench.stream_for(bench.Case(case.ident, case.setup, case.phase, case.text,
+                                            case.intent, case.slots, case.voice, "clean",
+                                            None), None)
+        mixed = bench.stream_for(case, None)
+        assert len(mixed) == len(clean)
+        assert not np.array_equal(mixed, clean)
+        assert bench.measured_snr(mixed, clean) == pytest.approx(case.snr, abs=0.3)
+
+    result = bench.run_system("pocketsphinx:grammar", cases)
+    assert [o.ident for o in result.outcomes] == [0, 1, 2]
+    first = result.outcomes[0]
+    assert first.correct, first
+    assert first.audio > 0 and first.cpu > 0 and first.latency >= 0
+    assert result.peak_rss_mb > 0
+    summary = bench.summarize({"pocketsphinx:grammar": result.outcomes}, {})
+    assert summary["pocketsphinx:grammar"]["commands"] == 2
+    assert summary["pocketsphinx:grammar"]["chatter"] == 1
