@@ -4,18 +4,10 @@
 # its speech and development extras, in a virtual environment at ./.venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/apt_missing.sh
 
 PACKAGES=(python3 python3-venv python3-pip espeak-ng sox libsox-fmt-all libportaudio2 tmux)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing system packages: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing "for voice-host" "${PACKAGES[@]}"
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -6,19 +6,11 @@
 # Idempotent: skips whatever is already there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/apt_missing.sh
 
 PACKAGES=(chromium chromium-driver fonts-dejavu-core)
 command -v npm >/dev/null 2>&1 || PACKAGES+=(nodejs npm)
-missing=()
-for p in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing system packages for the companion page: ${missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install_missing "for the companion page" "${PACKAGES[@]}"
 
 E2E=scripts/companion_e2e
 if [ ! -f "$E2E/node_modules/axe-core/axe.min.js" ]; then
