@@ -178,7 +178,7 @@ class Adapter:
             lines.append(self._line("table_action_cards"))
             lines.append(self._line("table_team_cards"))
         else:
-            lines.append(self._line("host_deal"))
+            lines.append(self._line("host_deal_companion" if self.companion else "host_deal"))
             lines.append(self._line("companion_action_cards" if self.companion
                                     else "host_action_cards"))
         lines.append(self._line("count_votes" if self.count_votes else "name_votes"))
