@@ -152,7 +152,11 @@ class Adapter:
         if s.mode is Transmission.COUNTDOWN:
             lines.append(self._line("countdown_warning"))
         lines.append(self._line("mode_change_note"))
-        lines.append(self._line("setup_host" if s.deal is Deal.HOST else "setup_table"))
+        if s.deal is Deal.HOST:
+            lines.append(self._line("setup_companion" if self.options.get("companion")
+                                    else "setup_host"))
+        else:
+            lines.append(self._line("setup_table"))
         lines.append(self._line("how_to_talk"))
         return lines
 
@@ -403,8 +407,9 @@ class Adapter:
         if self.secret_sink is not None:
             where = self.secret_sink(secret)
             if where:
-                return [self.narrator.line("common.secret_file", player=event.speaker,
-                                           path=where)]
+                key = "common.secret_file" if where.endswith(".txt") \
+                    else "common.secret_elsewhere"
+                return [self.narrator.line(key, player=event.speaker, path=where)]
         # no sink of our own: the output routes the private line
         return [secret, self._line("secret_sent", speaker=event.speaker)]
 
