@@ -570,6 +570,8 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
         wav = tmp_path / f"u{i}.wav"
         write_wav(wav, tone)
         script_lines.append(f"{'Hannah' if i == 0 else 'Thomas'}: {wav.name}")
+        if i == 0:  # a spoken clue is confirmed (open vocabulary is easy to mishear)
+            script_lines.append("Hannah: yes")
     script = tmp_path / "wav-script.txt"
     script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     recognizer = ScriptedRecognizer(heard, confidence=0.9)
@@ -583,6 +585,7 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     assert session.run(fresh=True) is Stop.FINISHED
     outcome = session.state.outcome()
     assert outcome is not None and outcome.winners == ("red",)
+    assert "I heard: Hannah gives the clue" in out.getvalue()
     assert len(recognizer.audio) == len(heard)
     names = [g.name for g in recognizer.grammars]
     assert names[0] == "codenames.clue" and "codenames.guess" in names

@@ -53,6 +53,9 @@ class Decision:
     confirm: str | None = None
     """A description of the action ("Ada votes yes") when the action deserves a yes/no
     confirmation even at high confidence (irreversible ones)."""
+    confirm_spoken: str | None = None
+    """A description to confirm only when the words came through the recognizer (an
+    open-vocabulary word such as a Codenames clue is easy to mishear, not to mistype)."""
     host_update: Mapping[str, Any] = field(default_factory=dict)
     """Changes to the adapter's own host state (saved with the game)."""
     then: tuple[Action, ...] = ()

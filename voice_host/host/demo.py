@@ -7,6 +7,7 @@ transcript of both sides is written next to them."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import shutil
 import subprocess
@@ -87,9 +88,7 @@ class ScriptedPlayers:
         self.decode_seconds.append(time.perf_counter() - started)
         if request.grammar is None:  # a free recording: keep what was said as its caption
             heard = Heard(HeardKind.SPEECH, text=text, recording=samples, source=str(wav))
-        heard = Heard(heard.kind, text=heard.text, speaker=speaker, confidence=heard.confidence,
-                      word_confidences=heard.word_confidences, rejected=heard.rejected,
-                      error=heard.error, recording=heard.recording, source=heard.source)
+        heard = dataclasses.replace(heard, speaker=speaker)
         shown = heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})"
         if heard.rejected:
             shown = "(not a command)"

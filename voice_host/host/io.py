@@ -6,6 +6,7 @@ player voices (the demo)."""
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 import select
@@ -82,6 +83,9 @@ class Heard:
     closed_grammar: bool = False
     """The transcript was decoded with the phase's closed sentence grammar (JSGF), so it can
     only be trusted when it is exactly one of the grammar's sentences."""
+    spoken: bool = False
+    """It came through a speech recognizer (not typed): open-vocabulary words may be
+    misheard, so some answers are confirmed only then."""
     error: str = ""
     """For ERROR: a sentence saying what went wrong."""
     recording: Samples | None = field(default=None, compare=False, repr=False)
@@ -277,10 +281,8 @@ class ScriptListener:
                 return Heard(HeardKind.ERROR, speaker=speaker, source=where,
                              error="I cannot listen to recordings without a speech recognizer.")
             heard = self.decode_wav(wav, request)
-            return Heard(heard.kind, text=heard.text, speaker=speaker or heard.speaker,
-                         confidence=heard.confidence, word_confidences=heard.word_confidences,
-                         rejected=heard.rejected, error=heard.error, recording=heard.recording,
-                         closed_grammar=heard.closed_grammar, source=f"{where} ({wav.name})")
+            return dataclasses.replace(heard, speaker=speaker or heard.speaker,
+                                       source=f"{where} ({wav.name})")
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source=where)
 
     def close(self) -> None:
@@ -297,4 +299,4 @@ def heard_from_transcript(transcript: Transcript, *, source: str,
     return Heard(HeardKind.SPEECH, text=transcript.text, confidence=transcript.confidence,
                  word_confidences=tuple(w.confidence for w in transcript.words),
                  rejected=transcript.rejected, source=source, recording=recording,
-                 closed_grammar=closed_grammar)
+                 closed_grammar=closed_grammar, spoken=True)

@@ -283,10 +283,13 @@ class Session:
         if decision.action is None:
             return None
         confidence = match.confidence * heard.confidence
+        spoken_check = decision.confirm_spoken if heard.spoken else None
         needs = self.options.confirm != "never" and (
-            decision.confirm is not None or confidence < CONFIRM_BELOW)
+            decision.confirm is not None or spoken_check is not None
+            or confidence < CONFIRM_BELOW)
         if needs:
-            what = decision.confirm or self.adapter.describe(self.state, decision.action)
+            what = decision.confirm or spoken_check or self.adapter.describe(self.state,
+                                                                            decision.action)
             self.say([self.narrator.line("common.confirm", what=what)])
             answer = self.ask_yes_no(prompt)
             if answer is None:

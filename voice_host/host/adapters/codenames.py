@@ -291,7 +291,10 @@ class Adapter:
         problem = s.clue_problem(word)
         action = GiveClue(team, word, number)
         if problem is None:
-            return Decision(action=action)
+            # a spoken clue word is open vocabulary, the easiest thing to mishear, and it
+            # cannot be taken back once the operatives have heard it
+            return Decision(action=action, confirm_spoken=self._t(
+                "describe_clue", spymaster=spymaster, word=word, number=self._number(number)))
         if s.invalid_clue == "penalty" and word:
             return Decision(action=action, confirm=self._t(
                 "confirm_invalid_clue", spymaster=spymaster, word=word,
