@@ -112,3 +112,38 @@ def test_an_unknown_speaker_is_told_so_and_nothing_changes(tmp_path: Path) -> No
     session.listen_once(prompt)
     assert "I do not know anyone called Zed" in out.getvalue()
     assert json.dumps(session.state.to_json(), sort_keys=True) == before
+
+
+def test_a_universal_command_during_the_broadcast_is_not_taken_as_the_message(
+        tmp_path: Path) -> None:
+    from voice_host.host.io import ScriptListener
+
+    options = {"deal": "table", "lang": "en", "seed": 4, **OPTIONS["ici-londres"]}
+    script = tmp_path / "s.txt"
+    script.write_text("repeat\nIl adorait ses kilos\n", encoding="utf-8")
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("ici-londres", options),
+                      state=new_game("ici-londres", options), rng=random.Random(4),
+                      output=TextOutput(stream=out), listener=ScriptListener(script),
+                      options=SessionOptions(confirm="never"))
+    assert session.run(fresh=True) is Stop.INPUT_ENDED
+    text = out.getvalue()
+    assert "[radio] repeat" not in text
+    assert "[radio] Il adorait ses kilos" in text
+
+
+def test_no_speaker_falls_back_to_words_on_screen(tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
+                                                  capsys) -> None:
+    from voice_host.cli import main
+    from voice_host.speech import mic
+
+    monkeypatch.setattr(mic, "list_devices", lambda **_: [])
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path))
+    script = tmp_path / "s.txt"
+    script.write_text("stop the game\nyes\n", encoding="utf-8")
+    assert main(["play", "ici-londres", "--players", "Ada,Ben,Cleo", "--script", str(script),
+                 "--seed", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "I cannot find a speaker" in captured.err
+    assert captured.err.count("I cannot find a speaker") == 1
+    assert "HOST: Welcome to Ici Londres" in captured.out

@@ -203,6 +203,9 @@ class Session:
             return self.on_silence(prompt)
         self._silences = 0
         if prompt.kind is PromptKind.RECORD:
+            command = self.universal_in_recording(heard, prompt)
+            if command is not None:  # "repeat", "pause", "stop the game"... not a message
+                return self.universal(command, prompt)
             self.log.write("recorded", speaker=heard.speaker, source=heard.source)
             self.say(self.adapter.on_recording(self.state, heard))
             self.save()
@@ -239,6 +242,17 @@ class Session:
             return None
         decision = self.adapter.interpret(self.state, best, speaker)
         return self.carry_out(decision, best, prompt, heard, speaker)
+
+    def universal_in_recording(self, heard: Heard, prompt: Prompt) -> IntentMatch | None:
+        """A free recording that is exactly a universal command (as typed or transcribed)
+        is the command, not the Speaker's message."""
+        if not heard.text.strip():
+            return None
+        _, matcher = self.phase_grammar("answer")
+        best = matcher.match(heard.text).best
+        if best is not None and best.intent in UNIVERSAL and best.confidence >= 0.95:
+            return best
+        return None
 
     def spoken(self, match: IntentMatch) -> str:
         return match.text or match.intent

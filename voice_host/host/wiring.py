@@ -72,6 +72,8 @@ class SpeechOutput:
         self.synth = synth
         self.captions = captions
         self.secret_sink = secret_sink
+        self.failed = False
+        """The speaker went away: lines are only shown, no longer spoken."""
 
     def emit(self, lines: Sequence[Line]) -> None:
         from voice_host.speech.cues import load_cue
@@ -85,6 +87,8 @@ class SpeechOutput:
                 continue
             if self.captions:
                 self.captions.emit([line])
+            if self.failed:
+                continue
             try:
                 if line.cue:
                     self.synth.play(load_cue(line.cue), label=line.cue)
@@ -97,7 +101,9 @@ class SpeechOutput:
                 if line.pause_after > 0:
                     self.synth.play(silence(line.pause_after), label="pause")
             except SpeechError as exc:
-                print(f"(speech output problem: {exc})", file=sys.stderr)
+                if not self.failed:  # say it once; the captions go on
+                    print(f"({exc} The host's words stay on the screen.)", file=sys.stderr)
+                self.failed = True
 
     def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:
         if rate:
@@ -352,6 +358,12 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
     captions = TextOutput(private_sink=secrets)
     if spec == "text":
         output = captions
+    elif spec == "speaker" and not _has_speaker():
+        # no speaker: say so once, and go on with the words on the screen
+        from voice_host.speech.mic import NO_SPEAKER
+
+        banner.append(NO_SPEAKER + " Showing the host's words on the screen instead.")
+        output = captions
     elif spec == "speaker" or out_dir is not None:
         output = _speech_output(spec, captions=captions, secrets=secrets, gate=gate)
     else:
@@ -374,6 +386,16 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
         io.summary = lambda: f"Narration written to {out_dir} (numbered WAV files and " \
                              f"transcript.txt)."
     return io
+
+
+def _has_speaker() -> bool:
+    """An output device exists (False also when PortAudio itself is missing)."""
+    try:
+        from voice_host.speech.mic import list_devices
+
+        return any(d.outputs > 0 for d in list_devices())
+    except Exception:  # noqa: BLE001 - a missing library means no speaker either
+        return False
 
 
 def _script_has_wav(path: Path) -> bool:
