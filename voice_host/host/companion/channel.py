@@ -233,17 +233,7 @@ class CompanionChannel:
         if state is None or not actions:
             return actions
         trial = type(state).from_json(state.to_json())
-        kept: list[Action] = []
-        for action in actions:
-            try:
-                trial.apply(action)
-            except IllegalAction as exc:
-                seat = getattr(action, "player", None)
-                if isinstance(seat, str):
-                    self.tell(seat, f"Your choice was not played: {exc.reason}")
-                continue
-            kept.append(action)
-        return kept
+        return [action for action in actions if self._fits(trial, action)]
 
     def wait_for_action(self, timeout: float, state: GameState | None = None) -> Action | None:
         """The oldest queued secret input, waiting up to ``timeout`` seconds; None if none.
@@ -312,11 +302,16 @@ class CompanionChannel:
 
     def _requeue_check(self, action: Action, state: GameState) -> Action | None:
         trial = type(state).from_json(state.to_json())
+        return action if self._fits(trial, action) else None
+
+    def _fits(self, trial: GameState, action: Action) -> bool:
+        """Apply ``action`` to the throw-away copy ``trial``; when the rules refuse it, tell
+        its player privately why and return False."""
         try:
             trial.apply(action)
         except IllegalAction as exc:
             seat = getattr(action, "player", None)
             if isinstance(seat, str):
                 self.tell(seat, f"Your choice was not played: {exc.reason}")
-            return None
-        return action
+            return False
+        return True
