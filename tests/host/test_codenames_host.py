@@ -7,18 +7,18 @@ from __future__ import annotations
 import io
 import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted import Run, run_script
 
 from voice_host.games.codenames import CodenamesState, Colour, Team, clue_problem
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, Line, ListenRequest, ScriptListener, TextOutput
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, load_game, rng_from_json
+from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
 
 RED = ["Hannah", "Thomas"]
@@ -55,52 +55,10 @@ def valid_clues(state: CodenamesState, n: int = 6) -> list[str]:
             if clue_problem(w, state.words) is None][:n]
 
 
-@dataclass
-class Run:
-    stop: Stop
-    session: Session
-    text: str
-    log: list[dict[str, Any]]
-    secrets: dict[str, list[str]]
-
-    @property
-    def state(self) -> CodenamesState:
-        assert isinstance(self.session.state, CodenamesState)
-        return self.session.state
-
-    def game_over(self) -> dict[str, Any]:
-        last = self.log[-1]
-        assert last["event"] == "game_over", last
-        return last
-
-    def events(self, name: str) -> list[dict[str, Any]]:
-        return [e for e in self.log if e["event"] == name]
-
-
 def play(tmp_path: Path, opts: dict[str, Any], script: list[str], *, confirm: str = "never",
          name: str = "game") -> Run:
-    path = tmp_path / f"{name}.txt"
-    path.write_text("\n".join(script) + "\n", encoding="utf-8")
-    secrets: dict[str, list[str]] = {}
-
-    def sink(line: Line) -> str:
-        assert line.to is not None
-        secrets.setdefault(line.to, []).append(line.text)
-        return f"secret-{line.to}.txt"
-
-    out = io.StringIO()
-    log_path = tmp_path / f"{name}.jsonl"
-    log = EventLog(log_path)
-    adapter = make_adapter("codenames", opts, secret_sink=sink)
-    session = Session(adapter=adapter, state=new_game("codenames", opts),
-                      rng=random.Random(opts["seed"]), output=TextOutput(out),
-                      listener=ScriptListener(path), log=log, game_options=opts,
-                      options=SessionOptions(confirm=confirm,
-                                             save_path=tmp_path / f"{name}.json"))
-    stop = session.run(fresh=True)
-    log.close()
-    lines = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
-    return Run(stop, session, out.getvalue(), lines, secrets)
+    return run_script(tmp_path, "codenames", opts, script, confirm=confirm, name=name,
+                      save=tmp_path / f"{name}.json")
 
 
 def red_sweep(state: CodenamesState) -> list[str]:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import io
 import json
 import random
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+import scripted
+from scripted import Run
 
 from voice_host.games.resistance import (
     AccusationStarted,
@@ -22,11 +22,11 @@ from voice_host.games.resistance import (
     Setup,
 )
 from voice_host.host.adapter import Decision, Prompt
-from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.adapters import new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.io import Line, ScriptListener, Style, TextOutput
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, load_game, rng_from_json
+from voice_host.host.io import Line, Style
+from voice_host.host.session import Stop
+from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
@@ -39,58 +39,14 @@ def options(**over: Any) -> dict[str, Any]:
     return opts
 
 
-@dataclass
-class Run:
-    """What one scripted session produced."""
-
-    stop: Stop
-    session: Session
-    text: str
-    log: list[dict[str, Any]]
-    secrets: dict[str, list[str]]
-
-    @property
-    def state(self) -> ResistanceState:
-        assert isinstance(self.session.state, ResistanceState)
-        return self.session.state
-
-    def game_over(self) -> dict[str, Any]:
-        last = self.log[-1]
-        assert last["event"] == "game_over", last
-        return last
-
-
 def run_script(tmp_path: Path, lines: list[str], *, confirm: str = "never",
                name: str = "script", save: Path | None = None, fresh: bool = True,
                state: ResistanceState | None = None, rng: random.Random | None = None,
                host_state: dict[str, Any] | None = None, undo: list[Any] | None = None,
                **opts: Any) -> Run:
-    game_opts = options(**opts)
-    script = tmp_path / f"{name}.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    secrets: dict[str, list[str]] = {}
-
-    def sink(line: Line) -> str | None:
-        assert line.style is Style.PRIVATE and line.to
-        secrets.setdefault(line.to, []).append(line.text)
-        return f"secret-{line.to}.txt"
-
-    adapter = make_adapter("resistance", game_opts, secret_sink=sink)
-    if host_state:
-        adapter.host_state.update(host_state)
-    out = io.StringIO()
-    log_path = tmp_path / f"{name}.jsonl"
-    log = EventLog(log_path)
-    session = Session(
-        adapter=adapter,
-        state=state if state is not None else new_game("resistance", game_opts),
-        rng=rng or random.Random(game_opts["seed"]), output=TextOutput(out),
-        listener=ScriptListener(script), log=log, game_options=game_opts, undo=undo,
-        options=SessionOptions(confirm=confirm, save_path=save))
-    stop = session.run(fresh=fresh)
-    log.close()
-    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
-    return Run(stop, session, out.getvalue(), events, secrets)
+    return scripted.run_script(tmp_path, "resistance", options(**opts), lines,
+                               confirm=confirm, name=name, save=save, fresh=fresh,
+                               state=state, rng=rng, host_state=host_state, undo=undo)
 
 
 def votes(yes: int, total: int = 5) -> list[str]:

@@ -1,0 +1,70 @@
+"""A scripted session for host tests: script lines in, narration text and the JSONL log out,
+each player's secrets collected from the secret sink."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.io import Line, ScriptListener, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
+from voice_host.host.store import EventLog
+
+
+@dataclass
+class Run:
+    """What one scripted session produced."""
+
+    stop: Stop
+    session: Session
+    text: str
+    log: list[dict[str, Any]]
+    secrets: dict[str, list[str]]
+
+    @property
+    def state(self) -> Any:
+        return self.session.state
+
+    def game_over(self) -> dict[str, Any]:
+        last = self.log[-1]
+        assert last["event"] == "game_over", last
+        return last
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [e for e in self.log if e["event"] == name]
+
+
+def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list[str], *,
+               confirm: str = "never", name: str = "script", save: Path | None = None,
+               fresh: bool = True, state: Any = None, rng: random.Random | None = None,
+               host_state: dict[str, Any] | None = None,
+               undo: list[Any] | None = None) -> Run:
+    script = tmp_path / f"{name}.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    secrets: dict[str, list[str]] = {}
+
+    def sink(line: Line) -> str:
+        assert line.to is not None
+        secrets.setdefault(line.to, []).append(line.text)
+        return f"secret-{line.to}.txt"
+
+    adapter = make_adapter(game, game_opts, secret_sink=sink)
+    if host_state:
+        adapter.host_state.update(host_state)
+    out = io.StringIO()
+    log_path = tmp_path / f"{name}.jsonl"
+    log = EventLog(log_path)
+    session = Session(
+        adapter=adapter, state=state if state is not None else new_game(game, game_opts),
+        rng=rng or random.Random(game_opts["seed"]), output=TextOutput(out),
+        listener=ScriptListener(script), log=log, game_options=game_opts, undo=undo,
+        options=SessionOptions(confirm=confirm, save_path=save))
+    stop = session.run(fresh=fresh)
+    log.close()
+    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
+    return Run(stop, session, out.getvalue(), events, secrets)
