@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -485,6 +486,8 @@ class Outcome:
     """Whisper's mean per-step margin of the sentence it found (for calibration)."""
     closed: bool = False
     """The reading came from the grammar search (not a fallback to the free transcript)."""
+    features: str = "{}"
+    """The recognizer's own figures for this utterance (JSON), for calibration."""
 
     @property
     def correct(self) -> bool:
@@ -532,7 +535,8 @@ def make_ears(system: str) -> Any:
         from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
 
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
-        tuning = WhisperTuning(accept_margin=-99.0) if os.environ.get(CALIBRATE_ENV) \
+        tuning = WhisperTuning(accept_margin=-99.0, min_similarity=0.0) \
+            if os.environ.get(CALIBRATE_ENV) \
             else None
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
@@ -594,7 +598,8 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             latency=done - (utterance_end if utterance_end is not None else decided),
             cpu=cpu, audio=len(stream) / SAMPLE_RATE, lang=case.setup.lang,
             margin=float(heard.details.get("margin", float("nan"))),
-            closed=heard.closed_grammar))
+            closed=heard.closed_grammar,
+            features=json.dumps(dict(heard.details), ensure_ascii=False)))
     result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return result
 
@@ -716,7 +721,8 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
                     "chatter": len(talk), "false_actions": sum(o.acted for o in talk)}
         per_phase: dict[str, dict[str, list[int]]] = {}
         for o in commands:
-            band = "clean" if o.condition == "clean" else o.condition.split()[1] + " dB"
+            band = o.condition if o.condition in ("clean", "reverb") \
+                else o.condition.split()[1] + " dB"
             cell = per_phase.setdefault(f"{o.game}.{o.phase}", {}).setdefault(band, [0, 0])
             cell[0] += o.correct
             cell[1] += 1
@@ -776,7 +782,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         if any(cell != "-" for cell in cells):
             lines.append(f"| {condition} | " + " | ".join(cells) + " |")
     main = systems[0]
-    bands = ["clean", "24 dB", "18 dB", "12 dB", "6 dB"]
+    bands = ["clean", "reverb", "24 dB", "18 dB", "12 dB", "6 dB"]
     lines += ["", f"## Acceptance per game and phase ({main}; noisy columns pool white, pink "
                   "and babble)", "",
               "| phase | " + " | ".join(bands) + " |", "|---|" + "---|" * len(bands)]
@@ -821,14 +827,17 @@ def target_lines(s: dict[str, Any], targets: dict[str, float]) -> list[str]:
     return out
 
 
-def calibration(outcomes: list[Outcome], thresholds: Sequence[float]) -> list[str]:
-    """Acceptance and false actions had the margin threshold been each of ``thresholds``
-    (outcomes of a ``--calibrate`` run, where every sentence found was returned)."""
-    lines = ["| margin >= | clean | babble 12 | babble 6 | reverb | all commands | "
-             "false actions |", "|---|---|---|---|---|---|---|"]
-    for threshold in thresholds:
-        def kept(o: Outcome, threshold: float = threshold) -> bool:
-            return not o.closed or (o.margin == o.margin and o.margin >= threshold)
+def calibration(outcomes: list[Outcome], thresholds: Sequence[float],
+                similarities: Sequence[float] = (0.0, 0.5, 0.7)) -> list[str]:
+    """Acceptance and false actions had the margin and similarity thresholds been each of
+    these (outcomes of a ``--calibrate`` run, where every sentence found was returned)."""
+    lines = ["| margin >= | similarity >= | clean | babble 12 | babble 6 | reverb | "
+             "all commands | false actions |", "|---|---|---|---|---|---|---|---|"]
+    for threshold, least in itertools.product(thresholds, similarities):
+        def kept(o: Outcome, threshold: float = threshold, least: float = least) -> bool:
+            similarity = float(json.loads(o.features).get("similarity", 0.0))
+            return not o.closed or (o.margin == o.margin and o.margin >= threshold
+                                    and similarity >= least)
         cells = []
         for condition in ("clean", "babble 12", "babble 6", "reverb", None):
             cmd = [o for o in outcomes if o.expected is not None
@@ -837,7 +846,7 @@ def calibration(outcomes: list[Outcome], thresholds: Sequence[float]) -> list[st
             cells.append(_pct(good, len(cmd)))
         talk = [o for o in outcomes if o.expected is None]
         cells.append(_pct(sum(o.acted and kept(o) for o in talk), len(talk)))
-        lines.append(f"| {threshold:.2f} | " + " | ".join(cells) + " |")
+        lines.append(f"| {threshold:.2f} | {least:.2f} | " + " | ".join(cells) + " |")
     return lines
 
 

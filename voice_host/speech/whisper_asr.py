@@ -10,8 +10,9 @@ and ``Whisper.generate`` with forced prefixes and the full next-token distributi
 
 One utterance:
 
-1. **Encode** only the utterance plus a short margin of silence (the encoder cost grows
-   with the window: about 20 ms for 4 s on two cores, 525 ms for a full 30 s).
+1. **Encode** the utterance in a short window (8 s of audio and silence, not Whisper's
+   30 s: about a sixth of the encoder's cost, and as accurate on short commands; a window
+   cut to the utterance itself makes Whisper mishear and loop).
 2. **Free decode** (greedy, length capped by the audio's duration): what Whisper hears
    with no grammar.  Its per-step distributions are kept.
 3. **Grammar search**: best-first over token prefixes that stay inside the phase's grammar
@@ -47,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rapidfuzz import fuzz
 
 from voice_host.speech.grammar_search import (
     TokenConstraint,
@@ -75,19 +77,28 @@ MAX_SECONDS = 29.0
 class WhisperTuning:
     """The search's and the rejection's settings."""
 
-    accept_margin: float = -0.65
+    accept_margin: float = -1.0
     """Accept the best grammar sentence when its mean per-step margin (log-probability given
-    up against Whisper's own choice at each step, end-of-text included) is at least this.
-    Calibrated with ``voice-host bench`` on the calibration split (see the README)."""
+    up against Whisper's own choice at each step, end-of-text included) is at least this...
+    Calibrated with ``voice-host bench --quick --split calib --calibrate``: of the rules
+    tried, margin >= -1 with similarity >= 0.5 understood the most commands while acting on
+    at most 1% of the table talk."""
+    min_similarity: float = 0.5
+    """... and when it reads like what Whisper wrote freely (rapidfuzz ratio of the two
+    texts, 0..1): table talk forced onto a short command ("pass me the chips" -> "pass")
+    shares little with its own transcript."""
     sure_margin: float = -0.15
     """At or above this margin the confidence is 1 (between the two it rises from 0.6)."""
-    alternative_window: float = 1.0
+    alternative_window: float = 0.7
     """A second reading whose total score is within this many nats is an alternative."""
     branches_per_step: int = 6
     """In-grammar tokens queued where Whisper's own next token leaves the grammar."""
     rivals_per_step: int = 2
     """In-grammar rivals queued where Whisper's own token stays in the grammar (only those
     within ``alternative_window`` of it)."""
+    rival_window: float = 4.0
+    """A rival of Whisper's own in-grammar token is queued when at most this many nats
+    below it (the queue is best-first, so far rivals are tried only when near ones fail)."""
     hopeless_step: float = -12.0
     """A token this far below Whisper's choice at its step is never tried."""
     rounds: int = 2
@@ -99,8 +110,13 @@ class WhisperTuning:
     """Queued prefixes kept (the best ones)."""
     rescored: int = 4
     """Sentences found that are scored exactly at the end (the best and its rivals)."""
-    margin_seconds: float = 1.0
-    """Silence added after the utterance before encoding."""
+    margin_seconds: float = 0.5
+    """Silence added after the utterance before encoding, at least."""
+    window_seconds: float = 8.0
+    """The encoder's window: the utterance and silence up to this length. Whisper learned
+    on 30-second windows; on a window cut to the utterance it hears far worse and loops
+    (benchmark utterances, greedy: 6 of 60 written exactly with 1 s of margin, 27 of 60
+    with an 8-s window, 27 with the full 30 s), while 8 s costs about a sixth of 30 s."""
     tokens_per_second: float = 4.5
     """Length cap of a rollout: this many tokens per second of audio, plus ``min_tokens``."""
     min_tokens: int = 6
@@ -245,6 +261,7 @@ class WhisperRecognizer:
         self._buffer: list[Samples] = []
         self._lock = threading.Lock()
         self._order = itertools.count()
+        self._free: tuple[float, int] = (0.0, 1)
         if warm:
             self.warm()
 
@@ -309,7 +326,9 @@ class WhisperRecognizer:
     def _encode(self, samples: Samples) -> Any:
         audio = samples.astype(np.float32) / 32768.0
         audio = audio[-int(MAX_SECONDS * SAMPLE_RATE):]
-        pad = np.zeros(int(self.tuning.margin_seconds * SAMPLE_RATE), dtype=np.float32)
+        pad = np.zeros(max(int(self.tuning.margin_seconds * SAMPLE_RATE),
+                           int(self.tuning.window_seconds * SAMPLE_RATE) - len(audio)),
+                       dtype=np.float32)
         features = self._features(np.concatenate([audio, pad]))
         if features.shape[-1] % 2:
             features = features[..., :-1]
@@ -371,10 +390,17 @@ class WhisperRecognizer:
         best = scored[0]
         mean_margin = best.margin / best.steps
         text = _plain(self._tokenizer.decode(list(best.tokens)))
+        free_total, free_steps = self._free
+        similarity = fuzz.ratio(_plain(free_text or ""), text) / 100 if free_text is not None \
+            else 1.0
         details.update(margin=round(mean_margin, 4), score=round(best.score / best.steps, 4),
-                       heard=text)
+                       heard=text, similarity=round(similarity, 3),
+                       ratio=round((best.score - free_total) / best.steps, 4),
+                       free_score=round(free_total / free_steps, 4), steps=best.steps)
         if mean_margin < tuning.accept_margin:
             return self._fallback(grammar, free_text, details, reason="low margin")
+        if similarity < tuning.min_similarity:
+            return self._fallback(grammar, free_text, details, reason="unlike the transcript")
         alternatives: list[str] = []
         for other in scored[1:]:
             if best.score - other.score > tuning.alternative_window:
@@ -451,14 +477,15 @@ class WhisperRecognizer:
                 if not len(allowed.ids):
                     break
                 chosen = ids[step] if step < len(ids) else None
-                chosen_at = np.flatnonzero(allowed.ids == chosen) if chosen is not None else ()
+                chosen_at = np.flatnonzero(allowed.ids == chosen) if chosen is not None \
+                    else np.zeros(0, dtype=np.int64)
                 on_path = len(chosen_at) > 0
                 values = logp[allowed.ids]
                 # where Whisper's own token stays in the grammar, only near rivals are worth
                 # a rollout (they could be the alternative reading); where it leaves, the
                 # best in-grammar tokens are -- one per way of writing the same letters
                 wanted = tuning.rivals_per_step if on_path else tuning.branches_per_step
-                floor = (float(logp[chosen]) - tuning.alternative_window if on_path
+                floor = (float(logp[chosen]) - tuning.rival_window if on_path
                          else float(values.max()) + tuning.hopeless_step)
                 taken = {int(allowed.groups[chosen_at[0]])} if on_path else set()
                 order = np.argsort(-values)[:8 * wanted + 8]
@@ -493,8 +520,11 @@ class WhisperRecognizer:
         # the free decode first: exact scores, and often already a sentence of the grammar
         (ids, rows), = self._rollouts(encoded, [()], cap)
         free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
+        self._free = _free_score(ids, rows, self._eot)
         walk((), 0.0, 0.0, constraint.start, ids, rows, True)
         for _ in range(tuning.rounds):
+            if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
+                break  # Whisper's own words are a sentence of the grammar: nothing to search
             batch: list[_Prefix] = []
             while queue and len(batch) < tuning.batch:
                 item = heapq.heappop(queue)
@@ -511,6 +541,18 @@ class WhisperRecognizer:
                 walk(item.tokens, item.score, item.margin, item.positions, ids, rows,
                      item.exact and suppress is None)
         return finished, free_text
+
+
+def _free_score(ids: list[int], rows: list[Any], eot: int) -> tuple[float, int]:
+    """Sum of log-probabilities of the free decode (with its end-of-text when it ended) and
+    its number of steps."""
+    total = 0.0
+    steps = 0
+    for step, row in enumerate(rows):
+        token = ids[step] if step < len(ids) else eot
+        total += float(_log_softmax(row)[token])
+        steps += 1
+    return total, max(1, steps)
 
 
 def _plain(text: str) -> str:
