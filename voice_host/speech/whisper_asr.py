@@ -104,8 +104,10 @@ class WhisperTuning:
     rounds: int = 2
     """Rounds of batched rollouts after the free decode (one ``generate`` call each); each
     decoder step costs about as much as a whole short batch, so few rounds, wide batches."""
-    batch: int = 8
+    batch: int = 6
     """Prefixes continued per round."""
+    rollout_tokens: int = 6
+    """Tokens a later rollout writes at least past its prefix."""
     queue_limit: int = 48
     """Queued prefixes kept (the best ones)."""
     rescored: int = 4
@@ -201,20 +203,21 @@ class _Grammar:
     """A phase grammar compiled for the search."""
 
     def __init__(self, grammar: RecognitionGrammar, texts: dict[int, str], eot: int) -> None:
-        document = grammar.open_jsgf or grammar.jsgf
         self.open = grammar.open_jsgf is not None or grammar.jsgf is None
-        self.constraint: TokenConstraint | None = None
-        self.suppress: list[int] | None = None
-        """Tokens the rollouts may not write (all that cannot occur in the grammar), or None
-        for an open phase."""
-        if document is not None:
-            spellings = {w: tuple(fold_text(s) for s in forms)
-                         for w, forms in grammar.spellings.items()}
+        spellings = {w: tuple(fold_text(s) for s in forms)
+                     for w, forms in grammar.spellings.items()}
+        # an open phase is searched with its likely words first (the grammar's list and the
+        # game's), then with the slot open to any word
+        documents = [d for d in (grammar.jsgf, grammar.open_jsgf) if d is not None]
+        self.searches: list[tuple[TokenConstraint, list[int] | None]] = []
+        """(constraint, tokens its rollouts may not write -- every token that cannot occur
+        in the grammar, or None when any can), in the order they are tried."""
+        for document in documents:
             graph = WordGraph(document)
-            self.constraint = TokenConstraint(graph, spellings)
             keep = phase_tokens(graph, spellings, texts)
-            if keep is not None:
-                self.suppress = [-1, *sorted(t for t in range(eot) if t not in keep)]
+            suppress = None if keep is None else \
+                [-1, *sorted(t for t in range(eot) if t not in keep)]
+            self.searches.append((TokenConstraint(graph, spellings), suppress))
 
 
 class WhisperRecognizer:
@@ -362,24 +365,36 @@ class WhisperRecognizer:
         seconds = len(samples) / SAMPLE_RATE
         cap = int(tuning.min_tokens + tuning.tokens_per_second * seconds)
         details: dict[str, float | str] = {}
-        empty = {"text": "", "confidence": 0.0, "rejected": False, "closed": False,
-                 "alternatives": [], "details": details}
-        if grammar is None or grammar.constraint is None:
+        # the free decode first: what Whisper hears, with exact scores
+        (ids, rows), = self._rollouts(encoded, [()], cap)
+        free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
+        self._free = _free_score(ids, rows, self._eot)
+        if grammar is None or not grammar.searches:
             # warming up, or open vocabulary: the free decode is the answer
-            (ids, _rows), = self._rollouts(encoded, [()], cap)
-            text = _plain(self._tokenizer.decode([t for t in ids if t < self._eot]))
-            empty.update(text=text, confidence=0.7 if text else 0.0)
-            return empty
-        finished, free_text = self._search(encoded, grammar, cap)
-        if free_text is not None:
-            details["free_text"] = free_text
-        if not finished:
-            return self._fallback(grammar, free_text, details, reason="no grammar sentence")
+            text = _plain(free_text)
+            return {"text": text, "confidence": 0.7 if text else 0.0, "rejected": False,
+                    "closed": False, "alternatives": [], "details": details}
+        details["free_text"] = free_text
+        reason = "no grammar sentence"
+        for constraint, suppress in grammar.searches:
+            finished = self._search(encoded, constraint, suppress, cap, ids, rows)
+            if not finished:
+                continue
+            answer = self._judge(encoded, finished, free_text, details)
+            if answer is not None:
+                return answer
+            reason = str(details.get("rejected_because", reason))
+        return self._fallback(grammar, free_text, details, reason=reason)
+
+    def _judge(self, encoded: np.ndarray, finished: list[_Finished], free_text: str,
+               details: dict[str, float | str]) -> dict[str, Any] | None:
+        """The best sentence found, scored exactly, when it passes the rejection test (else
+        None, with the reason in ``details``)."""
+        tuning = self.tuning
         # the search ranked sentences by the restricted decoder's scores; score the best few
         # exactly, against Whisper's whole vocabulary, in one batched call
-        finished.sort(key=lambda f: f.score, reverse=True)
         unique: dict[tuple[int, ...], _Finished] = {}
-        for item in finished:
+        for item in sorted(finished, key=lambda f: f.score, reverse=True):
             if item.tokens not in unique or (item.exact and not unique[item.tokens].exact):
                 unique[item.tokens] = item
         ranked = sorted(unique.values(), key=lambda f: f.score, reverse=True)
@@ -391,16 +406,18 @@ class WhisperRecognizer:
         mean_margin = best.margin / best.steps
         text = _plain(self._tokenizer.decode(list(best.tokens)))
         free_total, free_steps = self._free
-        similarity = fuzz.ratio(_plain(free_text or ""), text) / 100 if free_text is not None \
-            else 1.0
+        similarity = fuzz.ratio(_plain(free_text), text) / 100
         details.update(margin=round(mean_margin, 4), score=round(best.score / best.steps, 4),
                        heard=text, similarity=round(similarity, 3),
                        ratio=round((best.score - free_total) / best.steps, 4),
                        free_score=round(free_total / free_steps, 4), steps=best.steps)
         if mean_margin < tuning.accept_margin:
-            return self._fallback(grammar, free_text, details, reason="low margin")
+            details["rejected_because"] = "low margin"
+            return None
         if similarity < tuning.min_similarity:
-            return self._fallback(grammar, free_text, details, reason="unlike the transcript")
+            details["rejected_because"] = "unlike the transcript"
+            return None
+        details.pop("rejected_because", None)
         alternatives: list[str] = []
         for other in scored[1:]:
             if best.score - other.score > tuning.alternative_window:
@@ -446,15 +463,12 @@ class WhisperRecognizer:
         return {"text": "", "confidence": 0.0, "rejected": True,
                 "closed": False, "alternatives": [], "details": details}
 
-    def _search(self, encoded: np.ndarray, grammar: _Grammar, cap: int
-                ) -> tuple[list[_Finished], str | None]:
-        """Best-first search over in-grammar token prefixes (see the module docstring);
-        the sentences found, and the free transcript when the first rollout was free (an
-        open phase)."""
+    def _search(self, encoded: np.ndarray, constraint: TokenConstraint,
+                suppress: list[int] | None, cap: int, free_ids: list[int],
+                free_rows: list[Any]) -> list[_Finished]:
+        """Best-first search over in-grammar token prefixes, from the free decode (see the
+        module docstring); the sentences found."""
         tuning = self.tuning
-        constraint = grammar.constraint
-        assert constraint is not None
-        suppress = grammar.suppress
         queue: list[_Prefix] = []
         finished: list[_Finished] = []
         best = -math.inf
@@ -513,15 +527,17 @@ class WhisperRecognizer:
                 margin += float(logp[chosen]) - whole
                 positions = allowed.after[int(allowed.groups[chosen_at[0]])]
                 tokens.append(chosen)
+            else:
+                # the rollout stopped short while still inside the grammar: go on from there
+                if len(tokens) > len(prefix) and len(tokens) < cap and len(rows) == len(ids):
+                    heapq.heappush(queue, _Prefix(-score, next(self._order), tuple(tokens),
+                                                  score, margin, positions, exact))
             if len(queue) > tuning.queue_limit:
                 queue[:] = heapq.nsmallest(tuning.queue_limit, queue)
                 heapq.heapify(queue)
 
-        # the free decode first: exact scores, and often already a sentence of the grammar
-        (ids, rows), = self._rollouts(encoded, [()], cap)
-        free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
-        self._free = _free_score(ids, rows, self._eot)
-        walk((), 0.0, 0.0, constraint.start, ids, rows, True)
+        # the free decode has exact scores, and is often already a sentence of the grammar
+        walk((), 0.0, 0.0, constraint.start, free_ids, free_rows, True)
         for _ in range(tuning.rounds):
             if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
                 break  # Whisper's own words are a sentence of the grammar: nothing to search
@@ -536,11 +552,14 @@ class WhisperRecognizer:
                 break
             # later rollouts may only write the phase's tokens, so they stay near the
             # grammar; their scores are renormalized, so what they find is scored again
-            rollouts = self._rollouts(encoded, [p.tokens for p in batch], cap, suppress)
+            # a rollout writes a few tokens; one still inside the grammar goes on next round
+            longest = max(len(p.tokens) for p in batch)
+            limit = min(cap, longest + tuning.rollout_tokens)
+            rollouts = self._rollouts(encoded, [p.tokens for p in batch], limit, suppress)
             for item, (ids, rows) in zip(batch, rollouts, strict=True):
                 walk(item.tokens, item.score, item.margin, item.positions, ids, rows,
                      item.exact and suppress is None)
-        return finished, free_text
+        return finished
 
 
 def _free_score(ids: list[int], rows: list[Any], eot: int) -> tuple[float, int]:
