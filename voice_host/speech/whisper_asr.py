@@ -16,13 +16,17 @@ One utterance:
 2. **Free decode** (greedy, length capped by the audio's duration): what Whisper hears
    with no grammar.  Its per-step distributions are kept.
 3. **Grammar search**: best-first over token prefixes that stay inside the phase's grammar
-   (:class:`~voice_host.speech.grammar_search.TokenConstraint`).  Each round lets Whisper
-   continue a few prefixes greedily in one batched ``generate`` call; walking a rollout
-   through the grammar scores every step exactly, records a finished sentence wherever the
-   grammar may end (end-of-text included in its score), and queues the best in-grammar
-   tokens that Whisper did not choose as new prefixes.  Scores only fall as tokens are added,
-   so the search stops when no queued prefix can beat the best sentence found (or after a
-   fixed number of rounds).
+   (:class:`~voice_host.speech.grammar_search.TokenConstraint`), starting from the free
+   decode, whose steps are walked through the grammar with their exact scores; a finished
+   sentence is recorded wherever the grammar may end (end-of-text included in its score),
+   and the best in-grammar tokens Whisper did not choose are queued as new prefixes.  The
+   queue is ordered by how much log-probability a prefix has given up against Whisper's own
+   choices so far (not by its total, which would favour short prefixes), and each round
+   continues a few prefixes in one batched ``generate`` call, restricted to the tokens that
+   occur in the phase's sentences so they stay near the grammar; what those rollouts find is
+   scored again, exactly, in one call.  The search stops when Whisper's own words already
+   are a sure sentence, when nothing queued is close enough, or after a fixed number of
+   rounds (the result does not depend on the machine's speed).
 4. **Rejection**: the best sentence is compared with what Whisper would have written at the
    same steps (the mean, over its tokens and end-of-text, of the log-probability given up to
    stay in the grammar).  Table talk has to be forced far from what was said and scores low;
@@ -83,6 +87,8 @@ class WhisperTuning:
     Calibrated with ``voice-host bench --quick --split calib --calibrate``: of the rules
     tried, margin >= -1 with similarity >= 0.5 understood the most commands while acting on
     at most 1% of the table talk."""
+    sure_alone: float = -0.5
+    """A margin at least this good is accepted whatever the similarity."""
     min_similarity: float = 0.5
     """... and when it reads like what Whisper wrote freely (rapidfuzz ratio of the two
     texts, 0..1): table talk forced onto a short command ("pass me the chips" -> "pass")
@@ -401,7 +407,10 @@ class WhisperRecognizer:
         exact = [f for f in ranked if f.exact][:tuning.rescored]
         inexact = [f for f in ranked if not f.exact][:tuning.rescored]
         scored = exact + (self._exact(encoded, [f.tokens for f in inexact]) if inexact else [])
-        scored.sort(key=lambda f: f.score, reverse=True)
+        # ranked by the mean per-step margin, as they are judged: by their total score a
+        # sentence cut short ("I choose Thomas" + end) beats the whole one with one misheard
+        # name, since ending early costs Whisper little
+        scored.sort(key=lambda f: f.margin / f.steps, reverse=True)
         best = scored[0]
         mean_margin = best.margin / best.steps
         text = _plain(self._tokenizer.decode(list(best.tokens)))
@@ -414,13 +423,13 @@ class WhisperRecognizer:
         if mean_margin < tuning.accept_margin:
             details["rejected_because"] = "low margin"
             return None
-        if similarity < tuning.min_similarity:
+        if similarity < tuning.min_similarity and mean_margin < tuning.sure_alone:
             details["rejected_because"] = "unlike the transcript"
             return None
         details.pop("rejected_because", None)
         alternatives: list[str] = []
         for other in scored[1:]:
-            if best.score - other.score > tuning.alternative_window:
+            if best.margin - other.margin > tuning.alternative_window:
                 break
             alt = _plain(self._tokenizer.decode(list(other.tokens)))
             if alt != text and alt not in alternatives:
@@ -486,7 +495,7 @@ class WhisperRecognizer:
                     end = float(logp[self._eot])
                     done = _Finished(tuple(tokens), score + end, margin + end - whole, exact)
                     finished.append(done)
-                    best = max(best, done.score)
+                    best = max(best, done.margin)
                 allowed = allowed_arrays(constraint, positions, self._vocab)
                 if not len(allowed.ids):
                     break
@@ -513,12 +522,12 @@ class WhisperRecognizer:
                         continue
                     taken.add(group)
                     picked += 1
-                    queued = score + value
+                    queued = margin + value - whole
                     if queued <= best - tuning.alternative_window:
                         continue
                     heapq.heappush(queue, _Prefix(-queued, next(self._order),
-                                                  (*tokens, int(allowed.ids[pick])), queued,
-                                                  margin + value - whole,
+                                                  (*tokens, int(allowed.ids[pick])),
+                                                  score + value, queued,
                                                   allowed.after[group], exact))
                 if not on_path:
                     break
@@ -530,7 +539,7 @@ class WhisperRecognizer:
             else:
                 # the rollout stopped short while still inside the grammar: go on from there
                 if len(tokens) > len(prefix) and len(tokens) < cap and len(rows) == len(ids):
-                    heapq.heappush(queue, _Prefix(-score, next(self._order), tuple(tokens),
+                    heapq.heappush(queue, _Prefix(-margin, next(self._order), tuple(tokens),
                                                   score, margin, positions, exact))
             if len(queue) > tuning.queue_limit:
                 queue[:] = heapq.nsmallest(tuning.queue_limit, queue)
@@ -544,7 +553,7 @@ class WhisperRecognizer:
             batch: list[_Prefix] = []
             while queue and len(batch) < tuning.batch:
                 item = heapq.heappop(queue)
-                if item.score <= best - tuning.alternative_window:
+                if item.margin <= best - tuning.alternative_window:
                     queue.clear()
                     break
                 batch.append(item)
