@@ -32,6 +32,24 @@ from voice_host.host.store import EventLog  # noqa: E402
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
 
+def take_seats(client: httpx.Client, channel: CompanionChannel,
+               players: list[str]) -> dict[str, str]:
+    """Each player claims their seat and taps "That's me"; returns the tokens."""
+    tokens = {}
+    for seat in players:
+        body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
+        tokens[seat] = body["token"]
+    for seat, token in tokens.items():
+        assert client.post(f"/api/seat/{seat}/confirm", json={},
+                           headers={"X-Seat-Token": token}).status_code == 200
+    return tokens
+
+
+def cards(view: dict[str, Any]) -> list[str]:
+    """The mission cards a view offers (votes are said aloud in these games)."""
+    return [c["id"] for c in view["choices"] if c["kind"] == "card"]
+
+
 class Phones:
     """Five players' phones: they claim their seats, read their views and play a card when
     their page offers one (spies sabotage, heroes can only succeed)."""
@@ -39,11 +57,7 @@ class Phones:
     def __init__(self, channel: CompanionChannel) -> None:
         self.channel = channel
         self.client = httpx.Client(base_url=channel.url, timeout=10)
-        self.tokens: dict[str, str] = {}
-        for seat in PLAYERS:
-            body = self.client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": seat}).json()
-            self.tokens[seat] = body["token"]
+        self.tokens: dict[str, str] = take_seats(self.client, channel, PLAYERS)
         self.played: list[tuple[str, str]] = []
         self.offered: dict[str, set[str]] = {p: set() for p in PLAYERS}
         self.roles_seen: dict[str, str] = {}
@@ -68,7 +82,7 @@ class Phones:
                         continue
                     if view["view"]["role"]:
                         self.roles_seen[seat] = view["view"]["role"]
-                    choices = [c["id"] for c in view["choices"]]
+                    choices = cards(view)
                     self.offered[seat].update(choices)
                     if choices and not view["sent"]:
                         choice = "sabotage" if "sabotage" in choices else "success"
@@ -169,6 +183,22 @@ def test_play_with_companion_announces_the_page_and_stops_it(
     monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
     script = tmp_path / "script.txt"
     script.write_text("status\n", encoding="utf-8")
+    started: list[CompanionChannel] = []
+    start = CompanionChannel.start
+
+    def start_and_join(channel: CompanionChannel) -> tuple[str, str]:
+        # the four players take their seats from their phones as soon as the page is up
+        started.append(channel)
+        url, room = start(channel)
+
+        def join() -> None:
+            with httpx.Client(base_url=url, timeout=10) as client:
+                take_seats(client, channel, list(channel.players))
+
+        threading.Thread(target=join, daemon=True).start()
+        return url, room
+
+    monkeypatch.setattr(CompanionChannel, "start", start_and_join)
     code = cli.main(["play", "codenames", "--red", "Ada,Ben", "--blue", "Cy,Di", "--deal",
                      "host", "--companion", "--companion-host", "127.0.0.1", "--port", "0",
                      "--input", "text", "--script", str(script), "--output", "text",
@@ -181,6 +211,12 @@ def test_play_with_companion_announces_the_page_and_stops_it(
     port = int(url.rstrip("/").rsplit(":", 1)[1])
     assert f"Companion page: {url}" in captured.err
     assert "▀" in captured.err or "█" in captured.err  # the QR code
+    # each claim was said aloud, then the table confirmed before anything was dealt
+    out = captured.out
+    assert all(f"HOST: {p} has a phone." in out for p in ("Ada", "Ben", "Cy", "Di"))
+    assert out.index("Di has a phone") < out.index("Everyone confirmed their seat") \
+        < out.index("Here is the grid")
+    assert started and started[0].seats.locked
     with pytest.raises(OSError):  # the page stopped with the game
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
@@ -241,11 +277,7 @@ class Watchers(Phones):
         self.players = players
         self.channel = channel
         self.client = httpx.Client(base_url=channel.url, timeout=10)
-        self.tokens = {}
-        for seat in players:
-            body = self.client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": seat}).json()
-            self.tokens[seat] = body["token"]
+        self.tokens = take_seats(self.client, channel, players)
         self.played = []
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
         self.stop = threading.Event()
@@ -290,9 +322,9 @@ class Watchers(Phones):
                 for seat in self.players:
                     view = next((i for i in self.seat(seat)["items"] if i["type"] == "view"),
                                 None)
-                    if view is None or not view["choices"] or view["sent"]:
+                    if view is None or not cards(view) or view["sent"]:
                         continue
-                    choice = random.choice([c["id"] for c in view["choices"]])
+                    choice = random.choice(cards(view))
                     answer = self.client.post(
                         f"/api/seat/{seat}/act", json={"choice": choice},
                         headers={"X-Seat-Token": self.tokens[seat]})

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.io import Line
+from voice_host.host.store import atomic_write_text
 from voice_host.host.wiring import HostIO, WiringError
 
 if TYPE_CHECKING:
@@ -17,23 +19,35 @@ INSTALL_HINT = ("The companion page needs the companion extra: "
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--companion``, ``--port`` and ``--companion-host``."""
+    """``--companion``, ``--port``, ``--companion-host`` and ``--tls``."""
     parser.add_argument("--companion", action="store_true",
                         help="serve the companion page on the local network: each player's "
-                             "secrets and secret cards on their phone, and a table view")
+                             "secrets, votes, picks and guesses on their phone, and a table "
+                             "view")
     parser.add_argument("--port", type=int, default=8765,
-                        help="port of the companion page (default 8765)")
+                        help="port of the companion page (default 8765; a resumed game "
+                             "keeps its port)")
     parser.add_argument("--companion-host", default=None, metavar="ADDRESS",
                         help="address the companion page listens on (default: this "
                              "machine's local-network address only; 127.0.0.1: this computer "
                              "only; 0.0.0.0: every interface)")
+    parser.add_argument("--tls", nargs=2, default=None, metavar=("CERT", "KEY"), type=Path,
+                        help="serve the companion page over HTTPS with this certificate and "
+                             "private key (PEM files)")
 
 
-def start_companion(args: argparse.Namespace, game: str, state: Any,
-                    io: HostIO) -> CompanionChannel:
+def seats_path(save_path: Path) -> Path:
+    """Where a game's room code and seats are kept (next to its save, private to the user;
+    not ``.json``, so it is never taken for a saved game)."""
+    return save_path.with_suffix(".seats")
+
+
+def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO, *,
+                    lang: str = "en", save_path: Path | None = None) -> CompanionChannel:
     """Start the page, route the host's output through it (private lines to the phones,
-    captions for everything said, the countdown) and print the QR code. Raises
-    :class:`WiringError` with a sentence when it cannot start."""
+    captions for everything said, the countdown) and print the QR code. A game saved with
+    the page keeps its room code, seats and port. Raises :class:`WiringError` with a
+    sentence when it cannot start."""
     try:
         from voice_host.host.companion.channel import CompanionChannel, default_bind_address
         from voice_host.host.companion.output import CompanionOutput
@@ -43,13 +57,33 @@ def start_companion(args: argparse.Namespace, game: str, state: Any,
     port = int(getattr(args, "port", 8765))
     if not 0 <= port <= 65535:
         raise WiringError("The port must be a number from 0 to 65535.")
-    channel = CompanionChannel(game, state.players, host=host, port=port)
+    tls = getattr(args, "tls", None)
+    if tls is not None:
+        for path in tls:
+            if not Path(path).is_file():
+                raise WiringError(f"There is no certificate or key file at {path}.")
+    channel = CompanionChannel(game, state.players, host=host, port=port, lang=lang,
+                               tls=(str(tls[0]), str(tls[1])) if tls else None)
+    kept = seats_path(save_path) if save_path is not None else None
+    if kept is not None and kept.is_file():
+        try:
+            channel.restore(json.loads(kept.read_text(encoding="utf-8")))
+        except (OSError, ValueError, AttributeError, TypeError):
+            print(f"(The seats kept in {kept} cannot be read: the phones join again.)",
+                  file=sys.stderr)
     try:
         channel.start()
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
     except OSError as exc:
         raise WiringError(str(exc)) from None
+    if kept is not None:
+        def keep_seats(inner: Any = channel.seats.on_change) -> None:
+            inner()
+            atomic_write_text(kept, json.dumps(channel.to_json()))
+
+        channel.seats.on_change = keep_seats
+        keep_seats()
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)
@@ -60,8 +94,3 @@ def start_companion(args: argparse.Namespace, game: str, state: Any,
     print(f"Companion page: {channel.url}  room code {channel.room_code}  "
           f"(table view: {channel.url}table)", file=sys.stderr)
     return channel
-
-
-def announcement_lines(channel: CompanionChannel) -> list[Line]:
-    """What the host says so players can join (English; the page itself is English)."""
-    return [Line(text, lang="en") for text in channel.announcement()]
