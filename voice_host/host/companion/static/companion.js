@@ -28,6 +28,7 @@
     pendingChoice: null,
     picked: [],
     seenPrivate: new Set(),
+    views: 0,
     seatName: "",
     roomSeats: [],
   };
@@ -368,6 +369,7 @@
   function handle(message) {
     switch (message.type) {
       case "view":
+        state.views += 1;
         state.view = message.view;
         state.choices = message.choices || [];
         state.sent = Boolean(message.sent);
@@ -546,7 +548,11 @@
     if (guesses.length) {
       parts.push(el("p", {}, t("page.choose_guess")));
       const list = el("div", { class: "word-buttons" });
-      guesses.forEach((c) => list.append(choiceButton(c, c.label)));
+      guesses.forEach((c) => {
+        const button = choiceButton(c, c.label);
+        if (c.kind === "end_turn") button.className = "secondary";
+        list.append(button);
+      });
       parts.push(list);
     }
     box.replaceChildren(...parts);
@@ -622,12 +628,14 @@
   async function sendChoice(choice) {
     const stored = loadStored();
     $("act-error").textContent = "";
+    const views = state.views;
     const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/act",
       { method: "POST", body: JSON.stringify({ choice: choice.id }) });
     state.pendingChoice = null;
     state.picked = [];
     if (res.status === 200) {
-      state.sent = true;
+      // a view that came meanwhile already says whether it is still waiting
+      if (state.views === views) state.sent = true;
       privately(res.body.text);
     } else {
       $("act-error").textContent = res.body.reason || t("page.did_not_work");
