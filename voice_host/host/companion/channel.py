@@ -103,8 +103,10 @@ class CompanionChannel:
         from voice_host.host.companion.server import ServerThread, build_app
 
         try:
-            server = ServerThread(build_app(self, STATIC_DIR), self.bind_host,
-                                  self.requested_port, tls=self.tls)
+            server = ServerThread(
+                build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
+                on_refused=lambda address, what: self.seats.refuse(
+                    client=address, seat=None, what="connection", reason=what))
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "

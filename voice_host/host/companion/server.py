@@ -54,6 +54,10 @@ MAX_SOCKETS = 64
 """Websockets in all, and websockets still saying who they are."""
 MAX_CONNECTIONS = 200
 """Connections the server serves at once (uvicorn answers 503 beyond)."""
+CONNECTIONS_PER_ADDRESS = 32
+"""Open connections one address may hold (a phone needs a few); more are closed at once."""
+FIRST_REQUEST_TIMEOUT = 5.0
+"""A connection that has not sent a whole request head by then is closed."""
 FIRST_MESSAGE_TIMEOUT = 10.0
 
 SECURITY_HEADERS = [
@@ -365,11 +369,62 @@ async def _drain(ws: WebSocket) -> None:
             await ws.receive_text()
 
 
+def guarded_protocol(on_refused: Any) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol, with two limits of its own: at most
+    :data:`CONNECTIONS_PER_ADDRESS` open connections per address, and a connection that
+    sends no request head within :data:`FIRST_REQUEST_TIMEOUT` seconds is closed (idle or
+    slow sockets cannot use up the server). ``on_refused(address, what)`` records each."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    live: dict[str, set[asyncio.BaseTransport]] = {}
+
+    class Guarded(H11Protocol):
+        _first_request: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
+            super().connection_made(transport)  # type: ignore[arg-type]
+            peer = transport.get_extra_info("peername")
+            address = str(peer[0]) if peer else "unknown"
+            mine = {t for t in live.get(address, set()) if not t.is_closing()}
+            if len(mine) >= CONNECTIONS_PER_ADDRESS:
+                live[address] = mine
+                on_refused(address, "too many connections")
+                transport.close()
+                return
+            mine.add(transport)
+            live[address] = mine
+            for other in [a for a, ts in live.items() if not ts]:
+                del live[other]
+            self._first_request = self.loop.call_later(FIRST_REQUEST_TIMEOUT,
+                                                       self._no_request, address)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.cycle is not None and self._first_request is not None:
+                self._first_request.cancel()
+                self._first_request = None
+
+        def _no_request(self, address: str) -> None:
+            self._first_request = None
+            if self.cycle is None and not self.transport.is_closing():
+                on_refused(address, "no request in time")
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._first_request is not None:
+                self._first_request.cancel()
+                self._first_request = None
+            super().connection_lost(exc)
+
+    return Guarded
+
+
 class ServerThread:
     """uvicorn serving ``app`` on ``host:port`` (0 = any free port) in a daemon thread."""
 
     def __init__(self, app: ASGIApp, host: str, port: int, *,
-                 tls: tuple[str, str] | None = None) -> None:
+                 tls: tuple[str, str] | None = None,
+                 on_refused: Any = lambda address, what: None) -> None:
         import uvicorn
 
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -379,6 +434,7 @@ class ServerThread:
         self.port: int = self.sock.getsockname()[1]
         config = uvicorn.Config(app, lifespan="off", log_config=None, log_level="warning",
                                 access_log=False, loop="asyncio", ws="websockets-sansio",
+                                http=guarded_protocol(on_refused),
                                 ws_max_size=64 * 1024, timeout_graceful_shutdown=2,
                                 server_header=False, limit_concurrency=MAX_CONNECTIONS,
                                 h11_max_incomplete_event_size=16 * 1024,
