@@ -11,7 +11,6 @@ import json
 import logging
 import random
 import socket
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -110,7 +109,7 @@ def rss_bytes() -> int:
     raise AssertionError("no VmRSS")
 
 
-def raw_request(port: int, head: bytes, body_chunks: Iterator[bytes] = iter(()),
+def raw_request(port: int, head: bytes, body_chunks: Iterator[bytes] | None = None,
                 source: str = "127.0.0.1") -> bytes:
     """Send a request head and then body chunks until the server answers or hangs up;
     returns what it answered."""
@@ -120,7 +119,7 @@ def raw_request(port: int, head: bytes, body_chunks: Iterator[bytes] = iter(()),
         sock.sendall(head)
         sock.setblocking(False)
         answer = b""
-        for chunk in body_chunks:
+        for chunk in body_chunks or iter(()):
             try:
                 answer += sock.recv(65536)
             except BlockingIOError:
