@@ -393,3 +393,104 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
     # and the table saw none of them
     assert all(k not in json.dumps(channel.table_snapshot()) for k in ('"role"', '"message"',
                                                                        '"key"'))
+
+
+# --------------------------------------------------------------------------- phone input
+
+
+class QuietBots(BotPlayers):
+    """Bots that let the phones answer: while the host listens in short slices (because the
+    phones may answer too) they stay silent; they speak only for what a phone cannot do
+    (a team proposal, a clue, the Speaker's radio message)."""
+
+    listens_in_slices = True
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if request.purpose == "slice":
+            time.sleep(0.05)
+            self.count += 1
+            return Heard(HeardKind.END) if self.count > 20000 else Heard(HeardKind.SILENCE)
+        heard = super().listen(request)
+        if self.adapter.narrator.lang == "fr" and request.prompt.phase == "clue":
+            # the demo's Codenames bots speak English clues: say this one in French
+            word = heard.text.replace(",", " ").replace("the clue is", "").replace(
+                "my clue is", "").split()[0]
+            return Heard(HeardKind.SPEECH, text=f"indice {word} pour un",
+                         speaker=heard.speaker, source="bot")
+        return heard
+
+
+class PhonePlayers(Watchers):
+    """Phones that send every choice their page offers: votes, picks, guesses, cards."""
+
+    def play(self) -> None:
+        rng = random.Random(7)
+        try:
+            while not self.stop.is_set():
+                for seat in self.players:
+                    view = next((i for i in self.seat(seat)["items"] if i["type"] == "view"),
+                                None)
+                    if view is None or not view["choices"] or view["sent"]:
+                        continue
+                    choice = rng.choice(view["choices"])
+                    cid = choice["id"]
+                    if choice["kind"] == "pick" and 1 not in choice["sizes"]:
+                        free = [c["id"][5:] for c in view["choices"] if c["kind"] == "pick"]
+                        cid = "pick:" + "+".join(rng.sample(free, 2))
+                    if choice["kind"] == "end_turn" and rng.random() < 0.8:
+                        continue  # mostly keep guessing
+                    answer = self.client.post(
+                        f"/api/seat/{seat}/act", json={"choice": cid},
+                        headers={"X-Seat-Token": self.tokens[seat]})
+                    if answer.status_code == 200:
+                        self.played.append((seat, cid))
+                time.sleep(0.01)
+        except Exception as exc:  # noqa: BLE001 - reported by the test
+            self.errors.append(repr(exc))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
+        game: str, lang: str, tmp_path: Path) -> None:
+    seed = 9
+    opts = {**GAMES[game], "seed": seed, "lang": lang}
+    if game == "codenames":
+        opts["words"] = lang
+    state = new_game(game, opts)
+    players = list(state.players)
+    channel = CompanionChannel(game, players, host="127.0.0.1", port=0, lang=lang)
+    channel.start()
+    phones = PhonePlayers(channel, players)
+    adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
+    bots = QuietBots(adapter, random.Random(seed + 1))
+    out = io.StringIO()
+    log_path = tmp_path / "log.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=adapter, state=state, rng=random.Random(seed),
+                      output=CompanionOutput(TextOutput(out), channel), listener=bots,
+                      log=log, game_options=opts, companion=channel,
+                      options=SessionOptions(confirm="never", silence_timeout=600))
+    bots.session = session
+    phones.sockets.start()
+    assert phones.listening.wait(20)
+    phones.thread.start()
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        phones.stop.set()
+        phones.thread.join(10)
+        phones.sockets.join(10)
+        log.close()
+        phones.client.close()
+        channel.stop()
+    assert phones.errors == []
+    assert stop is Stop.FINISHED, out.getvalue()[-2000:]
+    kinds = {cid.split(":")[0] for _, cid in phones.played}
+    expected = {"resistance": {"vote"}, "ici-londres": {"pick"}, "codenames": {"guess"}}[game]
+    assert expected <= kinds, kinds
+    events = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+    assert events[-1]["event"] == "game_over"
+    said = out.getvalue()
+    if lang == "fr":  # the host spoke French about the phones too
+        assert "a un téléphone." in said and "has a phone" not in said

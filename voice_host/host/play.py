@@ -138,7 +138,7 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
     if getattr(args, "companion", False):
         try:
             companion = start_companion(args, game, state, io, lang=lang,
-                                        save_path=save_path)
+                                        save_path=save_path, resumed=not fresh)
         except wiring.WiringError as exc:
             io.close()
             print(exc, file=sys.stderr)

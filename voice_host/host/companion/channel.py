@@ -211,8 +211,6 @@ class CompanionChannel:
     def restore(self, data: dict[str, Any]) -> None:
         """The room code and seats of a saved game (before :meth:`start`)."""
         self.seats.restore(data)
-        if not self.requested_port and isinstance(data.get("port"), int):
-            self.requested_port = int(data["port"])
 
     def page_strings(self) -> dict[str, Any]:
         return dict(page_strings(self.lang))

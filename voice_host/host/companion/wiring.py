@@ -14,6 +14,7 @@ from voice_host.host.wiring import HostIO, WiringError
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
+DEFAULT_PORT = 8765
 INSTALL_HINT = ("The companion page needs the companion extra: "
                 "pip install 'voice-host[companion]'.")
 
@@ -24,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="serve the companion page on the local network: each player's "
                              "secrets, votes, picks and guesses on their phone, and a table "
                              "view")
-    parser.add_argument("--port", type=int, default=8765,
-                        help="port of the companion page (default 8765; a resumed game "
-                             "keeps its port)")
+    parser.add_argument("--port", type=int, default=None,
+                        help=f"port of the companion page (default {DEFAULT_PORT}; a "
+                             "resumed game keeps its port, so the phones find it again)")
     parser.add_argument("--companion-host", default=None, metavar="ADDRESS",
                         help="address the companion page listens on (default: this "
                              "machine's local-network address only; 127.0.0.1: this computer "
@@ -43,7 +44,8 @@ def seats_path(save_path: Path) -> Path:
 
 
 def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO, *,
-                    lang: str = "en", save_path: Path | None = None) -> CompanionChannel:
+                    lang: str = "en", save_path: Path | None = None,
+                    resumed: bool = False) -> CompanionChannel:
     """Start the page, route the host's output through it (private lines to the phones,
     captions for everything said, the countdown) and print the QR code. A game saved with
     the page keeps its room code, seats and port. Raises :class:`WiringError` with a
@@ -54,7 +56,8 @@ def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO,
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
     host = getattr(args, "companion_host", None) or default_bind_address()
-    port = int(getattr(args, "port", 8765))
+    given = getattr(args, "port", None)
+    port = DEFAULT_PORT if given is None else int(given)
     if not 0 <= port <= 65535:
         raise WiringError("The port must be a number from 0 to 65535.")
     tls = getattr(args, "tls", None)
@@ -65,9 +68,12 @@ def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO,
     channel = CompanionChannel(game, state.players, host=host, port=port, lang=lang,
                                tls=(str(tls[0]), str(tls[1])) if tls else None)
     kept = seats_path(save_path) if save_path is not None else None
-    if kept is not None and kept.is_file():
+    if kept is not None and kept.is_file() and resumed:
         try:
-            channel.restore(json.loads(kept.read_text(encoding="utf-8")))
+            data = json.loads(kept.read_text(encoding="utf-8"))
+            if given is None and isinstance(data.get("port"), int):
+                channel.requested_port = int(data["port"])  # where the phones look
+            channel.restore(data)
         except (OSError, ValueError, AttributeError, TypeError):
             print(f"(The seats kept in {kept} cannot be read: the phones join again.)",
                   file=sys.stderr)

@@ -327,7 +327,7 @@
     };
     ws.onclose = () => {
       if (state.ws !== ws || state.stopped) return;
-      setConnection(t("page.connection_lost"));
+      if (!state.closedByHost) setConnection(t("page.connection_lost"));
       state.retry = Math.min(state.retry + 1, 5);
       window.setTimeout(() => { if (!state.stopped) connect(first); }, 700 * state.retry);
     };
@@ -337,6 +337,8 @@
     window.companion.received.push(message);
     switch (message.type) {
       case "hello":
+        if (state.closedByHost) announce(t("page.back"));
+        state.closedByHost = false;
         state.hello = message;
         state.retry = 0;
         setConnection(t("page.connected", { room: message.room.split("").join(" ") }));
@@ -351,7 +353,9 @@
         backToJoin(t("page.moved_away", { name: message.seat || state.seatName }));
         return;
       case "closed":
-        state.stopped = true;
+        // the host stopped; a resumed game comes back at the same address and this page
+        // takes its seat again by itself
+        state.closedByHost = true;
         setConnection(t("page.closed"));
         announce(t("page.closed"));
         return;
