@@ -414,6 +414,36 @@ def test_the_key_fits_a_320_pixel_phone_without_breaking_words(browsers: Any) ->
         channel.stop()
 
 
+def test_a_resumed_game_keeps_every_phone_connected(browsers: Any) -> None:
+    driver = browsers()
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    state.apply(state.setup_action(random.Random(3), first_leader="Ada"))
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    try:
+        claim_in_browser(driver, channel, "Ben")
+        seat_table(channel, state)
+        wait_text(driver, "secret", "You are")
+        role = text_of(driver, "secret")
+    finally:
+        channel.stop()  # the evening ends: the host stops
+    wait_text(driver, "connection", "If it is resumed")
+    saved = channel.to_json()
+    # the next evening: the same game resumed, its room and seats kept (as the CLI does)
+    again = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=saved["port"])
+    again.restore(saved)
+    again.start()
+    try:
+        assert again.url == channel.url
+        again.publish(state)
+        wait_text(driver, "connection", "Connected to the host")
+        wait_text(driver, "log", "The game is back")
+        assert text_of(driver, "secret") == role  # no new claim, no new confirmation
+        assert "Ben" in text_of(driver, "title")
+    finally:
+        again.stop()
+
+
 # --------------------------------------------------------------------------- accessibility
 
 

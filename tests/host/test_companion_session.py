@@ -494,3 +494,154 @@ def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
     said = out.getvalue()
     if lang == "fr":  # the host spoke French about the phones too
         assert "a un téléphone." in said and "has a phone" not in said
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_a_resumed_game_keeps_its_room_code_seats_and_address(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    save = tmp_path / "game.json"
+    script = tmp_path / "script.txt"
+    script.write_text("status\n", encoding="utf-8")
+    started: list[CompanionChannel] = []
+    tokens: dict[str, str] = {}
+    resumed_reads: list[dict[str, Any]] = []
+    start = CompanionChannel.start
+
+    def start_and_join(channel: CompanionChannel) -> tuple[str, str]:
+        started.append(channel)
+        url, room = start(channel)
+        if not tokens:  # the first evening: everyone joins
+            def join() -> None:
+                with httpx.Client(base_url=url, timeout=10) as client:
+                    tokens.update(take_seats(client, channel, PLAYERS))
+
+            threading.Thread(target=join, daemon=True).start()
+        else:  # the next one: Ada's phone still has its token and the address
+            resumed_reads.append(read_when_shown(url, tokens["Ada"]))
+        return url, room
+
+    def read_when_shown(url: str, token: str) -> dict[str, Any]:
+        with httpx.Client(base_url=url, timeout=10) as client:
+            return dict(client.get("/api/seat/Ada", headers={"X-Seat-Token": token}).json())
+
+    monkeypatch.setattr(CompanionChannel, "start", start_and_join)
+    common = ["--companion", "--companion-host", "127.0.0.1", "--input", "text", "--script",
+              str(script), "--output", "text", "--confirm", "never"]
+    assert cli.main(["play", "resistance", "--players", ",".join(PLAYERS), "--deal", "host",
+                     "--seed", "4", "--save", str(save), "--port", "0", *common]) == 3
+    first = capsys.readouterr()
+    kept = save.with_suffix(".seats")
+    assert kept.is_file() and oct(kept.stat().st_mode & 0o777) == "0o600"
+    assert tokens["Ada"] not in kept.read_text(encoding="utf-8")  # only digests are kept
+
+    # `voice-host resume` without --port: the same address, room code and seats
+    assert cli.main(["resume", str(save), *common]) == 3
+    second = capsys.readouterr()
+    one, two = started
+    assert (two.room_code, two.port, two.url) == (one.room_code, one.port, one.url)
+    assert two.seats.locked
+    assert resumed_reads[0]["ok"] is True  # the token still holds the seat
+    view = next(i for i in two.seat_snapshot("Ada") if i["type"] == "view")["view"]
+    assert view["you"] == "Ada" and view["role"]  # shown at once: no new claim, no wait
+    assert "The phones keep their seats" in second.out
+    assert "has a phone" not in second.out and "has a phone" in first.out
+
+
+# --------------------------------------------------------------------------- listening
+
+
+class Microphone:
+    """A listener that can stop early, like the microphone: each short listen takes the
+    next line; ``(silence)`` is nobody talking; ``(Ada joins)`` / ``(everyone joins)`` are
+    phones taking their seats meanwhile."""
+
+    listens_in_slices = True
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+        self.channel: CompanionChannel | None = None
+        self.client: httpx.Client | None = None
+        self.purposes: list[str] = []
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.purposes.append(request.purpose)
+        assert self.channel is not None and self.client is not None
+        if not self.lines:
+            return Heard(HeardKind.END)
+        line = self.lines.pop(0)
+        if line == "(Ada joins)":
+            self.tokens = {"Ada": self.client.post("/api/claim", json={
+                "room": self.channel.room_code, "seat": "Ada"}).json()["token"]}
+            return Heard(HeardKind.SILENCE)
+        if line == "(everyone joins)":
+            others = [p for p in PLAYERS if p != "Ada"]
+            self.tokens.update(take_seats(self.client, self.channel, others))
+            assert self.client.post("/api/seat/Ada/confirm", json={}, headers={
+                "X-Seat-Token": self.tokens["Ada"]}).status_code == 200
+            return Heard(HeardKind.SILENCE)
+        if line == "(silence)":
+            return Heard(HeardKind.SILENCE)
+        return Heard(HeardKind.SPEECH, text=line, source="microphone")
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
+    opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
+                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "seed": 3}
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    mic = Microphone(["(silence)", "help", "(Ada joins)", "move code for Ada", "(silence)",
+                      "(everyone joins)", "quit"])
+    mic.channel = channel
+    mic.client = httpx.Client(base_url=channel.url, timeout=10)
+    out, screen = io.StringIO(), io.StringIO()
+    adapter = make_adapter("resistance", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    session = Session(adapter=adapter, state=new_game("resistance", opts),
+                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
+                      listener=mic, companion=channel, game_options=opts,
+                      options=SessionOptions(confirm="never", silence_timeout=20))
+    session.screen = screen
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        mic.client.close()
+        channel.stop()
+    said = out.getvalue()
+    assert stop is Stop.QUIT
+    # while waiting for the phones: help was answered, the claim said aloud
+    waiting = said.split("Everyone confirmed their seat")[0]
+    assert "You can say" in waiting or "you can say" in waiting.lower(), waiting[-800:]
+    assert "Ada has a phone." in waiting
+    # the move code was asked for one seat: shown on the host's screen only, never said
+    code = str(channel.move_code("Ada"))
+    assert f"{code[:3]} {code[3:]}" in screen.getvalue() and "Ada" in screen.getvalue()
+    assert code[:3] not in said
+    assert "Ada's move code is on the host's screen only." in said
+    assert mic.purposes[:6] == ["slice"] * 6  # short listens while waiting for the phones
+
+
+def test_a_terminal_is_listened_to_in_short_slices() -> None:
+    import os
+
+    from voice_host.host.io import TextListener
+
+    leader, follower = os.openpty()
+    with os.fdopen(follower, "r", encoding="utf-8") as stream:
+        keyboard = TextListener(stream=stream)
+        assert keyboard.listens_in_slices
+        request = ListenRequest(grammar=None, grammar_name="x", expected=(), timeout=0.05,
+                                purpose="slice")
+        assert keyboard.listen(request).kind is HeardKind.SILENCE  # nobody typed
+        os.write(leader, b"help\n")
+        heard = keyboard.listen(request)
+        assert heard.kind is HeardKind.SPEECH and heard.text == "help"
+    os.close(leader)
+    assert not TextListener(stream=io.StringIO("help\n")).listens_in_slices

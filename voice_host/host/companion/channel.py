@@ -83,6 +83,7 @@ class CompanionChannel:
         self._queue: deque[Action] = deque()
         self._server: Any = None
         self._clock_shown = False
+        self._port = 0
         self.url = ""
         self.names: set[str] = set()
         """Host names (besides IP literals and localhost) the page may be asked for."""
@@ -95,7 +96,8 @@ class CompanionChannel:
 
     @property
     def port(self) -> int:
-        return 0 if self._server is None else int(self._server.port)
+        """The port the page is (or was last) served on."""
+        return self._port if self._server is None else int(self._server.port)
 
     def start(self) -> tuple[str, str]:
         """Start the web server; returns the URL to announce and the room code. Raises
@@ -117,6 +119,7 @@ class CompanionChannel:
             server.stop()
             raise OSError(f"The companion page did not start: {exc}") from None
         self._server = server
+        self._port = int(server.port)
         shown = self.bind_host
         if shown in ("0.0.0.0", "::", ""):
             shown = lan_address() or "127.0.0.1"
