@@ -436,3 +436,47 @@ def test_bad_json_paths_and_names_get_a_sentence(game: Any) -> None:
             assert answer.json()["reason"]
         assert client.get("/static/../channel.py").status_code == 404
         assert client.get("/static/%2e%2e/channel.py").status_code == 404
+
+
+# --------------------------------------------------------------------------- HTTPS
+
+
+def test_the_page_can_be_served_over_https(tmp_path: Any) -> None:
+    import shutil
+    import ssl
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed (needed to make a test certificate)")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0,
+                               tls=(str(cert), str(key)))
+    url, room = channel.start()
+    try:
+        assert url.startswith("https://127.0.0.1:")
+        context = ssl.create_default_context(cafile=str(cert))
+        with httpx.Client(base_url=url, timeout=10, verify=context) as client:
+            assert client.get("/").status_code == 200
+            own = url.rstrip("/")
+            ok = client.post("/api/room", json={"room": room}, headers={"Origin": own})
+            assert ok.status_code == 200
+            # the plain-http origin of the same address is another origin
+            other = client.post("/api/room", json={"room": room},
+                                headers={"Origin": own.replace("https", "http")})
+            assert other.status_code == 403
+        with pytest.raises(httpx.HTTPError):  # plain HTTP is not served on that port
+            httpx.get(url.replace("https", "http"), timeout=5)
+
+        async def table() -> str:
+            async with websockets.connect(url.replace("https", "wss") + "ws", ssl=context,
+                                          origin=own) as ws:  # type: ignore[arg-type]
+                await ws.send(json.dumps({"table": True, "room": room, "since": 0}))
+                return str(json.loads(await ws.recv())["type"])
+
+        assert asyncio.run(table()) == "hello"
+    finally:
+        channel.stop()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import ssl
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -117,6 +118,9 @@ class CompanionChannel:
             server.start()
         except OSError as exc:
             server.stop()
+            if self.tls and isinstance(server.error, ssl.SSLError):
+                raise OSError("The companion page cannot use the certificate and key given "
+                              f"to --tls: {server.error}") from None
             raise OSError(f"The companion page did not start: {exc}") from None
         self._server = server
         self._port = int(server.port)
