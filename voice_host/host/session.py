@@ -248,6 +248,9 @@ class Session:
         prompt = Prompt(lines=tuple(lines), phase="answer", expected=(), key="companion.seats")
         waited = 0.0
         reminders = 0
+        free = [s.name for s in channel.seats.seats() if not s.claimed]
+        if free:
+            self.say_key("companion.waiting_for", names=names(free))
         while True:
             if self.seat_news():
                 waited = 0.0
@@ -299,6 +302,9 @@ class Session:
         if heard.kind is not HeardKind.SPEECH:
             return None
         best = understand(heard, matcher, speaker=None).best
+        if best is not None and best.intent == "help":
+            self.say_key("companion.waiting_help", player=self.state.players[0])
+            return None
         if best is not None and best.intent in UNIVERSAL:
             return self.universal(best, prompt)
         self.say(prompt.lines)
