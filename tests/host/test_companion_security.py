@@ -22,7 +22,7 @@ websockets = pytest.importorskip("websockets", reason="websockets is not install
 
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.resistance import ResistanceState  # noqa: E402
-from voice_host.host.companion import CompanionChannel  # noqa: E402
+from voice_host.host.companion import CompanionChannel, server  # noqa: E402
 from voice_host.host.companion import seats as seat_rules  # noqa: E402
 from voice_host.host.companion.server import (  # noqa: E402
     CONNECTIONS_PER_ADDRESS,
@@ -311,8 +311,10 @@ def test_a_50_mb_body_is_refused_without_being_read(game: Any) -> None:
     assert grown < 10 * 1024 * 1024, f"the server grew by {grown / 1e6:.1f} MB"
 
 
-def test_idle_sockets_cannot_use_up_the_server(game: Any) -> None:
+def test_idle_sockets_cannot_use_up_the_server(game: Any,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
     channel, _ = game
+    monkeypatch.setattr(server, "FIRST_REQUEST_TIMEOUT", 0.5)
     sockets = []
     try:
         for _ in range(CONNECTIONS_PER_ADDRESS + 40):
@@ -330,11 +332,26 @@ def test_idle_sockets_cannot_use_up_the_server(game: Any) -> None:
                 closed += 1
         assert closed == 40
         # and the idle ones are closed when they send nothing (bounded wait)
-        sockets[0].settimeout(seat_rules.LOG_WINDOW)
-        assert sockets[0].recv(1) == b""
+        for sock in sockets[:CONNECTIONS_PER_ADDRESS]:
+            sock.settimeout(seat_rules.LOG_WINDOW)
+            assert sock.recv(1) == b""
     finally:
         for sock in sockets:
             sock.close()
+    # a websocket is not an idle socket: it stays open past that time
+    tokens = seat_everyone(channel)
+    url = channel.url.replace("http://", "ws://") + "ws"
+
+    async def stays_open() -> str:
+        async with websockets.connect(url) as ws:
+            await ws.send(json.dumps({"seat": "Ada", "token": tokens["Ada"], "since": 0}))
+            await ws.recv()  # hello
+            await ws.recv()  # reset
+            await asyncio.sleep(1.5)  # three times the idle limit
+            await asyncio.to_thread(channel.caption, "still here")
+            return str(json.loads(await asyncio.wait_for(ws.recv(), 10))["text"])
+
+    assert asyncio.run(stays_open()) == "still here"
 
 
 def test_websockets_are_capped_per_seat_and_for_the_table(game: Any) -> None:

@@ -1,19 +1,26 @@
 """The companion page's web server: Starlette routes and websockets, run by uvicorn in a
-background thread of the host process, bound to one chosen address.
+background thread of the host process, bound to one chosen address (HTTPS with ``--tls``).
 
 HTTP API (JSON; a seat's token travels in the ``X-Seat-Token`` header, never in a URL):
 
-* ``POST /api/room`` ``{room}`` -> the game and its seats (claimed or free);
+* ``GET /api/strings`` -> the page's words in the game's language;
+* ``POST /api/room`` ``{room}`` -> the game and its seats (claimed, confirmed, locked);
 * ``POST /api/claim`` ``{room, seat, move_code?}`` -> ``{seat, token, move_code, replaced}``;
-* ``GET /api/seat/{name}`` -> that seat's private view (403 without its token);
+* ``POST /api/seat/{name}/confirm`` -> the player tapped "That's me";
+* ``GET /api/seat/{name}`` -> that seat's private view (403 without its token; no view until
+  every seat is confirmed);
 * ``POST /api/seat/{name}/act`` ``{choice}`` -> queued for the host, or 422 with the engine's
   reason (403 without the seat's token);
-* ``POST /api/seat/{name}/leave`` -> the seat is free again;
+* ``POST /api/seat/{name}/leave`` -> the seat leaves this device;
 * ``GET /api/table?room=CODE`` -> the public view.
 
 Websocket ``/ws``: the first message is ``{"seat", "token", "since"}`` or
 ``{"table": true, "room", "since"}``; then the server sends numbered messages of that
-audience in order (see :mod:`.hub`)."""
+audience in order (see :mod:`.hub`).
+
+Before any route: :class:`Guard` checks ``Host`` (DNS rebinding), ``Origin`` (other sites),
+the POST body's type and announced length; the HTTP protocol itself caps connections per
+address and closes idle ones (:func:`guarded_protocol`)."""
 
 from __future__ import annotations
 
@@ -400,13 +407,16 @@ def guarded_protocol(on_refused: Any) -> type[asyncio.Protocol]:
 
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
-            if self.cycle is not None and self._first_request is not None:
+            # a request came, or the connection became a websocket (another protocol)
+            started = self.cycle is not None or self.transport.get_protocol() is not self
+            if started and self._first_request is not None:
                 self._first_request.cancel()
                 self._first_request = None
 
         def _no_request(self, address: str) -> None:
             self._first_request = None
-            if self.cycle is None and not self.transport.is_closing():
+            if (self.cycle is None and self.transport.get_protocol() is self
+                    and not self.transport.is_closing()):
                 on_refused(address, "no request in time")
                 self.transport.close()
 
