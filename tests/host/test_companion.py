@@ -558,3 +558,82 @@ def test_a_move_clears_the_countdown_on_every_page(resistance: Any) -> None:
     for items in (channel.table_snapshot(), channel.seat_snapshot("Eve")):
         clock = [i for i in items if i["type"] == "countdown"]
         assert clock[0]["remaining"] is None
+
+
+def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> None:
+    from voice_host.games.codenames import EndTurn, Guess
+    from voice_host.games.ici_londres import JudgePick, Pick
+
+    rng = random.Random(6)
+    # Resistance: a vote, once per player
+    res = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    res.apply(res.setup_action(rng, first_leader="Ada"))
+    res.apply(ProposeTeam("Ada", ("Ada", "Ben")))
+    # Ici Londres with physical cards: a receiver names an icon, the Speaker answers
+    ici = IciLondresState.new(["Ada", "Ben", "Cy"], deal=Deal.TABLE)
+    ici.apply(ici.chance_action(rng))
+    picker = ici.current_players()[0]
+    # Codenames: an operative of the team whose turn it is touches a word
+    cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.HOST, first="red")
+    cn.apply(cn.chance_action(rng))
+    cn.apply(next(a for a in cn.legal_actions() if type(a).__name__ == "GiveClue"))
+    for game, state, lang in (("resistance", res, "en"), ("ici-londres", ici, "fr"),
+                              ("codenames", cn, "en")):
+        channel = CompanionChannel(game, state.players, host="127.0.0.1", port=0, lang=lang)
+        channel.start()
+        try:
+            channel.publish(state)
+            with httpx.Client(base_url=channel.url, timeout=10) as client:
+                tokens = seated(client, channel)
+
+                def act(seat: str, choice: str, tokens: dict[str, str] = tokens
+                        ) -> httpx.Response:
+                    return client.post(f"/api/seat/{seat}/act", json={"choice": choice},
+                                       headers={"X-Seat-Token": tokens[seat]})
+
+                def offered(seat: str, tokens: dict[str, str] = tokens) -> list[str]:
+                    items = client.get(f"/api/seat/{seat}",
+                                       headers={"X-Seat-Token": tokens[seat]}).json()["items"]
+                    return [c["id"] for c in next(i for i in items if i["type"] == "view")
+                            ["choices"]]
+
+                if game == "resistance":
+                    assert offered("Cy") == ["vote:yes", "vote:no"]
+                    assert act("Cy", "vote:no").status_code == 200
+                    assert act("Cy", "vote:yes").status_code == 422  # once only
+                    assert channel.take_actions(state) == [CastVote("Cy", False)]
+                elif game == "ici-londres":
+                    assert len([c for c in offered(picker) if c.startswith("pick:")]) == 36
+                    assert act(picker, "pick:heart+heart").status_code == 422
+                    assert act(picker, "pick:nonsense").status_code == 422
+                    assert act(picker, "pick:heart").status_code == 200
+                    pick = channel.take_actions(state)
+                    assert pick == [Pick(picker, ("heart",))]
+                    state.apply(pick[0])
+                    channel.publish(state)
+                    speaker = state.speaker
+                    assert offered(speaker) == ["answer:hit", "answer:miss"]
+                    view = client.get(f"/api/seat/{speaker}", headers={
+                        "X-Seat-Token": tokens[speaker]}).json()
+                    confirm = [c["confirm"] for i in view["items"] if i["type"] == "view"
+                               for c in i["choices"]]
+                    assert "cœur" in confirm[0]  # in French, with the French icon name
+                    wrong = act(picker, "answer:hit")  # not the Speaker
+                    assert wrong.status_code == 422 and "pas à toi" in wrong.json()["reason"]
+                    assert act(speaker, "answer:miss").status_code == 200
+                    assert channel.take_actions(state) == [JudgePick("heart", False)]
+                else:
+                    team = state.current_team
+                    operative = state.operatives(team)[0]
+                    spymaster = state.spymaster(team)
+                    word = state.uncovered_words()[0]
+                    assert f"guess:{word}" in offered(operative)
+                    assert offered(spymaster) == []
+                    assert act(spymaster, f"guess:{word}").status_code == 422
+                    assert act(operative, "guess:notaword").status_code == 422
+                    assert act(operative, "end_turn").status_code == 422  # guess first
+                    assert act(operative, f"guess:{word.upper()}").status_code == 200
+                    assert channel.take_actions(state) == [Guess(team, word.upper())]
+                    assert EndTurn(team) not in state.legal_actions()
+        finally:
+            channel.stop()

@@ -281,8 +281,9 @@ class CompanionChannel:
                 return False, self.words("refusal.not_started")
             try:
                 action = games.private_action(self.game, seat, choice, self._shadow)
-            except games.ChoiceError:
-                return False, self.words("refusal.unknown_choice")
+            except games.ChoiceError as exc:
+                key = "not_your_turn" if exc.reason == "not your turn" else "unknown_choice"
+                return False, self.words(f"refusal.{key}")
             try:
                 self._shadow.apply(action)
             except IllegalAction as exc:

@@ -7,8 +7,8 @@ offered to a seat are the engine's own legal actions for that player, so a hero 
 only success, and the seat is always the actor (the page never says who acts).
 
 Choice ids the page sends back: ``success``/``sabotage`` (mission card), ``vote:yes`` /
-``vote:no``, ``pick:ICON`` or ``pick:ICON+ICON`` (Ici Londres), ``guess:WORD`` and
-``end_turn`` (Codenames)."""
+``vote:no``, ``pick:ICON`` or ``pick:ICON+ICON`` and, for the Speaker with physical cards,
+``answer:hit`` / ``answer:miss`` (Ici Londres), ``guess:WORD`` and ``end_turn`` (Codenames)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Any
 
 from voice_host.games import Action, GameState
 from voice_host.games.codenames import CodenamesState, EndTurn, Guess
-from voice_host.games.ici_londres import IciLondresState, Pick
+from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick
 from voice_host.games.icons import ICON_NAMES, ICONS
 from voice_host.games.resistance import CastVote, PlayMissionCard
 
@@ -58,13 +58,25 @@ def _fold(text: str) -> str:
 
 def private_action(game: str, seat: str, choice: str, state: GameState | None = None) -> Action:
     """The engine action a seat's choice stands for. Raises :class:`ChoiceError` for a
-    choice this page never offers."""
+    choice this page never offers, or when it is not ``seat``'s turn (some actions do not
+    name their player: the Speaker's answer, a team's guess)."""
+    action = _action(game, seat, choice, state)
+    if not hasattr(action, "player") and (state is None or seat not in state.current_players()):
+        # the engine cannot tell who sent it: only a player whose turn it is may
+        raise ChoiceError("not your turn")
+    return action
+
+
+def _action(game: str, seat: str, choice: str, state: GameState | None) -> Action:
     unknown = ChoiceError("unknown")
     if game == "resistance":
         if choice in ("success", "sabotage"):
             return PlayMissionCard(player=seat, sabotage=choice == "sabotage")
         if choice in ("vote:yes", "vote:no"):
             return CastVote(player=seat, approve=choice == "vote:yes")
+    elif (game == "ici-londres" and choice in ("answer:hit", "answer:miss")
+          and isinstance(state, IciLondresState) and state.pending_icon is not None):
+        return JudgePick(state.pending_icon[1], choice == "answer:hit")
     elif game == "ici-londres" and choice.startswith("pick:"):
         icons = tuple(choice[5:].split("+"))
         if 1 <= len(icons) <= 2 and all(i in ICON_NAMES for i in icons) \
@@ -88,7 +100,7 @@ def is_private(action: Action) -> bool:
 
 def is_phone_input(action: Action) -> bool:
     """True for every action a seat may send from its page."""
-    return isinstance(action, PlayMissionCard | CastVote | Pick | Guess | EndTurn)
+    return isinstance(action, PlayMissionCard | CastVote | Pick | JudgePick | Guess | EndTurn)
 
 
 def choices(state: GameState, seat: str, words: Words) -> list[Choice]:
@@ -109,6 +121,13 @@ def choices(state: GameState, seat: str, words: Words) -> list[Choice]:
                               words(f"choice.vote_{which}_confirm"), kind="vote"))
         elif isinstance(action, Pick) and action.player == seat:
             sizes.add(len(action.icons))
+        elif isinstance(action, JudgePick):
+            which = "hit" if action.hit else "miss"
+            icon = next((i for i in ICONS if i.name == action.icon), None)
+            spoken = words("choice.icon", en=action.icon, fr=icon.french if icon else "")
+            out.append(Choice(f"answer:{which}", words(f"choice.answer_{which}"),
+                              words(f"choice.answer_{which}_confirm", icon=spoken),
+                              kind="answer"))
         elif isinstance(action, Guess):
             out.append(Choice(f"guess:{action.word}", action.word,
                               words("choice.guess_confirm", word=action.word), kind="guess"))
@@ -116,9 +135,9 @@ def choices(state: GameState, seat: str, words: Words) -> list[Choice]:
             out.append(Choice("end_turn", words("choice.end_turn"),
                               words("choice.end_turn_confirm"), kind="end_turn"))
     if sizes and isinstance(state, IciLondresState):
-        named = set(state.named_icons)
+        tried = set(state.named_icons)
         for icon in ICONS:
-            if icon.name not in named:
+            if icon.name not in tried:
                 out.append(Choice(f"pick:{icon.name}", icon.name, "", kind="pick",
                                   extra={"sizes": sorted(sizes)}))
     return out

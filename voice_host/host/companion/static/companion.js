@@ -535,7 +535,7 @@
       return;
     }
     const cards = state.choices.filter((c) => c.kind === "card" || !c.kind);
-    const votes = state.choices.filter((c) => c.kind === "vote");
+    const votes = state.choices.filter((c) => c.kind === "vote" || c.kind === "answer");
     const picks = state.choices.filter((c) => c.kind === "pick");
     const guesses = state.choices.filter((c) => c.kind === "guess" || c.kind === "end_turn");
     const parts = [];
@@ -545,7 +545,8 @@
       parts.push(...cards.map((c) => choiceButton(c, c.label)));
     }
     if (votes.length) {
-      parts.push(el("p", {}, t("page.choose_vote")));
+      parts.push(el("p", {}, t(votes[0].kind === "answer" ? "page.choose_answer"
+        : "page.choose_vote")));
       parts.push(...votes.map((c) => choiceButton(c, c.label)));
     }
     if (picks.length) parts.push(...renderPicks(picks));
