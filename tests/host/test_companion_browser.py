@@ -358,12 +358,7 @@ def test_a_french_game_has_french_pages(browsers: Any) -> None:
         driver.find_element(By.ID, "room").send_keys("ZZZZ" if channel.room_code != "ZZZZ"
                                                      else "YYYY", Keys.ENTER)
         wait_text(driver, "join-error", "Ce n'est pas le code de salle")
-        token = claim_over_http(channel, "Ada", confirm=False)
-        driver.get(channel.url + "static/companion.css")
-        driver.execute_script("localStorage.setItem('voice-host-companion', arguments[0]);",
-                              json.dumps({"room": channel.room_code, "seat": "Ada",
-                                          "token": token}))
-        driver.get(channel.url)
+        claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
         wait_text(driver, "title", "Place de Ada")
         for p in ("Ben", "Cy", "Di"):
             claim_over_http(channel, p)
@@ -476,12 +471,7 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=seat]"),
                  "the seats")
         audit("join: choose a seat")
-        token = claim_over_http(channel, "Ada", confirm=False)
-        driver.get(channel.url + "static/companion.css")
-        driver.execute_script("localStorage.setItem('voice-host-companion', arguments[0]);",
-                              json.dumps({"room": channel.room_code, "seat": "Ada",
-                                          "token": token}))
-        driver.get(channel.url)
+        claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
         wait_text(driver, "waiting", "Waiting for a phone")
         audit("seat: waiting for phones")
         for p in PLAYERS[1:]:

@@ -345,25 +345,26 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
-        game: str, tmp_path: Path) -> None:
-    seed = 5
-    opts = {**GAMES[game], "seed": seed}
+def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watchers],
+                     bots_class: type[BotPlayers], log_path: Path, *, lang: str = "en",
+                     silence_timeout: float = 20) -> tuple[Stop, Watchers, str,
+                                                           CompanionChannel]:
+    """A whole game through the Session with the companion page: ``phones_class`` plays on
+    the phones (their websockets open first), ``bots_class`` speaks."""
+    seed = int(opts["seed"])
     state = new_game(game, opts)
     players = list(state.players)
-    channel = CompanionChannel(game, players, host="127.0.0.1", port=0)
+    channel = CompanionChannel(game, players, host="127.0.0.1", port=0, lang=lang)
     channel.start()
-    phones = Watchers(channel, players)
+    phones = phones_class(channel, players)
     adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
-    bots = BotPlayers(adapter, random.Random(seed + 1))
+    bots = bots_class(adapter, random.Random(seed + 1))
     out = io.StringIO()
-    log_path = tmp_path / "log.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state, rng=random.Random(seed),
                       output=CompanionOutput(TextOutput(out), channel), listener=bots,
                       log=log, game_options=opts, companion=channel,
-                      options=SessionOptions(confirm="never", silence_timeout=20))
+                      options=SessionOptions(confirm="never", silence_timeout=silence_timeout))
     bots.session = session
     phones.sockets.start()
     assert phones.listening.wait(20)
@@ -378,8 +379,18 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
         log.close()
         phones.client.close()
         channel.stop()
+    return stop, phones, out.getvalue(), channel
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
+        game: str, tmp_path: Path) -> None:
+    log_path = tmp_path / "log.jsonl"
+    stop, phones, said, channel = play_with_phones(game, {**GAMES[game], "seed": 5}, Watchers,
+                                                   BotPlayers, log_path)
+    players = list(channel.players)
     assert phones.errors == []
-    assert stop is Stop.FINISHED, out.getvalue()[-2000:]
+    assert stop is Stop.FINISHED, said[-2000:]
     seen = phones.secrets()
     assert json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])["event"] \
         == "game_over"
@@ -453,45 +464,19 @@ class PhonePlayers(Watchers):
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
         game: str, lang: str, tmp_path: Path) -> None:
-    seed = 9
-    opts = {**GAMES[game], "seed": seed, "lang": lang}
+    opts = {**GAMES[game], "seed": 9, "lang": lang}
     if game == "codenames":
         opts["words"] = lang
-    state = new_game(game, opts)
-    players = list(state.players)
-    channel = CompanionChannel(game, players, host="127.0.0.1", port=0, lang=lang)
-    channel.start()
-    phones = PhonePlayers(channel, players)
-    adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
-    bots = QuietBots(adapter, random.Random(seed + 1))
-    out = io.StringIO()
     log_path = tmp_path / "log.jsonl"
-    log = EventLog(log_path)
-    session = Session(adapter=adapter, state=state, rng=random.Random(seed),
-                      output=CompanionOutput(TextOutput(out), channel), listener=bots,
-                      log=log, game_options=opts, companion=channel,
-                      options=SessionOptions(confirm="never", silence_timeout=600))
-    bots.session = session
-    phones.sockets.start()
-    assert phones.listening.wait(20)
-    phones.thread.start()
-    try:
-        stop = session.run(fresh=True)
-    finally:
-        phones.stop.set()
-        phones.thread.join(10)
-        phones.sockets.join(10)
-        log.close()
-        phones.client.close()
-        channel.stop()
+    stop, phones, said, _ = play_with_phones(game, opts, PhonePlayers, QuietBots, log_path,
+                                             lang=lang, silence_timeout=600)
     assert phones.errors == []
-    assert stop is Stop.FINISHED, out.getvalue()[-2000:]
+    assert stop is Stop.FINISHED, said[-2000:]
     kinds = {cid.split(":")[0] for _, cid in phones.played}
     expected = {"resistance": {"vote"}, "ici-londres": {"pick"}, "codenames": {"guess"}}[game]
     assert expected <= kinds, kinds
     events = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
     assert events[-1]["event"] == "game_over"
-    said = out.getvalue()
     if lang == "fr":  # the host spoke French about the phones too
         assert "a un téléphone." in said and "has a phone" not in said
 
@@ -509,17 +494,19 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
     started: list[CompanionChannel] = []
     tokens: dict[str, str] = {}
     resumed_reads: list[dict[str, Any]] = []
+    joining: list[threading.Thread] = []
     start = CompanionChannel.start
 
     def start_and_join(channel: CompanionChannel) -> tuple[str, str]:
         started.append(channel)
         url, room = start(channel)
-        if not tokens:  # the first evening: everyone joins
+        if not joining:  # the first evening: everyone joins
             def join() -> None:
                 with httpx.Client(base_url=url, timeout=10) as client:
                     tokens.update(take_seats(client, channel, PLAYERS))
 
-            threading.Thread(target=join, daemon=True).start()
+            joining.append(threading.Thread(target=join, daemon=True))
+            joining[0].start()
         else:  # the next one: Ada's phone still has its token and the address
             resumed_reads.append(read_when_shown(url, tokens["Ada"]))
         return url, room
@@ -534,6 +521,7 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
     assert cli.main(["play", "resistance", "--players", ",".join(PLAYERS), "--deal", "host",
                      "--seed", "4", "--save", str(save), "--port", "0", *common]) == 3
     first = capsys.readouterr()
+    joining[0].join(10)
     kept = save.with_suffix(".seats")
     assert kept.is_file() and oct(kept.stat().st_mode & 0o777) == "0o600"
     assert tokens["Ada"] not in kept.read_text(encoding="utf-8")  # only digests are kept

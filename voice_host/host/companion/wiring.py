@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -84,9 +85,12 @@ def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO,
     except OSError as exc:
         raise WiringError(str(exc)) from None
     if kept is not None:
+        writing = threading.Lock()  # the server's and the host's threads both change seats
+
         def keep_seats(inner: Any = channel.seats.on_change) -> None:
             inner()
-            atomic_write_text(kept, json.dumps(channel.to_json()))
+            with writing:  # read and write together, so the newest seats are written last
+                atomic_write_text(kept, json.dumps(channel.to_json()))
 
         channel.seats.on_change = keep_seats
         keep_seats()
