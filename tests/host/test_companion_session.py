@@ -316,15 +316,21 @@ class Watchers(Phones):
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
+    rng = random.Random(7)
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        """What this phone sends for ``view`` (None: nothing now): a card at random."""
+        return self.rng.choice(cards(view)) if cards(view) else None
+
     def play(self) -> None:
         try:
             while not self.stop.is_set():
                 for seat in self.players:
                     view = next((i for i in self.seat(seat)["items"] if i["type"] == "view"),
                                 None)
-                    if view is None or not cards(view) or view["sent"]:
+                    choice = None if view is None or view["sent"] else self.choose(view)
+                    if choice is None:
                         continue
-                    choice = random.choice(cards(view))
                     answer = self.client.post(
                         f"/api/seat/{seat}/act", json={"choice": choice},
                         headers={"X-Seat-Token": self.tokens[seat]})
@@ -434,30 +440,16 @@ class QuietBots(BotPlayers):
 class PhonePlayers(Watchers):
     """Phones that send every choice their page offers: votes, picks, guesses, cards."""
 
-    def play(self) -> None:
-        rng = random.Random(7)
-        try:
-            while not self.stop.is_set():
-                for seat in self.players:
-                    view = next((i for i in self.seat(seat)["items"] if i["type"] == "view"),
-                                None)
-                    if view is None or not view["choices"] or view["sent"]:
-                        continue
-                    choice = rng.choice(view["choices"])
-                    cid = choice["id"]
-                    if choice["kind"] == "pick" and 1 not in choice["sizes"]:
-                        free = [c["id"][5:] for c in view["choices"] if c["kind"] == "pick"]
-                        cid = "pick:" + "+".join(rng.sample(free, 2))
-                    if choice["kind"] == "end_turn" and rng.random() < 0.8:
-                        continue  # mostly keep guessing
-                    answer = self.client.post(
-                        f"/api/seat/{seat}/act", json={"choice": cid},
-                        headers={"X-Seat-Token": self.tokens[seat]})
-                    if answer.status_code == 200:
-                        self.played.append((seat, cid))
-                time.sleep(0.01)
-        except Exception as exc:  # noqa: BLE001 - reported by the test
-            self.errors.append(repr(exc))
+    def choose(self, view: dict[str, Any]) -> str | None:
+        if not view["choices"]:
+            return None
+        choice = self.rng.choice(view["choices"])
+        if choice["kind"] == "pick" and 1 not in choice["sizes"]:
+            free = [c["id"][5:] for c in view["choices"] if c["kind"] == "pick"]
+            return "pick:" + "+".join(self.rng.sample(free, 2))
+        if choice["kind"] == "end_turn" and self.rng.random() < 0.8:
+            return None  # mostly keep guessing
+        return str(choice["id"])
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
