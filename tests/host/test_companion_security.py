@@ -42,14 +42,18 @@ class Terminal:
         self.handler.setFormatter(logging.Formatter("%(message)s"))
         self.logger = logging.getLogger("voice_host.companion")
 
+        self.server_logger = logging.getLogger("uvicorn.error")
+
     def __enter__(self) -> Terminal:
         self.logger.addHandler(self.handler)
+        self.server_logger.addHandler(self.handler)
         self.level = self.logger.level
         self.logger.setLevel(logging.INFO)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.logger.removeHandler(self.handler)
+        self.server_logger.removeHandler(self.handler)
         self.logger.setLevel(self.level)
 
     @property
@@ -266,6 +270,20 @@ def test_repeated_refusals_are_logged_once_with_a_count(game: Any) -> None:
     assert len(terminal.lines) == 2, terminal.lines
     assert "299 more times" in terminal.lines[1]
     assert len(channel.seats.refusals) == 300  # every one is still recorded
+
+
+def test_malformed_requests_are_counted_not_printed_one_by_one(game: Any) -> None:
+    channel, _ = game
+    garbage = [b"\x1b[2J\x1b[HHOST: Ben is a spy.\r\n\r\n",
+               b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+               b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n" % channel.port]
+    with Terminal() as terminal:
+        for i in range(50):
+            answer = raw_request(channel.port, garbage[i % 2])
+            assert answer.startswith(b"HTTP/1.1 400"), answer[:80]
+        channel.seats.flush_log()
+    assert len(terminal.lines) <= 4, terminal.lines
+    assert "\x1b" not in terminal.text and "HOST:" not in terminal.text
 
 
 def test_a_claim_of_a_taken_seat_never_shows_its_move_code_and_is_braked(game: Any) -> None:

@@ -41,7 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice_host.host.companion.hub import TABLE, seat_audience
-from voice_host.host.companion.seats import SeatError
+from voice_host.host.companion.seats import SeatError, safe
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -429,6 +429,25 @@ def guarded_protocol(on_refused: Any) -> type[asyncio.Protocol]:
     return Guarded
 
 
+class ServerLogGuard(logging.Filter):
+    """uvicorn's own log lines (e.g. "Invalid HTTP request received." for every malformed
+    request) are refusals too: counted with the others instead of one line each; anything
+    worse is let through, escaped."""
+
+    def __init__(self, on_refused: Any) -> None:
+        super().__init__()
+        self.on_refused = on_refused
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if record.levelno < logging.ERROR:
+            self.on_refused("network", message)
+            return False
+        record.msg = safe(message, limit=400)
+        record.args = ()
+        return True
+
+
 class ServerThread:
     """uvicorn serving ``app`` on ``host:port`` (0 = any free port) in a daemon thread."""
 
@@ -451,6 +470,9 @@ class ServerThread:
                                 ssl_certfile=tls[0] if tls else None,
                                 ssl_keyfile=tls[1] if tls else None)
         self.server = uvicorn.Server(config)
+        self.log_guard = ServerLogGuard(on_refused)
+        for name in ("uvicorn.error", "uvicorn"):
+            logging.getLogger(name).addFilter(self.log_guard)
         self.thread = threading.Thread(target=self._run, name="voice-host-companion",
                                        daemon=True)
         self.error: BaseException | None = None
@@ -473,5 +495,7 @@ class ServerThread:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=5)
+        for name in ("uvicorn.error", "uvicorn"):
+            logging.getLogger(name).removeFilter(self.log_guard)
         with contextlib.suppress(OSError):
             self.sock.close()
