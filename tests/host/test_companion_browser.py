@@ -239,8 +239,10 @@ def test_players_claim_confirm_and_then_see_only_their_secret(browsers: Any) -> 
             "return [...document.querySelectorAll('[aria-live=polite],[aria-live=assertive],"
             "[role=log],[role=status],[role=alert]')].map(e => e.textContent).join(' ');")
         assert "you are a spy" not in live and "You are a spy" not in live
+        assert first.find_element(By.ID, "act-error").get_attribute("role") is None
         first.find_element(By.ID, "speak-secrets").click()  # with headphones on
         assert first.find_element(By.ID, "private-log").get_attribute("aria-live") == "polite"
+        assert first.find_element(By.ID, "act-error").get_attribute("role") == "alert"
         first.find_element(By.ID, "speak-secrets").click()
 
         # a table view in another tab shows public facts only

@@ -929,6 +929,9 @@
 
   function setSpeak(on) {
     $("private-log").setAttribute("aria-live", on ? "polite" : "off");
+    // a refused move can tell what the secret is ("Heroes can only play success")
+    if (on) $("act-error").setAttribute("role", "alert");
+    else $("act-error").removeAttribute("role");
     $("speak-secrets").checked = on;
     window.localStorage.setItem(SPEAK, on ? "1" : "0");
   }
