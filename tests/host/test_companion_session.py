@@ -625,3 +625,68 @@ def test_a_terminal_is_listened_to_in_short_slices() -> None:
         assert heard.kind is HeardKind.SPEECH and heard.text == "help"
     os.close(leader)
     assert not TextListener(stream=io.StringIO("help\n")).listens_in_slices
+
+
+def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -> None:
+    opts: dict[str, Any] = {"deal": "table", "lang": "en", "red": ["Ada", "Ben"],
+                            "blue": ["Cleo", "Dan"], "first": "red", "words": "en",
+                            "invalid_clue": "refuse", "seed": 4}
+    state = new_game("codenames", opts)
+    channel = CompanionChannel("codenames", state.players, host="127.0.0.1", port=0,
+                               wait_for_everyone=False)
+    channel.start()
+    client = httpx.Client(base_url=channel.url, timeout=10)
+    adapter = make_adapter("codenames", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    guessed: list[str] = []
+
+    class Table:
+        """The spymaster speaks; only Ben has a phone, and touches a word on it."""
+
+        listens_in_slices = True
+
+        def listen(self, request: ListenRequest) -> Heard:
+            phase = session.state.phase()
+            if request.purpose == "slice" and phase == "guess" and not guessed:
+                token = client.post("/api/claim", json={"room": channel.room_code,
+                                                        "seat": "Ben"}).json()["token"]
+                headers = {"X-Seat-Token": token}
+                assert client.post("/api/seat/Ben/act", json={"choice": "guess:x"},
+                                   headers=headers).status_code == 422  # not confirmed
+                assert client.post("/api/seat/Ben/confirm", json={},
+                                   headers=headers).status_code == 200
+                word = session.state.uncovered_words()[0]
+                answer = client.post("/api/seat/Ben/act", json={"choice": f"guess:{word}"},
+                                     headers=headers)
+                assert answer.status_code == 200, answer.text
+                guessed.append(word)
+                return Heard(HeardKind.SILENCE)
+            if phase == "clue":
+                clue = next(w for w in ("zebra", "ocean", "planet")
+                            if w not in session.state.words)
+                return Heard(HeardKind.SPEECH, text=f"{clue} one", speaker="Ada")
+            return Heard(HeardKind.END)
+
+        def close(self) -> None:
+            pass
+
+    out = io.StringIO()
+    log_path = tmp_path / "log.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=adapter, state=state, rng=random.Random(4),
+                      output=CompanionOutput(TextOutput(out), channel), listener=Table(),
+                      log=log, game_options=opts, companion=channel,
+                      options=SessionOptions(confirm="never", silence_timeout=20))
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        log.close()
+        client.close()
+        channel.stop()
+    assert stop is Stop.INPUT_ENDED
+    said = out.getvalue()
+    assert "Everyone has a phone" not in said and "Waiting for a phone" not in said
+    assert "Ben has a phone." in said
+    actions = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()
+               if '"action"' in line]
+    assert any(a["action"].get("word") == guessed[0] for a in actions), actions[-3:]

@@ -146,7 +146,8 @@ class Session:
             self.save()
         else:
             self.say_key("common.resumed")
-        if self.companion is not None and not self.companion.seats.locked:
+        if (self.companion is not None and not self.companion.seats.locked
+                and self.companion.wait_for_everyone):
             stop = self.wait_for_seats()
             if stop is not None:
                 return stop

@@ -65,13 +65,17 @@ class CompanionChannel:
 
     def __init__(self, game: str, players: Sequence[str], *, host: str = "127.0.0.1",
                  port: int = 0, room_code: str | None = None, lang: str = "en",
-                 tls: tuple[str, str] | None = None) -> None:
+                 tls: tuple[str, str] | None = None, wait_for_everyone: bool = True) -> None:
         self.game = game
         self.players = tuple(players)
         self.bind_host = host
         self.requested_port = port
         self.lang = lang if lang in ("en", "fr") else "en"
         self.tls = tls
+        self.wait_for_everyone = wait_for_everyone
+        """True when the host deals secrets: nothing is shown and nothing taken until every
+        seat is confirmed. False (players hold physical cards): a seat is usable as soon as
+        its player confirmed it, and the game does not wait for phones."""
         self.seats = SeatBook(self.players, room_code=room_code)
         self.seats.on_change = self._seats_changed
         self.seats.on_new_code = self._new_move_code
@@ -191,7 +195,7 @@ class CompanionChannel:
         """Who holds a seat and who confirmed (public: the table sees it)."""
         return {"seats": [{"name": s.name, "claimed": s.claimed, "confirmed": s.confirmed}
                           for s in self.seats.seats()],
-                "locked": self.seats.locked}
+                "locked": self.seats.locked, "everyone": self.wait_for_everyone}
 
     def take_seat_events(self) -> list[Any]:
         """Seat changes since the last call, for the host to say aloud."""
@@ -235,8 +239,8 @@ class CompanionChannel:
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
-            if self.seats.locked:  # nobody sees a secret before the table confirmed
-                for player in self.players:
+            for player in self.players:  # nobody sees a secret before the table confirmed
+                if self._may_show(player):
                     self._post_seat_view(player, state)
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)
@@ -277,7 +281,7 @@ class CompanionChannel:
         """A seat's input (from the server's thread). Checked by the engine on a copy of the
         game; queued for the host when legal. Returns (accepted, sentence for the page)."""
         with self._lock:
-            if self._shadow is None or not self.seats.locked:
+            if self._shadow is None or not self._may_show(seat):
                 return False, self.words("refusal.not_started")
             try:
                 action = games.private_action(self.game, seat, choice, self._shadow)
@@ -331,7 +335,8 @@ class CompanionChannel:
 
     def phone_turn(self, state: GameState) -> tuple[str, ...]:
         """Players who may now answer on their page (or aloud)."""
-        return games.phone_turn(state) if self.seats.locked else ()
+        ready = self.seats.locked or not self.wait_for_everyone
+        return games.phone_turn(state) if ready else ()
 
     # ------------------------------------------------------------------ for the server
 
@@ -394,7 +399,18 @@ class CompanionChannel:
         for player in self.players:
             self.hub.post(seat_audience(player), message, keep="latest")
         with self._arrived:
+            if not self.wait_for_everyone and self._state_json is not None:
+                for player in self.players:  # a seat just confirmed gets its view
+                    if self._may_show(player):
+                        self._post_seat_view(player, None)
             self._arrived.notify_all()
+
+    def _may_show(self, seat: str) -> bool:
+        """Whether ``seat``'s page may show its view and send choices now."""
+        if self.seats.locked:
+            return True
+        return not self.wait_for_everyone and any(
+            s.name == seat and s.claimed and s.confirmed for s in self.seats.seats())
 
     def _new_move_code(self, seat: str, code: str) -> None:
         """Guessing replaced ``seat``'s move code: its own device shows the new one."""

@@ -67,7 +67,8 @@ def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO,
             if not Path(path).is_file():
                 raise WiringError(f"There is no certificate or key file at {path}.")
     channel = CompanionChannel(game, state.players, host=host, port=port, lang=lang,
-                               tls=(str(tls[0]), str(tls[1])) if tls else None)
+                               tls=(str(tls[0]), str(tls[1])) if tls else None,
+                               wait_for_everyone=getattr(args, "deal", "table") == "host")
     kept = seats_path(save_path) if save_path is not None else None
     if kept is not None and kept.is_file() and resumed:
         try:

@@ -409,6 +409,7 @@
     const before = state.seats;
     state.seats = message.seats;
     state.locked = Boolean(message.locked);
+    state.everyone = message.everyone !== false;
     for (const seat of message.seats) {
       const old = before.find((s) => s.name === seat.name);
       if (old && !old.claimed && seat.claimed) announce(t("page.has_phone", { name: seat.name }));
@@ -453,15 +454,17 @@
     // before the table confirmed its seats: no secret exists on any phone yet
     const box = $("waiting");
     if (!box) return;
-    if (state.locked) {
+    const me = state.seats.find((s) => s.name === state.seatName);
+    // with physical cards (no secret from the host) a seat is ready once its player confirmed
+    if (state.locked || (!state.everyone && me && me.confirmed)) {
       box.hidden = true;
       $("secret-area").hidden = false;
       return;
     }
     box.hidden = false;
     $("secret-area").hidden = true;
-    const me = state.seats.find((s) => s.name === state.seatName);
-    const everyone = state.seats.length && state.seats.every((s) => s.claimed);
+    const everyone = !state.everyone ||
+      (state.seats.length && state.seats.every((s) => s.claimed));
     const parts = [el("h2", { id: "waiting-heading", tabindex: "-1" },
       t("page.waiting_heading"))];
     parts.push(el("p", { class: "big" }, t("page.this_phone_is", { name: state.seatName })));
