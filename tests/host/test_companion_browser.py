@@ -411,6 +411,29 @@ def test_the_key_fits_a_320_pixel_phone_without_breaking_words(browsers: Any) ->
         channel.stop()
 
 
+def test_with_physical_cards_a_confirmed_seat_plays_at_once(browsers: Any) -> None:
+    driver = browsers()
+    cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.TABLE, first="red")
+    cn.apply(cn.chance_action(random.Random(5)))
+    cn.apply(next(a for a in cn.legal_actions() if type(a).__name__ == "GiveClue"))
+    channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0,
+                               wait_for_everyone=False)
+    channel.start()
+    try:
+        channel.publish(cn)
+        token = claim_over_http(channel, "Ben", confirm=False)
+        claim_in_browser(driver, channel, "Ben", token)
+        wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "That's me")
+        assert "Waiting for a phone" not in text_of(driver, "waiting")  # nobody else needed
+        driver.find_element(By.ID, "thats-me").click()
+        wait_text(driver, "secret", "You are on the red team")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice^='guess:']"),
+                 "the words to touch")
+        assert not channel.seats.locked
+    finally:
+        channel.stop()
+
+
 def test_a_resumed_game_keeps_every_phone_connected(browsers: Any) -> None:
     driver = browsers()
     state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
