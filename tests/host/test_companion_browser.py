@@ -361,7 +361,7 @@ def test_a_french_game_has_french_pages(browsers: Any) -> None:
                                                      else "YYYY", Keys.ENTER)
         wait_text(driver, "join-error", "Ce n'est pas le code de salle")
         claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
-        wait_text(driver, "title", "Place de Ada")
+        wait_text(driver, "title", "Place d'Ada")
         for p in ("Ben", "Cy", "Di"):
             claim_over_http(channel, p)
         wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "C'est moi")

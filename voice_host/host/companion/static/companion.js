@@ -40,7 +40,13 @@
   function t(key, params) {
     let text = STR[key];
     if (typeof text !== "string") text = key;
-    for (const [name, value] of Object.entries(params || {})) {
+    const all = Object.assign({}, params || {});
+    if (all.name !== undefined) {
+      // French "de" before a name: "d'Ada", "de Ben"
+      all.de_name = (/^[aeiouyhàâäéèêëîïôöûü]/i.test(String(all.name)) ? "d'" : "de ") +
+        all.name;
+    }
+    for (const [name, value] of Object.entries(all)) {
       text = text.split("{" + name + "}").join(String(value));
     }
     return text;
