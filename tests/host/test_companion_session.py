@@ -471,6 +471,7 @@ def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
     assert events[-1]["event"] == "game_over"
     if lang == "fr":  # the host spoke French about the phones too
         assert "a un téléphone." in said and "has a phone" not in said
+        assert "votre page compagnon" in said and "companion page" not in said
 
 
 # --------------------------------------------------------------------------- resume

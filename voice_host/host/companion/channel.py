@@ -253,7 +253,7 @@ class CompanionChannel:
         if seat not in self.players:
             return None
         self.hub.post(seat_audience(seat), {"type": "private", "text": text}, keep="always")
-        return "your companion page"
+        return self.words("host.secret_place")  # the host says "... is on <this>"
 
     def tell(self, seat: str, text: str) -> None:
         """A private sentence for one seat (not kept for new devices)."""
