@@ -34,6 +34,7 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.codenames import CodenamesState, Guess  # noqa: E402
 from voice_host.games.ici_londres import IciLondresState, Pick  # noqa: E402
+from voice_host.games.icons import ICON_NAMES  # noqa: E402
 from voice_host.games.resistance import (  # noqa: E402
     CastVote,
     MissionResult,
@@ -42,6 +43,7 @@ from voice_host.games.resistance import (  # noqa: E402
     Role,
 )
 from voice_host.host.companion import CompanionChannel  # noqa: E402
+from voice_host.host.io import Line, Style  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -102,17 +104,44 @@ def wait_text(driver: Any, element_id: str, needle: str) -> str:
                         and text_of(d, element_id), f"{needle!r} in #{element_id}"))
 
 
-def claim_in_browser(driver: Any, channel: CompanionChannel, seat: str) -> None:
-    """Claim ``seat`` over HTTP and hand its token to the browser (as the page would keep
-    it), then open the seat page."""
+def claim_over_http(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> str:
+    """A player who joins from another phone (claims ``seat``, taps "That's me")."""
     with httpx.Client(base_url=channel.url, timeout=10) as client:
         body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
+        if confirm:
+            assert client.post(f"/api/seat/{seat}/confirm", json={},
+                               headers={"X-Seat-Token": body["token"]}).status_code == 200
+    return str(body["token"])
+
+
+def seat_table(channel: CompanionChannel, state: Any) -> dict[str, str]:
+    """Everyone else takes a seat and confirms; the host locks the seats (as the session
+    does before it deals) and publishes the game. Returns the new seats' tokens."""
+    tokens = {}
+    for seat in channel.players:
+        if not any(s.name == seat and s.claimed for s in channel.seats.seats()):
+            tokens[seat] = claim_over_http(channel, seat)
+    assert channel.seats.all_confirmed()
+    channel.lock_seats()
+    channel.publish(state)
+    return tokens
+
+
+def claim_in_browser(driver: Any, channel: CompanionChannel, seat: str,
+                     token: str | None = None) -> None:
+    """Hand ``seat``'s token to the browser (as the page would keep it), then open the seat
+    page."""
+    token = token or claim_over_http(channel, seat)
     driver.get(channel.url + "static/companion.css")  # same origin, to write its storage
     driver.execute_script("localStorage.setItem('voice-host-companion', arguments[0]);",
                           json.dumps({"room": channel.room_code, "seat": seat,
-                                      "token": body["token"]}))
+                                      "token": token}))
     driver.get(channel.url)
-    wait_text(driver, "title", f"{seat}'s seat")
+    wait_for(driver, lambda d: seat in text_of(d, "title"), f"{seat}'s seat")
+
+
+def visible_text(driver: Any) -> str:
+    return str(driver.find_element(By.TAG_NAME, "body").text)
 
 
 def axe_violations(driver: Any) -> list[dict[str, Any]]:
@@ -130,7 +159,17 @@ def axe_violations(driver: Any) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- the game
 
 
-def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any) -> None:
+SHOTS = os.environ.get("VOICE_HOST_SCREENSHOTS")
+
+
+def shot(driver: Any, name: str) -> None:
+    """To look at the pages as a person would: VOICE_HOST_SCREENSHOTS=/some/folder."""
+    if SHOTS:
+        driver.save_screenshot(str(Path(SHOTS) / (name.replace(" ", "_").replace(":", "")
+                                                  + ".png")))
+
+
+def test_players_claim_confirm_and_then_see_only_their_secret(browsers: Any) -> None:
     state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
     state.apply(state.setup_action(random.Random(8), first_leader="Ada"))
     spy = next(p for p in PLAYERS if state.role_of(p) is Role.SPY)
@@ -138,16 +177,19 @@ def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any
     channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
     url, room = channel.start()
     try:
-        channel.publish(state)
+        channel.publish(state)  # a resumed game: the roles exist, but no page shows them yet
         first, second = browsers(), browsers()
 
         # the spy scans the QR code (room code in the link) and picks their name
         first.get(channel.join_url())
         wait_for(first, lambda d: d.find_elements(By.CSS_SELECTOR, f"input[value={spy}]"),
                  "the list of seats")
+        assert not first.find_element(By.ID, "move-code").is_displayed()  # no code needed
         first.find_element(By.CSS_SELECTOR, f"input[value={spy}]").click()
         first.find_element(By.CSS_SELECTOR, "#seat-form button[type=submit]").click()
-        wait_text(first, "secret", "You are a spy")
+        wait_text(first, "waiting", f"This phone shows {spy}'s seat")
+        wait_text(first, "waiting", "Nothing secret is shown")
+        shot(first, "seat waiting for phones")
 
         # the hero types the room code and chooses their seat with the keyboard only
         second.get(url)
@@ -158,10 +200,31 @@ def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any
             second.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
         second.switch_to.active_element.send_keys(Keys.SPACE)
         assert second.switch_to.active_element.get_attribute("value") == hero
-        second.switch_to.active_element.send_keys(Keys.TAB)  # the move code field
         second.switch_to.active_element.send_keys(Keys.TAB)  # the button
         second.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_text(second, "waiting", f"This phone shows {hero}'s seat")
+        # the claims show on the other pages
+        wait_text(first, "seats-box", hero)
+
+        # the rest of the table joins; each phone asks "is this your name?"
+        for p in PLAYERS:
+            if p not in (spy, hero):
+                claim_over_http(channel, p)
+        for driver in (first, second):
+            wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "That's me")
+        shot(second, "seat is this your name")
+        for driver in (first, second):  # still nothing secret anywhere
+            assert "You are a" not in driver.page_source
+            assert "spy" not in visible_text(driver).replace("spies", "")
+        first.find_element(By.ID, "thats-me").click()
+        wait_text(first, "waiting", "You confirmed")
+        assert not channel.seats.all_confirmed()
+        second.find_element(By.ID, "thats-me").send_keys(Keys.ENTER)
+        wait_for(second, lambda d: channel.seats.all_confirmed(), "every seat confirmed")
+        channel.lock_seats()  # what the session does once every seat is confirmed
+        wait_text(first, "secret", "You are a spy")
         wait_text(second, "secret", "You are a hero")
+        shot(first, "seat secret")
 
         # each sees only their own secret
         others = [p for p in state.spies() or () if p != spy]
@@ -169,19 +232,42 @@ def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any
         assert "spy" not in text_of(second, "secret").replace("spies", "")
         assert "You are a spy" not in second.page_source
         assert "You are a hero" not in first.page_source
+        # private lines are not in a live region: a screen reader does not say them aloud
+        channel.deliver(Line(f"{spy}, you are a spy.", style=Style.PRIVATE, to=spy))
+        wait_text(first, "private-log", f"{spy}, you are a spy.")
+        live = first.execute_script(
+            "return [...document.querySelectorAll('[aria-live=polite],[aria-live=assertive],"
+            "[role=log],[role=status],[role=alert]')].map(e => e.textContent).join(' ');")
+        assert "you are a spy" not in live and "You are a spy" not in live
+        assert first.find_element(By.ID, "act-error").get_attribute("role") is None
+        first.find_element(By.ID, "speak-secrets").click()  # with headphones on
+        assert first.find_element(By.ID, "private-log").get_attribute("aria-live") == "polite"
+        assert first.find_element(By.ID, "act-error").get_attribute("role") == "alert"
+        first.find_element(By.ID, "speak-secrets").click()
 
         # a table view in another tab shows public facts only
         first.switch_to.new_window("tab")
         first.get(f"{url}table#{room}")
         wait_text(first, "status", "Mission 1")
         assert "You are" not in text_of(first, "main")
+        wait_text(first, "seats-box", "confirmed")
         table_tab = first.current_window_handle
         first.switch_to.window(first.window_handles[0])
 
-        # the leader's team goes on the mission: the pages offer the legal cards only
+        # the vote: taken on the phones (or aloud)
         state.apply(ProposeTeam("Ada", tuple(p for p in PLAYERS if p in (spy, hero))))
+        channel.publish(state)
+        wait_for(second, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice='vote:yes']"),
+                 "the vote buttons")
+        second.find_element(By.CSS_SELECTOR, "[data-choice='vote:no']").click()
+        wait_text(second, "choices", "Vote no on this team?")
+        second.find_element(By.ID, "confirm-yes").click()
+        vote = channel.wait_for_action(WAIT, state)
+        assert vote == CastVote(hero, False)
+        state.apply(vote)
         for p in PLAYERS:
-            state.apply(CastVote(p, True))
+            if p != hero:
+                state.apply(CastVote(p, True))
         channel.publish(state)
         channel.caption("Play your mission cards on your phones.")  # what the host says
         wait_text(second, "log", "Host: Play your mission cards on your phones.")
@@ -191,15 +277,26 @@ def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any
                  "one card for the hero")
         assert text_of(second, "choices").strip().endswith("Play success")
 
+        # "Hide my secret" hides the role, the cards (how many), the question, the code
         first.find_element(By.CSS_SELECTOR, "[data-choice=sabotage]").click()
         wait_text(first, "choices", "Play sabotage?")
+        first.find_element(By.ID, "hide-secret").click()
+        shown = visible_text(first)
+        code = str(channel.move_code(spy))
+        for secret in ("spy", "sabotage", "Play success", code[:3] + " " + code[3:]):
+            assert secret not in shown.replace("spies", ""), secret
+        assert first.find_element(By.ID, "hide-secret").get_attribute("aria-expanded") \
+            == "false"
+        shot(first, "seat secret hidden")
+        first.find_element(By.ID, "hide-secret").click()
+        wait_text(first, "choices", "Play sabotage?")
         first.find_element(By.ID, "confirm-yes").click()
-        wait_text(first, "choices", "Your choice is sent")
+        wait_text(first, "choices", "Sent")
         second.find_element(By.CSS_SELECTOR, "[data-choice=success]").send_keys(Keys.ENTER)
         wait_for(second, lambda d: d.switch_to.active_element.get_attribute("id")
                  == "confirm-question", "focus on the confirmation question")
         second.find_element(By.ID, "confirm-yes").send_keys(Keys.ENTER)
-        wait_text(second, "log", "Your card is played face down")
+        wait_text(second, "private-log", "Your card is played face down")
 
         played = [channel.wait_for_action(WAIT, state) for _ in range(2)]
         events = [e for action in played if action for e in state.apply(action)]
@@ -247,6 +344,126 @@ def test_players_join_see_only_their_secret_and_play_mission_cards(browsers: Any
         channel.stop()
 
 
+def test_a_french_game_has_french_pages(browsers: Any) -> None:
+    driver = browsers()
+    cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.HOST, first="red",
+                            words="fr")
+    cn.apply(cn.chance_action(random.Random(2)))
+    channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0, lang="fr")
+    channel.start()
+    try:
+        channel.publish(cn)
+        driver.get(channel.url)
+        wait_text(driver, "join", "Rejoindre la partie")
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
+        assert "Room code" not in visible_text(driver)
+        driver.find_element(By.ID, "room").send_keys("ZZZZ" if channel.room_code != "ZZZZ"
+                                                     else "YYYY", Keys.ENTER)
+        wait_text(driver, "join-error", "Ce n'est pas le code de salle")
+        claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
+        wait_text(driver, "title", "Place d'Ada")
+        for p in ("Ben", "Cy", "Di"):
+            claim_over_http(channel, p)
+        wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "C'est moi")
+        assert driver.find_element(By.ID, "thats-me").text == "C'est moi"
+        driver.find_element(By.ID, "thats-me").click()
+        wait_for(driver, lambda d: channel.seats.all_confirmed(), "every seat confirmed")
+        channel.lock_seats()
+        wait_text(driver, "secret", "maître-espion de l'équipe rouge")
+        wait_text(driver, "public", "La grille, ligne par ligne")
+        assert "The key" not in visible_text(driver) and "Hide my" not in visible_text(driver)
+        shot(driver, "french spymaster seat")
+    finally:
+        channel.stop()
+
+
+def test_the_key_fits_a_320_pixel_phone_without_breaking_words(browsers: Any) -> None:
+    driver = browsers()
+    driver.set_window_size(320, 900)
+    cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.HOST, first="red",
+                            words="fr")
+    # the longest words of the French list on the grid
+    cn.apply(cn.chance_action(random.Random(2)))
+    longest = sorted(cn.words, key=len)[-1]
+    channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0, lang="fr")
+    channel.start()
+    try:
+        claim_in_browser(driver, channel, "Ada")
+        seat_table(channel, cn)
+        wait_text(driver, "secret", "La clé")
+        width = driver.execute_script("return window.innerWidth")
+        assert width <= 330
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the page is {overflow} px wider than the screen"
+        broken = driver.execute_script("""
+            const out = [];
+            for (const w of document.querySelectorAll('.key .word')) {
+              const lines = Math.round(w.getBoundingClientRect().height /
+                  parseFloat(getComputedStyle(w).lineHeight));
+              if (w.scrollWidth > w.clientWidth + 1 || lines > 1) out.push(w.textContent);
+            }
+            return out;""")
+        assert broken == [], f"words broken or cut: {broken} (longest: {longest})"
+        driver.execute_script("document.querySelector('.key').scrollIntoView()")
+        shot(driver, "320px french key")
+    finally:
+        channel.stop()
+
+
+def test_with_physical_cards_a_confirmed_seat_plays_at_once(browsers: Any) -> None:
+    driver = browsers()
+    cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.TABLE, first="red")
+    cn.apply(cn.chance_action(random.Random(5)))
+    cn.apply(next(a for a in cn.legal_actions() if type(a).__name__ == "GiveClue"))
+    channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0,
+                               wait_for_everyone=False)
+    channel.start()
+    try:
+        channel.publish(cn)
+        token = claim_over_http(channel, "Ben", confirm=False)
+        claim_in_browser(driver, channel, "Ben", token)
+        wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "That's me")
+        assert "Waiting for a phone" not in text_of(driver, "waiting")  # nobody else needed
+        driver.find_element(By.ID, "thats-me").click()
+        wait_text(driver, "secret", "You are on the red team")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice^='guess:']"),
+                 "the words to touch")
+        assert not channel.seats.locked
+    finally:
+        channel.stop()
+
+
+def test_a_resumed_game_keeps_every_phone_connected(browsers: Any) -> None:
+    driver = browsers()
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    state.apply(state.setup_action(random.Random(3), first_leader="Ada"))
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    try:
+        claim_in_browser(driver, channel, "Ben")
+        seat_table(channel, state)
+        wait_text(driver, "secret", "You are")
+        role = text_of(driver, "secret")
+    finally:
+        channel.stop()  # the evening ends: the host stops
+    wait_text(driver, "connection", "If it is resumed")
+    saved = channel.to_json()
+    # the next evening: the same game resumed, its room and seats kept (as the CLI does)
+    again = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=saved["port"])
+    again.restore(saved)
+    again.start()
+    try:
+        assert again.url == channel.url
+        again.publish(state)
+        wait_text(driver, "connection", "Connected to the host")
+        wait_text(driver, "log", "The game is back")
+        assert text_of(driver, "secret") == role  # no new claim, no new confirmation
+        assert "Ben" in text_of(driver, "title")
+    finally:
+        again.stop()
+
+
 # --------------------------------------------------------------------------- accessibility
 
 
@@ -257,88 +474,134 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
     rng = random.Random(4)
     report: dict[str, list[dict[str, Any]]] = {}
 
-    shots = os.environ.get("VOICE_HOST_SCREENSHOTS")
-
     def audit(name: str) -> None:
         time.sleep(0.2)  # let the last message render
         report[name] = axe_violations(driver)
-        if shots:  # to look at the pages: VOICE_HOST_SCREENSHOTS=/some/folder
-            driver.save_screenshot(str(Path(shots) / (name.replace(" ", "_").replace(":", "")
-                                                      + ".png")))
+        shot(driver, "axe " + name)
 
     channels: list[CompanionChannel] = []
     try:
-        # Resistance: the join page, a seat with a card to play and its confirmation, the table
+        # Resistance: joining, the waiting room, "That's me", the vote, a card and its
+        # confirmation, the hidden secret, a long log, the table
         res = ResistanceState.new(PLAYERS, deal=Deal.HOST)
         res.apply(res.setup_action(rng, first_leader="Ada"))
         res.apply(ProposeTeam("Ada", ("Ada", "Ben")))
-        for p in PLAYERS:
-            res.apply(CastVote(p, True))
         channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
         channels.append(channel)
         channel.start()
         channel.publish(res)
-        channel.caption("Ada and Ben, play your mission cards on your phones.")
         driver.get(channel.url)
         audit("join: room code")
         driver.find_element(By.ID, "room").send_keys(channel.room_code + Keys.ENTER)
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[name=seat]"),
                  "the seats")
         audit("join: choose a seat")
-        claim_in_browser(driver, channel, "Ada")
-        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button"),
+        claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
+        wait_text(driver, "waiting", "Waiting for a phone")
+        audit("seat: waiting for phones")
+        for p in PLAYERS[1:]:
+            claim_over_http(channel, p)
+        wait_for(driver, lambda d: d.find_elements(By.ID, "thats-me"), "That's me")
+        audit("seat: is this your name")
+        driver.find_element(By.ID, "thats-me").click()
+        wait_for(driver, lambda d: channel.seats.all_confirmed(), "every seat confirmed")
+        channel.lock_seats()
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice='vote:yes']"),
+                 "the vote")
+        audit("resistance seat: vote")
+        for p in PLAYERS:
+            res.apply(CastVote(p, True))
+        channel.publish(res)
+        channel.caption("Ada and Ben, play your mission cards on your phones.")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice=success]"),
                  "a card to play")
-        audit("resistance seat")
+        audit("resistance seat: cards")
         driver.find_element(By.CSS_SELECTOR, "#choices button").click()
         wait_for(driver, lambda d: d.find_elements(By.ID, "confirm-yes"), "the confirmation")
         audit("resistance seat: confirmation")
+        driver.find_element(By.ID, "hide-secret").click()
+        audit("resistance seat: secret hidden")
+        driver.find_element(By.ID, "hide-secret").click()
+        for i in range(150):  # a long evening: the log scrolls
+            channel.caption(f"Line {i} of a long game, said by the host to everyone.")
+        wait_text(driver, "log", "Line 149 of a long game")
+        scrolls = driver.execute_script(
+            "const b = document.getElementById('log-box'); return b.scrollHeight > b.clientHeight;")
+        assert scrolls
+        audit("resistance seat: long log")
         driver.get(f"{channel.url}table#{channel.room_code}")
         wait_text(driver, "status", "Mission 1")
-        audit("resistance table")
+        for i in range(150):
+            channel.caption(f"Table line {i} of a long game, said by the host.")
+        wait_text(driver, "log", "Table line 149 of a long game")
+        audit("resistance table: long log")
 
-        # Codenames: the spymaster's key and the table with covered tiles
+        # Codenames: an operative's word buttons, the spymaster's key, the table
         cn = CodenamesState.new(["Ada", "Ben", "Cy", "Di"], deal=Deal.HOST, first="red")
         cn.apply(cn.chance_action(rng))
         clue = next(a for a in cn.legal_actions() if type(a).__name__ == "GiveClue")
         cn.apply(clue)
-        cn.apply(Guess(cn.current_team, cn.words[0]))
+        team = cn.current_team
+        key = cn.player_view(cn.spymaster(team))["key"]
+        cn.apply(Guess(team, next(w for w, c in zip(cn.words, key, strict=True)
+                                  if c == team.value)))  # a right guess: the turn goes on
         channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0)
         channels.append(channel)
         channel.start()
-        channel.publish(cn)
-        claim_in_browser(driver, channel, "Ada")
+        operative = cn.operatives(cn.current_team)[0]
+        claim_in_browser(driver, channel, operative)
+        tokens = seat_table(channel, cn)
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice^='guess:']"),
+                 "the words to touch")
+        audit("codenames operative seat: guesses")
+        word = cn.uncovered_words()[0]
+        driver.find_element(By.CSS_SELECTOR, f"[data-choice='guess:{word}']").click()
+        driver.find_element(By.ID, "confirm-yes").click()
+        assert channel.wait_for_action(WAIT, cn) == Guess(cn.current_team, word)
+        claim_in_browser(driver, channel, "Ada", tokens["Ada"])
         wait_text(driver, "secret", "spymaster")
         assert "Assassin:" in text_of(driver, "secret")
         audit("codenames spymaster seat")
+        driver.set_window_size(320, 900)
+        audit("codenames spymaster seat at 320 px")
+        driver.set_window_size(1000, 1200)
         driver.get(f"{channel.url}table#{channel.room_code}")
         wait_text(driver, "public", "covered:")
         audit("codenames table")
 
-        # Ici Londres: the Speaker's icons and the table's icon grid with tried icons
+        # Ici Londres in French: the Speaker's icons, a receiver's icon buttons, the table
         ici = IciLondresState.new(["Ada", "Ben", "Cy"], deal=Deal.HOST)
         ici.apply(ici.chance_action(rng))
         drawn = ici.player_view(ici.speaker)["message"]
         guesser = ici.current_players()[0]
         ici.apply(Pick(guesser, (drawn[0],)))
-        channel = CompanionChannel("ici-londres", ici.players, host="127.0.0.1", port=0)
+        channel = CompanionChannel("ici-londres", ici.players, host="127.0.0.1", port=0,
+                                   lang="fr")
         channels.append(channel)
         channel.start()
-        channel.publish(ici)
-        channel.countdown(8)
         claim_in_browser(driver, channel, ici.speaker)
-        wait_text(driver, "secret", "Your message")
-        assert drawn[1] in text_of(driver, "secret")
-        audit("ici londres speaker seat")
+        tokens = seat_table(channel, ici)
+        channel.countdown(8)
+        wait_text(driver, "secret", "Ton message")
+        audit("ici londres speaker seat (French)")
+        picker = ici.current_players()[0]
+        claim_in_browser(driver, channel, picker, tokens[picker])
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice^='pick:']"),
+                 "the icons to name")
+        audit("ici londres receiver seat: icons (French)")
+        free = next(i for i in ICON_NAMES if i not in ici.named_icons)
+        driver.find_element(By.CSS_SELECTOR, f"[data-choice='pick:{free}']").click()
+        driver.find_element(By.ID, "confirm-yes").click()
+        assert channel.wait_for_action(WAIT, ici) == Pick(picker, (free,))
         driver.get(f"{channel.url}table#{channel.room_code}")
-        wait_text(driver, "public", f"found by {guesser}")
-        assert "8 seconds left" in text_of(driver, "countdown")
-        assert drawn[1] not in text_of(driver, "status")
-        audit("ici londres table")
+        wait_text(driver, "public", f"trouvée par {guesser}")
+        assert "8 secondes restantes" in text_of(driver, "countdown")
+        audit("ici londres table (French)")
     finally:
         for channel in channels:
             channel.stop()
 
-    assert len(report) == 9
+    assert len(report) == 17
     serious = {name: [v for v in found if v["impact"] in ("serious", "critical")]
                for name, found in report.items()}
     assert serious == {name: [] for name in report}, json.dumps(serious, indent=1)

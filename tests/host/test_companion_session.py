@@ -32,6 +32,24 @@ from voice_host.host.store import EventLog  # noqa: E402
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
 
+def take_seats(client: httpx.Client, channel: CompanionChannel,
+               players: list[str]) -> dict[str, str]:
+    """Each player claims their seat and taps "That's me"; returns the tokens."""
+    tokens = {}
+    for seat in players:
+        body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
+        tokens[seat] = body["token"]
+    for seat, token in tokens.items():
+        assert client.post(f"/api/seat/{seat}/confirm", json={},
+                           headers={"X-Seat-Token": token}).status_code == 200
+    return tokens
+
+
+def cards(view: dict[str, Any]) -> list[str]:
+    """The mission cards a view offers (votes are said aloud in these games)."""
+    return [c["id"] for c in view["choices"] if c["kind"] == "card"]
+
+
 class Phones:
     """Five players' phones: they claim their seats, read their views and play a card when
     their page offers one (spies sabotage, heroes can only succeed)."""
@@ -39,11 +57,7 @@ class Phones:
     def __init__(self, channel: CompanionChannel) -> None:
         self.channel = channel
         self.client = httpx.Client(base_url=channel.url, timeout=10)
-        self.tokens: dict[str, str] = {}
-        for seat in PLAYERS:
-            body = self.client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": seat}).json()
-            self.tokens[seat] = body["token"]
+        self.tokens: dict[str, str] = take_seats(self.client, channel, PLAYERS)
         self.played: list[tuple[str, str]] = []
         self.offered: dict[str, set[str]] = {p: set() for p in PLAYERS}
         self.roles_seen: dict[str, str] = {}
@@ -68,7 +82,7 @@ class Phones:
                         continue
                     if view["view"]["role"]:
                         self.roles_seen[seat] = view["view"]["role"]
-                    choices = [c["id"] for c in view["choices"]]
+                    choices = cards(view)
                     self.offered[seat].update(choices)
                     if choices and not view["sent"]:
                         choice = "sabotage" if "sabotage" in choices else "success"
@@ -169,6 +183,22 @@ def test_play_with_companion_announces_the_page_and_stops_it(
     monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
     script = tmp_path / "script.txt"
     script.write_text("status\n", encoding="utf-8")
+    started: list[CompanionChannel] = []
+    start = CompanionChannel.start
+
+    def start_and_join(channel: CompanionChannel) -> tuple[str, str]:
+        # the four players take their seats from their phones as soon as the page is up
+        started.append(channel)
+        url, room = start(channel)
+
+        def join() -> None:
+            with httpx.Client(base_url=url, timeout=10) as client:
+                take_seats(client, channel, list(channel.players))
+
+        threading.Thread(target=join, daemon=True).start()
+        return url, room
+
+    monkeypatch.setattr(CompanionChannel, "start", start_and_join)
     code = cli.main(["play", "codenames", "--red", "Ada,Ben", "--blue", "Cy,Di", "--deal",
                      "host", "--companion", "--companion-host", "127.0.0.1", "--port", "0",
                      "--input", "text", "--script", str(script), "--output", "text",
@@ -181,6 +211,12 @@ def test_play_with_companion_announces_the_page_and_stops_it(
     port = int(url.rstrip("/").rsplit(":", 1)[1])
     assert f"Companion page: {url}" in captured.err
     assert "▀" in captured.err or "█" in captured.err  # the QR code
+    # each claim was said aloud, then the table confirmed before anything was dealt
+    out = captured.out
+    assert all(f"HOST: {p} has a phone." in out for p in ("Ada", "Ben", "Cy", "Di"))
+    assert out.index("Di has a phone") < out.index("Everyone confirmed their seat") \
+        < out.index("Here is the grid")
+    assert started and started[0].seats.locked
     with pytest.raises(OSError):  # the page stopped with the game
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
 
@@ -241,11 +277,7 @@ class Watchers(Phones):
         self.players = players
         self.channel = channel
         self.client = httpx.Client(base_url=channel.url, timeout=10)
-        self.tokens = {}
-        for seat in players:
-            body = self.client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": seat}).json()
-            self.tokens[seat] = body["token"]
+        self.tokens = take_seats(self.client, channel, players)
         self.played = []
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
         self.stop = threading.Event()
@@ -284,15 +316,21 @@ class Watchers(Phones):
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
+    rng = random.Random(7)
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        """What this phone sends for ``view`` (None: nothing now): a card at random."""
+        return self.rng.choice(cards(view)) if cards(view) else None
+
     def play(self) -> None:
         try:
             while not self.stop.is_set():
                 for seat in self.players:
                     view = next((i for i in self.seat(seat)["items"] if i["type"] == "view"),
                                 None)
-                    if view is None or not view["choices"] or view["sent"]:
+                    choice = None if view is None or view["sent"] else self.choose(view)
+                    if choice is None:
                         continue
-                    choice = random.choice([c["id"] for c in view["choices"]])
                     answer = self.client.post(
                         f"/api/seat/{seat}/act", json={"choice": choice},
                         headers={"X-Seat-Token": self.tokens[seat]})
@@ -313,25 +351,26 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
-        game: str, tmp_path: Path) -> None:
-    seed = 5
-    opts = {**GAMES[game], "seed": seed}
+def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watchers],
+                     bots_class: type[BotPlayers], log_path: Path, *, lang: str = "en",
+                     silence_timeout: float = 20) -> tuple[Stop, Watchers, str,
+                                                           CompanionChannel]:
+    """A whole game through the Session with the companion page: ``phones_class`` plays on
+    the phones (their websockets open first), ``bots_class`` speaks."""
+    seed = int(opts["seed"])
     state = new_game(game, opts)
     players = list(state.players)
-    channel = CompanionChannel(game, players, host="127.0.0.1", port=0)
+    channel = CompanionChannel(game, players, host="127.0.0.1", port=0, lang=lang)
     channel.start()
-    phones = Watchers(channel, players)
+    phones = phones_class(channel, players)
     adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
-    bots = BotPlayers(adapter, random.Random(seed + 1))
+    bots = bots_class(adapter, random.Random(seed + 1))
     out = io.StringIO()
-    log_path = tmp_path / "log.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state, rng=random.Random(seed),
                       output=CompanionOutput(TextOutput(out), channel), listener=bots,
                       log=log, game_options=opts, companion=channel,
-                      options=SessionOptions(confirm="never", silence_timeout=20))
+                      options=SessionOptions(confirm="never", silence_timeout=silence_timeout))
     bots.session = session
     phones.sockets.start()
     assert phones.listening.wait(20)
@@ -346,8 +385,18 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
         log.close()
         phones.client.close()
         channel.stop()
+    return stop, phones, out.getvalue(), channel
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
+        game: str, tmp_path: Path) -> None:
+    log_path = tmp_path / "log.jsonl"
+    stop, phones, said, channel = play_with_phones(game, {**GAMES[game], "seed": 5}, Watchers,
+                                                   BotPlayers, log_path)
+    players = list(channel.players)
     assert phones.errors == []
-    assert stop is Stop.FINISHED, out.getvalue()[-2000:]
+    assert stop is Stop.FINISHED, said[-2000:]
     seen = phones.secrets()
     assert json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])["event"] \
         == "game_over"
@@ -361,3 +410,284 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
     # and the table saw none of them
     assert all(k not in json.dumps(channel.table_snapshot()) for k in ('"role"', '"message"',
                                                                        '"key"'))
+
+
+# --------------------------------------------------------------------------- phone input
+
+
+class QuietBots(BotPlayers):
+    """Bots that let the phones answer: while the host listens in short slices (because the
+    phones may answer too) they stay silent; they speak only for what a phone cannot do
+    (a team proposal, a clue, the Speaker's radio message)."""
+
+    listens_in_slices = True
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if request.purpose == "slice":
+            time.sleep(0.05)
+            self.count += 1
+            return Heard(HeardKind.END) if self.count > 20000 else Heard(HeardKind.SILENCE)
+        heard = super().listen(request)
+        if self.adapter.narrator.lang == "fr" and request.prompt.phase == "clue":
+            # the demo's Codenames bots speak English clues: say this one in French
+            word = heard.text.replace(",", " ").replace("the clue is", "").replace(
+                "my clue is", "").split()[0]
+            return Heard(HeardKind.SPEECH, text=f"indice {word} pour un",
+                         speaker=heard.speaker, source="bot")
+        return heard
+
+
+class PhonePlayers(Watchers):
+    """Phones that send every choice their page offers: votes, picks, guesses, cards."""
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        if not view["choices"]:
+            return None
+        choice = self.rng.choice(view["choices"])
+        if choice["kind"] == "pick" and 1 not in choice["sizes"]:
+            free = [c["id"][5:] for c in view["choices"] if c["kind"] == "pick"]
+            return "pick:" + "+".join(self.rng.sample(free, 2))
+        if choice["kind"] == "end_turn" and self.rng.random() < 0.8:
+            return None  # mostly keep guessing
+        return str(choice["id"])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
+        game: str, lang: str, tmp_path: Path) -> None:
+    opts = {**GAMES[game], "seed": 9, "lang": lang}
+    if game == "codenames":
+        opts["words"] = lang
+    log_path = tmp_path / "log.jsonl"
+    stop, phones, said, _ = play_with_phones(game, opts, PhonePlayers, QuietBots, log_path,
+                                             lang=lang, silence_timeout=600)
+    assert phones.errors == []
+    assert stop is Stop.FINISHED, said[-2000:]
+    kinds = {cid.split(":")[0] for _, cid in phones.played}
+    expected = {"resistance": {"vote"}, "ici-londres": {"pick"}, "codenames": {"guess"}}[game]
+    assert expected <= kinds, kinds
+    events = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
+    assert events[-1]["event"] == "game_over"
+    if lang == "fr":  # the host spoke French about the phones too
+        assert "a un téléphone." in said and "has a phone" not in said
+        assert "votre page compagnon" in said and "companion page" not in said
+
+
+# --------------------------------------------------------------------------- resume
+
+
+def test_a_resumed_game_keeps_its_room_code_seats_and_address(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    save = tmp_path / "game.json"
+    script = tmp_path / "script.txt"
+    script.write_text("status\n", encoding="utf-8")
+    started: list[CompanionChannel] = []
+    tokens: dict[str, str] = {}
+    resumed_reads: list[dict[str, Any]] = []
+    joining: list[threading.Thread] = []
+    start = CompanionChannel.start
+
+    def start_and_join(channel: CompanionChannel) -> tuple[str, str]:
+        started.append(channel)
+        url, room = start(channel)
+        if not joining:  # the first evening: everyone joins
+            def join() -> None:
+                with httpx.Client(base_url=url, timeout=10) as client:
+                    tokens.update(take_seats(client, channel, PLAYERS))
+
+            joining.append(threading.Thread(target=join, daemon=True))
+            joining[0].start()
+        else:  # the next one: Ada's phone still has its token and the address
+            resumed_reads.append(read_when_shown(url, tokens["Ada"]))
+        return url, room
+
+    def read_when_shown(url: str, token: str) -> dict[str, Any]:
+        with httpx.Client(base_url=url, timeout=10) as client:
+            return dict(client.get("/api/seat/Ada", headers={"X-Seat-Token": token}).json())
+
+    monkeypatch.setattr(CompanionChannel, "start", start_and_join)
+    common = ["--companion", "--companion-host", "127.0.0.1", "--input", "text", "--script",
+              str(script), "--output", "text", "--confirm", "never"]
+    assert cli.main(["play", "resistance", "--players", ",".join(PLAYERS), "--deal", "host",
+                     "--seed", "4", "--save", str(save), "--port", "0", *common]) == 3
+    first = capsys.readouterr()
+    joining[0].join(10)
+    kept = save.with_suffix(".seats")
+    assert kept.is_file() and oct(kept.stat().st_mode & 0o777) == "0o600"
+    assert tokens["Ada"] not in kept.read_text(encoding="utf-8")  # only digests are kept
+
+    # `voice-host resume` without --port: the same address, room code and seats
+    assert cli.main(["resume", str(save), *common]) == 3
+    second = capsys.readouterr()
+    one, two = started
+    assert (two.room_code, two.port, two.url) == (one.room_code, one.port, one.url)
+    assert two.seats.locked
+    assert resumed_reads[0]["ok"] is True  # the token still holds the seat
+    view = next(i for i in two.seat_snapshot("Ada") if i["type"] == "view")["view"]
+    assert view["you"] == "Ada" and view["role"]  # shown at once: no new claim, no wait
+    assert "The phones keep their seats" in second.out
+    assert "has a phone" not in second.out and "has a phone" in first.out
+
+
+# --------------------------------------------------------------------------- listening
+
+
+class Microphone:
+    """A listener that can stop early, like the microphone: each short listen takes the
+    next line; ``(silence)`` is nobody talking; ``(Ada joins)`` / ``(everyone joins)`` are
+    phones taking their seats meanwhile."""
+
+    listens_in_slices = True
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+        self.channel: CompanionChannel | None = None
+        self.client: httpx.Client | None = None
+        self.purposes: list[str] = []
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.purposes.append(request.purpose)
+        assert self.channel is not None and self.client is not None
+        if not self.lines:
+            return Heard(HeardKind.END)
+        line = self.lines.pop(0)
+        if line == "(Ada joins)":
+            self.tokens = {"Ada": self.client.post("/api/claim", json={
+                "room": self.channel.room_code, "seat": "Ada"}).json()["token"]}
+            return Heard(HeardKind.SILENCE)
+        if line == "(everyone joins)":
+            others = [p for p in PLAYERS if p != "Ada"]
+            self.tokens.update(take_seats(self.client, self.channel, others))
+            assert self.client.post("/api/seat/Ada/confirm", json={}, headers={
+                "X-Seat-Token": self.tokens["Ada"]}).status_code == 200
+            return Heard(HeardKind.SILENCE)
+        if line == "(silence)":
+            return Heard(HeardKind.SILENCE)
+        return Heard(HeardKind.SPEECH, text=line, source="microphone")
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
+    opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
+                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "seed": 3}
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    mic = Microphone(["(silence)", "help", "(Ada joins)", "move code for Ada", "(silence)",
+                      "(everyone joins)", "quit"])
+    mic.channel = channel
+    mic.client = httpx.Client(base_url=channel.url, timeout=10)
+    out, screen = io.StringIO(), io.StringIO()
+    adapter = make_adapter("resistance", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    session = Session(adapter=adapter, state=new_game("resistance", opts),
+                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
+                      listener=mic, companion=channel, game_options=opts,
+                      options=SessionOptions(confirm="never", silence_timeout=20))
+    session.screen = screen
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        mic.client.close()
+        channel.stop()
+    said = out.getvalue()
+    assert stop is Stop.QUIT
+    # while waiting for the phones: help was answered, the claim said aloud
+    waiting = said.split("Everyone confirmed their seat")[0]
+    assert "I am waiting until every player has taken their seat" in waiting, waiting[-800:]
+    assert "Ada has a phone." in waiting
+    # the move code was asked for one seat: shown on the host's screen only, never said
+    code = str(channel.move_code("Ada"))
+    assert f"{code[:3]} {code[3:]}" in screen.getvalue() and "Ada" in screen.getvalue()
+    assert code[:3] not in said
+    assert "Ada's move code is on the host's screen only." in said
+    assert mic.purposes[:6] == ["slice"] * 6  # short listens while waiting for the phones
+
+
+def test_a_terminal_is_listened_to_in_short_slices() -> None:
+    import os
+
+    from voice_host.host.io import TextListener
+
+    leader, follower = os.openpty()
+    with os.fdopen(follower, "r", encoding="utf-8") as stream:
+        keyboard = TextListener(stream=stream)
+        assert keyboard.listens_in_slices
+        request = ListenRequest(grammar=None, grammar_name="x", expected=(), timeout=0.05,
+                                purpose="slice")
+        assert keyboard.listen(request).kind is HeardKind.SILENCE  # nobody typed
+        os.write(leader, b"help\n")
+        heard = keyboard.listen(request)
+        assert heard.kind is HeardKind.SPEECH and heard.text == "help"
+    os.close(leader)
+    assert not TextListener(stream=io.StringIO("help\n")).listens_in_slices
+
+
+def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -> None:
+    opts: dict[str, Any] = {"deal": "table", "lang": "en", "red": ["Ada", "Ben"],
+                            "blue": ["Cleo", "Dan"], "first": "red", "words": "en",
+                            "invalid_clue": "refuse", "seed": 4}
+    state = new_game("codenames", opts)
+    channel = CompanionChannel("codenames", state.players, host="127.0.0.1", port=0,
+                               wait_for_everyone=False)
+    channel.start()
+    client = httpx.Client(base_url=channel.url, timeout=10)
+    adapter = make_adapter("codenames", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    guessed: list[str] = []
+
+    class Table:
+        """The spymaster speaks; only Ben has a phone, and touches a word on it."""
+
+        listens_in_slices = True
+
+        def listen(self, request: ListenRequest) -> Heard:
+            phase = session.state.phase()
+            if request.purpose == "slice" and phase == "guess" and not guessed:
+                token = client.post("/api/claim", json={"room": channel.room_code,
+                                                        "seat": "Ben"}).json()["token"]
+                headers = {"X-Seat-Token": token}
+                assert client.post("/api/seat/Ben/act", json={"choice": "guess:x"},
+                                   headers=headers).status_code == 422  # not confirmed
+                assert client.post("/api/seat/Ben/confirm", json={},
+                                   headers=headers).status_code == 200
+                word = session.state.uncovered_words()[0]
+                answer = client.post("/api/seat/Ben/act", json={"choice": f"guess:{word}"},
+                                     headers=headers)
+                assert answer.status_code == 200, answer.text
+                guessed.append(word)
+                return Heard(HeardKind.SILENCE)
+            if phase == "clue":
+                clue = next(w for w in ("zebra", "ocean", "planet")
+                            if w not in session.state.words)
+                return Heard(HeardKind.SPEECH, text=f"{clue} one", speaker="Ada")
+            return Heard(HeardKind.END)
+
+        def close(self) -> None:
+            pass
+
+    out = io.StringIO()
+    log_path = tmp_path / "log.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=adapter, state=state, rng=random.Random(4),
+                      output=CompanionOutput(TextOutput(out), channel), listener=Table(),
+                      log=log, game_options=opts, companion=channel,
+                      options=SessionOptions(confirm="never", silence_timeout=20))
+    try:
+        stop = session.run(fresh=True)
+    finally:
+        log.close()
+        client.close()
+        channel.stop()
+    assert stop is Stop.INPUT_ENDED
+    said = out.getvalue()
+    assert "Everyone has a phone" not in said and "Waiting for a phone" not in said
+    assert "Ben has a phone." in said
+    actions = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()
+               if '"action"' in line]
+    assert any(a["action"].get("word") == guessed[0] for a in actions), actions[-3:]

@@ -121,7 +121,8 @@ class ListenRequest:
     record: bool = False
     """Keep the raw audio (the Speaker's coded sentence is played back later)."""
     purpose: str = "command"
-    """"command" (the prompt's question) or "confirm" (a yes/no confirmation)."""
+    """"command" (the prompt's question), "confirm" (a yes/no confirmation) or "slice" (a
+    short listen while the host also waits for the phones: SILENCE after ``timeout``)."""
     prompt: Any = None
     """The adapter's Prompt being answered (scripted players read it)."""
 
@@ -206,12 +207,29 @@ class TextListener:
         self.stream = stream or sys.stdin
         self.echo = echo
         self.prompt = prompt
+        self._prompted = False
+
+    @property
+    def listens_in_slices(self) -> bool:
+        """A terminal can be waited on for a short while (then the host looks at the
+        companion pages between two waits); a pipe or a file cannot."""
+        try:
+            return os.isatty(self.stream.fileno())
+        except (AttributeError, OSError, ValueError):
+            return False
 
     def listen(self, request: ListenRequest) -> Heard:
-        if self.echo is not None:
+        if self.echo is not None and not self._prompted:
             print(self.prompt, end="", file=self.echo, flush=True)
-        if request.countdown and not self._wait_for_line(request.countdown):
+        self._prompted = True
+        if request.purpose == "slice" and self.listens_in_slices:
+            ready, _, _ = select.select([self.stream.fileno()], [], [], request.timeout)
+            if not ready:
+                return Heard(HeardKind.SILENCE, source="keyboard")
+        elif request.countdown and not self._wait_for_line(request.countdown):
+            self._prompted = False
             return Heard(HeardKind.SILENCE, source="keyboard")
+        self._prompted = False
         line = self.stream.readline()
         if not line:
             return Heard(HeardKind.END)

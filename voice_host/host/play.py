@@ -13,7 +13,7 @@ from voice_host.games import SetupError
 from voice_host.host import models_cmd, wiring
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
-from voice_host.host.companion.wiring import announcement_lines, start_companion
+from voice_host.host.companion.wiring import start_companion
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog, saves_dir
 
@@ -108,6 +108,20 @@ def run(args: argparse.Namespace) -> int:
                        fresh=True)
 
 
+def join_lines(session: Session, companion: Any) -> list[Any]:
+    """What the host says so players can join the companion page (or, in a resumed game
+    whose seats were kept, that the phones keep them)."""
+    from voice_host.host.companion.seats import spell
+
+    line = session.narrator.line
+    code = " ".join(companion.room_code)
+    if companion.seats.locked:
+        return [line("companion.kept", code=code, url=companion.url)]
+    return [line("companion.join", url=companion.url, code=code,
+                 spelled=spell(companion.room_code)),
+            line("companion.table", url=companion.url)]
+
+
 def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], state: Any,
                 save_path: Path, *, rng: random.Random, fresh: bool,
                 host_state: dict[str, Any] | None = None,
@@ -121,7 +135,8 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
     companion = None
     if getattr(args, "companion", False):
         try:
-            companion = start_companion(args, game, state, io)
+            companion = start_companion(args, game, state, io, lang=lang,
+                                        save_path=save_path, resumed=not fresh)
         except wiring.WiringError as exc:
             io.close()
             print(exc, file=sys.stderr)
@@ -142,7 +157,7 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
         print(io.banner, file=sys.stderr)
     print(f"Saving the game after every move in {save_path}", file=sys.stderr)
     if companion is not None:
-        session.say(announcement_lines(companion))
+        session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
     except KeyboardInterrupt:

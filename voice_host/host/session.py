@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import json
 import random
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,12 +31,15 @@ from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
 UNIVERSAL = frozenset({
     "help", "repeat", "score", "status", "read_board", "undo", "pause", "resume", "quit",
-    "slower", "faster", "louder", "quieter", "list_tried",
+    "slower", "faster", "louder", "quieter", "list_tried", "move_code",
 })
 CONFIRM_BELOW = 0.75
 """Actions understood with less confidence than this are confirmed first (--confirm auto)."""
 SILENCES_BEFORE_PAUSE = 3
 UNDO_DEPTH = 50
+LISTEN_SLICE = 1.5
+"""While phones may answer, a listener that can stop early (the microphone, a terminal)
+listens this many seconds at a time, so a phone's input waits no longer than that."""
 
 
 class Stop(enum.StrEnum):
@@ -79,7 +83,10 @@ class Session:
         self.paused = False
         self.companion = companion
         """A CompanionChannel (host/companion) when players use the companion page: it gets
-        every new state, and secret inputs come from it instead of the microphone."""
+        every new state; secret inputs come from it instead of the microphone, and votes,
+        picks and guesses may come from it as well as aloud."""
+        self.screen = sys.stderr
+        """The host's own screen, for what is shown there but never said (a move code)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -139,6 +146,11 @@ class Session:
             self.save()
         else:
             self.say_key("common.resumed")
+        if (self.companion is not None and not self.companion.seats.locked
+                and self.companion.wait_for_everyone):
+            stop = self.wait_for_seats()
+            if stop is not None:
+                return stop
         while True:
             if self.state.is_terminal():
                 self.finish()
@@ -158,25 +170,168 @@ class Session:
                 self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
                                phase=prompt.phase, expected=list(prompt.expected))
                 self.say(prompt.lines)
-            if self.companion is not None and self.companion.private_turn(self.state):
-                self.wait_private(prompt)
-                continue
+            if self.companion is not None:
+                self.seat_news()
+                if self.take_phone_inputs():
+                    continue
+                if self.companion.private_turn(self.state):
+                    stop = self.wait_private(prompt)
+                    if stop is not None:
+                        return stop
+                    continue
             stop = self.listen_once(prompt)
             if stop is not None:
                 return stop
 
-    def wait_private(self, prompt: Prompt) -> None:
+    # ------------------------------------------------------------------ phones
+
+    def _slices(self) -> bool:
+        """Whether the listener can listen a short while and stop (then phones and voice
+        are taken together); a script or a pipe cannot, so it is read only when nothing
+        is expected from the phones."""
+        return bool(getattr(self.listener, "listens_in_slices", False))
+
+    def take_phone_inputs(self) -> bool:
+        """Apply what the phones sent (votes, picks, guesses, cards), oldest first, each
+        checked again against the game. True when anything was applied."""
+        if self.companion is None or not self.companion.pending():
+            return False
+        applied = False
+        for action in self.companion.take_actions(self.state):
+            if self.apply(action):
+                applied = True
+                self.paused = False
+                self._silences = 0
+        return applied
+
+    def wait_private(self, prompt: Prompt) -> Stop | None:
         """Secret input (a mission card) comes from the companion pages, checked by the
-        engine there; silence re-prompts, then waits quietly."""
-        action = self.companion.wait_for_action(self.options.silence_timeout, self.state)
-        if action is None:
-            self.on_silence(prompt)
+        engine there. The host still listens for spoken commands meanwhile when the
+        listener allows it; silence re-prompts, then waits quietly."""
+        if not self._slices():
+            action = self.companion.wait_for_action(self.options.silence_timeout, self.state)
+            if action is None:
+                self.on_silence(prompt)
+                return None
+            self.paused = False
+            self._silences = 0
+            self.apply(action)
+            return None
+        return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
+
+    def listen_while_waiting(self, prompt: Prompt, done: Any) -> Stop | None:
+        """Listen in short slices until ``done()`` (phones answered) or the silence timeout;
+        a spoken command is carried out, anything else gets the waiting reminder."""
+        waited = 0.0
+        while not done():
+            pg, matcher = self.phase_grammar(prompt.phase)
+            request = ListenRequest(
+                grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
+                expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
+                purpose="slice")
+            heard = self.listener.listen(request)
+            if heard.kind is HeardKind.SILENCE:
+                waited += LISTEN_SLICE
+                if waited >= self.options.silence_timeout:
+                    return self.on_silence(prompt)
+                continue
+            return self.handle(prompt, heard, matcher)
+        return None
+
+    def wait_for_seats(self) -> Stop | None:
+        """Before anything secret exists (or, in a resumed game, is shown): every seat is
+        claimed on a phone, each claim said aloud, then every player confirms on their own
+        phone that it shows their name. The host keeps listening for commands meanwhile."""
+        channel = self.companion
+        names = self.narrator.names
+        asked = False
+        lines = [self.narrator.line("companion.waiting_phones")]
+        prompt = Prompt(lines=tuple(lines), phase="answer", expected=(), key="companion.seats")
+        waited = 0.0
+        reminders = 0
+        free = [s.name for s in channel.seats.seats() if not s.claimed]
+        if free:
+            self.say_key("companion.waiting_for", names=names(free))
+        while True:
+            if self.seat_news():
+                waited = 0.0
+            seats = channel.seats.seats()
+            if channel.seats.all_confirmed():
+                channel.lock_seats()
+                self.say_key("companion.all_confirmed")
+                return None
+            missing = [s.name for s in seats if not s.claimed]
+            if not missing and not asked:
+                self.say_key("companion.check_names")
+                asked = True
+            elif missing:
+                asked = False
+            if not self._slices():
+                channel.wait_for_seat_event(LISTEN_SLICE)
+            else:
+                stop = self.listen_for_command(prompt)
+                if stop is not None:
+                    return stop
+            waited += LISTEN_SLICE
+            if waited >= self.options.silence_timeout and reminders < SILENCES_BEFORE_PAUSE:
+                waited = 0.0
+                reminders += 1
+                if missing:
+                    self.say_key("companion.waiting_for", names=names(missing))
+                else:
+                    self.say_key("companion.waiting_confirm",
+                                 names=names([s.name for s in seats if not s.confirmed]))
+
+    def seat_news(self) -> bool:
+        """Say aloud what changed on the seats (a claim, a move, a seat left, a move code
+        replaced after wrong guesses); confirmations show on the pages only."""
+        if self.companion is None:
+            return False
+        said = [self.narrator.line(f"companion.{e.kind}", name=e.seat)
+                for e in self.companion.take_seat_events() if e.kind != "confirmed"]
+        self.say(said)
+        return bool(said)
+
+    def listen_for_command(self, prompt: Prompt) -> Stop | None:
+        """One short listen for a universal command (help, status, stop the game ...)."""
+        pg, matcher = self.phase_grammar(prompt.phase)
+        heard = self.listener.listen(ListenRequest(
+            grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}", expected=(),
+            timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
+        if heard.kind is HeardKind.END:
+            return self.handle(prompt, heard, matcher)
+        if heard.kind is not HeardKind.SPEECH:
+            return None
+        best = understand(heard, matcher, speaker=None).best
+        if best is not None and best.intent == "help":
+            self.say_key("companion.waiting_help", player=self.state.players[0])
+            return None
+        if best is not None and best.intent in UNIVERSAL:
+            return self.universal(best, prompt)
+        self.say(prompt.lines)
+        return None
+
+    def show_move_code(self, name: str) -> None:
+        """The host asked (by voice or key) for one seat's move code: it is shown on the
+        host's screen only, never said."""
+        if self.companion is None:
+            self.say_key("companion.no_companion")
             return
-        self.paused = False
-        self._silences = 0
-        self.apply(action)
+        seat = next((p for p in self.state.players if p.casefold() == name.casefold()), None)
+        code = self.companion.move_code(seat) if seat else None
+        if seat is None or code is None:
+            self.say_key("companion.move_code_none", name=seat or name)
+            return
+        spaced = f"{code[:3]} {code[3:]}"
+        line = self.narrator.line("companion.move_code_screen", name=seat, code=spaced)
+        print(line.text, file=self.screen, flush=True)
+        self.say_key("companion.move_code_shown", name=seat)
 
     def listen_once(self, prompt: Prompt) -> Stop | None:
+        if (self.companion is not None and self._slices() and not prompt.countdown
+                and prompt.kind is PromptKind.COMMAND and self.companion.phone_turn(self.state)):
+            # phones may answer this prompt too: listen in slices and look at them between
+            return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
             else (None, None)
         request = ListenRequest(
@@ -378,6 +533,8 @@ class Session:
             self.say(self.adapter.board(self.state))
         elif intent == "list_tried":
             self.say(self.adapter.tried(self.state))
+        elif intent == "move_code":
+            self.show_move_code(str(match.slots.get("player", "")))
         elif intent in ("slower", "faster", "louder", "quieter"):
             delta = {"slower": {"rate": -30}, "faster": {"rate": 30},
                      "louder": {"volume": 0.2}, "quieter": {"volume": -0.2}}[intent]

@@ -259,6 +259,9 @@ class MicListener:
     """The microphone, endpointed, through the recognizer. During a countdown the host
     ticks once a second while it keeps listening."""
 
+    listens_in_slices = True
+    """It honours a short timeout, so the host can listen while it waits for the phones."""
+
     def __init__(self, ears: Ears, source: Any, output: Output) -> None:
         self.ears = ears
         self.source = source

@@ -2,14 +2,18 @@
 
 The session loop (or a test) drives it from its own thread:
 
-* ``start()`` -> ``(url, room_code)``; ``announcement()`` gives the sentences to say and
-  ``qr_text()`` a QR code of the URL for the terminal;
+* ``start()`` -> ``(url, room_code)``; ``qr_text()`` a QR code of the URL for the terminal;
+* ``take_seat_events()``: seats claimed, moved, confirmed (the host says each aloud);
+  ``lock_seats()`` once every player confirmed: only then does any seat see its secrets;
 * ``publish(state)`` after every applied action: the public view goes to the table views,
   each seat's ``player_view`` to that seat only, with the secret inputs it may send now;
 * ``deliver(line)`` a PRIVATE host line to the one player it is for;
   ``caption(text)`` a public line (what the host says) to every page; ``countdown(n)``;
-* ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the secret inputs the pages
-  sent, already checked by the engine (on a copy of the state), in the order they came;
+* ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the inputs the pages sent
+  (mission cards, votes, picks, guesses), already checked by the engine (on a copy of the
+  state), in the order they came;
+* ``to_json()`` / ``restore()``: the room code and seats, kept with the saved game so a
+  resumed game keeps every phone;
 * ``stop()``.
 """
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import ssl
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -26,7 +31,8 @@ from typing import Any
 from voice_host.games import Action, GameError, GameState, IllegalAction
 from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
-from voice_host.host.companion.seats import SeatBook, spell
+from voice_host.host.companion.seats import SeatBook, safe
+from voice_host.host.companion.strings import page_strings, page_text
 
 log = logging.getLogger("voice_host.companion")
 
@@ -58,12 +64,21 @@ class CompanionChannel:
     """Private views and private input for one game, over a small local web server."""
 
     def __init__(self, game: str, players: Sequence[str], *, host: str = "127.0.0.1",
-                 port: int = 0, room_code: str | None = None) -> None:
+                 port: int = 0, room_code: str | None = None, lang: str = "en",
+                 tls: tuple[str, str] | None = None, wait_for_everyone: bool = True) -> None:
         self.game = game
         self.players = tuple(players)
         self.bind_host = host
         self.requested_port = port
+        self.lang = lang if lang in ("en", "fr") else "en"
+        self.tls = tls
+        self.wait_for_everyone = wait_for_everyone
+        """True when the host deals secrets: nothing is shown and nothing taken until every
+        seat is confirmed. False (players hold physical cards): a seat is usable as soon as
+        its player confirmed it, and the game does not wait for phones."""
         self.seats = SeatBook(self.players, room_code=room_code)
+        self.seats.on_change = self._seats_changed
+        self.seats.on_new_code = self._new_move_code
         self.hub = Hub()
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
@@ -73,7 +88,10 @@ class CompanionChannel:
         self._queue: deque[Action] = deque()
         self._server: Any = None
         self._clock_shown = False
+        self._port = 0
         self.url = ""
+        self.names: set[str] = set()
+        """Host names (besides IP literals and localhost) the page may be asked for."""
 
     # ------------------------------------------------------------------ life cycle
 
@@ -83,7 +101,8 @@ class CompanionChannel:
 
     @property
     def port(self) -> int:
-        return 0 if self._server is None else int(self._server.port)
+        """The port the page is (or was last) served on."""
+        return self._port if self._server is None else int(self._server.port)
 
     def start(self) -> tuple[str, str]:
         """Start the web server; returns the URL to announce and the room code. Raises
@@ -91,20 +110,33 @@ class CompanionChannel:
         from voice_host.host.companion.server import ServerThread, build_app
 
         try:
-            server = ServerThread(build_app(self, STATIC_DIR), self.bind_host,
-                                  self.requested_port)
+            server = ServerThread(
+                build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
+                on_refused=lambda address, what: self.seats.refuse(
+                    client=address, seat=None, what="connection", reason=what))
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
                           "port with --port.") from None
-        server.start()
+        try:
+            server.start()
+        except OSError as exc:
+            server.stop()
+            if self.tls and isinstance(server.error, ssl.SSLError):
+                raise OSError("The companion page cannot use the certificate and key given "
+                              f"to --tls: {server.error}") from None
+            raise OSError(f"The companion page did not start: {exc}") from None
         self._server = server
+        self._port = int(server.port)
         shown = self.bind_host
         if shown in ("0.0.0.0", "::", ""):
             shown = lan_address() or "127.0.0.1"
+        if not _is_ip(shown):
+            self.names.add(shown.lower())
         if ":" in shown:
             shown = f"[{shown}]"
-        self.url = f"http://{shown}:{server.port}/"
+        scheme = "https" if self.tls else "http"
+        self.url = f"{scheme}://{shown}:{server.port}/"
         log.info("companion page at %s, room %s", self.url, self.room_code)
         return self.url, self.room_code
 
@@ -113,20 +145,27 @@ class CompanionChannel:
         with self._arrived:
             self._arrived.notify_all()
         if self._server is not None:
-            self.hub.close_all({"type": "closed", "text": "The host has stopped the game. "
-                                "This page stops here."})
+            self.hub.close_all({"type": "closed", "key": "closed"})
             self._server.stop()
             self._server = None
+            self.seats.flush_log()
 
-    def announcement(self) -> list[str]:
-        """What the host says so players can join."""
-        code = " ".join(self.room_code)
-        return [
-            f"Each player can open {self.url} on a phone on this network, or scan the code on "
-            f"the screen, then enter the room code {code}: {spell(self.room_code)}, and "
-            "choose their name.",
-            f"A television or laptop can show the table at {self.url}table",
-        ]
+    def host_allowed(self, host: str) -> bool:
+        """Whether a request's ``Host`` header names this server: an IP address or
+        ``localhost`` (no DNS rebinding possible) or a name it announced, with its port."""
+        host = host.strip().lower()
+        if host.startswith("["):
+            name, _, rest = host[1:].partition("]")
+            port = rest[1:] if rest.startswith(":") else ""
+        elif host.count(":") == 1:
+            name, _, port = host.partition(":")
+        else:
+            name, port = host, ""
+        if not name:
+            return False
+        if port != str(self.port) and (port or self.port not in (80, 443)):
+            return False
+        return _is_ip(name) or name == "localhost" or name in self.names
 
     def join_url(self) -> str:
         """The URL with the room code after ``#`` (for the QR code: no typing needed)."""
@@ -146,8 +185,49 @@ class CompanionChannel:
         return out.getvalue()
 
     def move_code(self, seat: str) -> str | None:
-        """The code that moves ``seat`` to a new device (for the host's screen only)."""
+        """The code that moves ``seat`` to a new device (shown on the host's screen only when
+        the host asks for that one seat)."""
         return self.seats.move_code(seat)
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_list(self) -> dict[str, Any]:
+        """Who holds a seat and who confirmed (public: the table sees it)."""
+        return {"seats": [{"name": s.name, "claimed": s.claimed, "confirmed": s.confirmed}
+                          for s in self.seats.seats()],
+                "locked": self.seats.locked, "everyone": self.wait_for_everyone}
+
+    def take_seat_events(self) -> list[Any]:
+        """Seat changes since the last call, for the host to say aloud."""
+        return self.seats.take_events()
+
+    def wait_for_seat_event(self, timeout: float) -> None:
+        """Sleep until a seat changes or ``timeout`` seconds pass."""
+        with self._arrived:
+            if not self.seats.events:
+                self._arrived.wait(timeout)
+
+    def lock_seats(self) -> None:
+        """Every player confirmed their seat: lock them and show each seat its view."""
+        self.seats.lock()
+        with self._lock:
+            if self._state_json is not None:
+                self._rebuild_shadow()
+                for player in self.players:
+                    self._post_seat_view(player, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.seats.to_json(), "port": self.port}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """The room code and seats of a saved game (before :meth:`start`)."""
+        self.seats.restore(data)
+
+    def page_strings(self) -> dict[str, Any]:
+        return dict(page_strings(self.lang))
+
+    def words(self, key: str, **params: Any) -> str:
+        return page_text(self.lang, key, **params)
 
     # ------------------------------------------------------------------ host -> pages
 
@@ -159,8 +239,9 @@ class CompanionChannel:
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
-            for player in self.players:
-                self._post_seat_view(player, state)
+            for player in self.players:  # nobody sees a secret before the table confirmed
+                if self._may_show(player):
+                    self._post_seat_view(player, state)
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)
 
@@ -172,7 +253,7 @@ class CompanionChannel:
         if seat not in self.players:
             return None
         self.hub.post(seat_audience(seat), {"type": "private", "text": text}, keep="always")
-        return "your companion page"
+        return self.words("host.secret_place")  # the host says "... is on <this>"
 
     def tell(self, seat: str, text: str) -> None:
         """A private sentence for one seat (not kept for new devices)."""
@@ -197,15 +278,16 @@ class CompanionChannel:
     # ------------------------------------------------------------------ pages -> host
 
     def submit(self, seat: str, choice: str) -> tuple[bool, str]:
-        """A seat's secret input (from the server's thread). Checked by the engine on a copy
-        of the game; queued for the host when legal. Returns (accepted, sentence)."""
-        try:
-            action = games.private_action(self.game, seat, choice)
-        except games.ChoiceError as exc:
-            return False, exc.reason
+        """A seat's input (from the server's thread). Checked by the engine on a copy of the
+        game; queued for the host when legal. Returns (accepted, sentence for the page)."""
         with self._lock:
-            if self._shadow is None:
-                return False, "The game has not started yet."
+            if self._shadow is None or not self._may_show(seat):
+                return False, self.words("refusal.not_started")
+            try:
+                action = games.private_action(self.game, seat, choice, self._shadow)
+            except games.ChoiceError as exc:
+                key = "not_your_turn" if exc.reason == "not your turn" else "unknown_choice"
+                return False, self.words(f"refusal.{key}")
             try:
                 self._shadow.apply(action)
             except IllegalAction as exc:
@@ -214,9 +296,10 @@ class CompanionChannel:
                 return False, str(exc)
             self._queue.append(action)
             self._arrived.notify_all()
-            log.info("companion: secret input from %s queued", seat)
+            log.info("companion: input from %s queued", safe(seat))
             self._post_seat_view(seat, None)
-        return True, "Done. Your card is played face down."
+        done = "sent_card" if games.is_private(action) else "sent"
+        return True, self.words(f"choice.{done}")
 
     def pending(self) -> int:
         """Secret inputs waiting for the host."""
@@ -250,16 +333,23 @@ class CompanionChannel:
         """Players who must now act on their page (the host waits for the channel)."""
         return games.private_turn(state)
 
+    def phone_turn(self, state: GameState) -> tuple[str, ...]:
+        """Players who may now answer on their page (or aloud)."""
+        ready = self.seats.locked or not self.wait_for_everyone
+        return games.phone_turn(state) if ready else ()
+
     # ------------------------------------------------------------------ for the server
 
     def seat_hello(self, seat: str) -> dict[str, Any]:
         return {"audience": "seat", "seat": seat, "room": self.room_code, "game": self.game,
-                "players": list(self.players), "move_code": self.seats.move_code(seat),
-                "extras": games.extras(self.game)}
+                "lang": self.lang, "players": list(self.players),
+                "move_code": self.seats.move_code(seat), "extras": games.extras(self.game),
+                **self.seat_list()}
 
     def table_hello(self) -> dict[str, Any]:
         return {"audience": "table", "room": self.room_code, "game": self.game,
-                "players": list(self.players), "extras": games.extras(self.game)}
+                "lang": self.lang, "players": list(self.players),
+                "extras": games.extras(self.game), **self.seat_list()}
 
     def seat_snapshot(self, seat: str) -> list[dict[str, Any]]:
         with self.hub._lock:
@@ -292,13 +382,42 @@ class CompanionChannel:
             assert self._state_cls is not None and self._state_json is not None
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
-        offered = games.choices(self._shadow, seat)
+        offered = games.choices(self._shadow, seat, self.words)
         waiting = any(getattr(a, "player", None) == seat for a in self._queue)
         self.hub.post(seat_audience(seat), {
             "type": "view", "game": self.game, "view": state.player_view(seat),
-            "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm} for c in offered],
+            "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
+                         **c.extra} for c in offered],
             "sent": waiting,
         }, keep="latest")
+
+    def _seats_changed(self) -> None:
+        """A seat was claimed, moved, left or confirmed (any thread): every page and the
+        host's loop hear of it."""
+        message = {"type": "seats", **self.seat_list()}
+        self.hub.post(TABLE, message, keep="latest")
+        for player in self.players:
+            self.hub.post(seat_audience(player), message, keep="latest")
+        with self._arrived:
+            if not self.wait_for_everyone and self._state_json is not None:
+                for player in self.players:  # a seat just confirmed gets its view
+                    if self._may_show(player):
+                        self._post_seat_view(player, None)
+            self._arrived.notify_all()
+
+    def _may_show(self, seat: str) -> bool:
+        """Whether ``seat``'s page may show its view and send choices now."""
+        if self.seats.locked:
+            return True
+        return not self.wait_for_everyone and any(
+            s.name == seat and s.claimed and s.confirmed for s in self.seats.seats())
+
+    def _new_move_code(self, seat: str, code: str) -> None:
+        """Guessing replaced ``seat``'s move code: its own device shows the new one."""
+        self.hub.post(seat_audience(seat), {"type": "move_code", "move_code": code},
+                      keep="latest")
+        self.hub.post(seat_audience(seat), {"type": "notice", "key": "code_replaced"})
+        self.seats.on_change()  # a kept game keeps the new code
 
     def _requeue_check(self, action: Action, state: GameState) -> Action | None:
         trial = type(state).from_json(state.to_json())
@@ -312,6 +431,16 @@ class CompanionChannel:
         except IllegalAction as exc:
             seat = getattr(action, "player", None)
             if isinstance(seat, str):
-                self.tell(seat, f"Your choice was not played: {exc.reason}")
+                self.tell(seat, self.words("choice.not_played", reason=exc.reason))
             return False
         return True
+
+
+def _is_ip(name: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return False
+    return True

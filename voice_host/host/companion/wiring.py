@@ -3,53 +3,98 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.io import Line
+from voice_host.host.store import atomic_write_text
 from voice_host.host.wiring import HostIO, WiringError
 
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
+DEFAULT_PORT = 8765
 INSTALL_HINT = ("The companion page needs the companion extra: "
                 "pip install 'voice-host[companion]'.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--companion``, ``--port`` and ``--companion-host``."""
+    """``--companion``, ``--port``, ``--companion-host`` and ``--tls``."""
     parser.add_argument("--companion", action="store_true",
                         help="serve the companion page on the local network: each player's "
-                             "secrets and secret cards on their phone, and a table view")
-    parser.add_argument("--port", type=int, default=8765,
-                        help="port of the companion page (default 8765)")
+                             "secrets, votes, picks and guesses on their phone, and a table "
+                             "view")
+    parser.add_argument("--port", type=int, default=None,
+                        help=f"port of the companion page (default {DEFAULT_PORT}; a "
+                             "resumed game keeps its port, so the phones find it again)")
     parser.add_argument("--companion-host", default=None, metavar="ADDRESS",
                         help="address the companion page listens on (default: this "
                              "machine's local-network address only; 127.0.0.1: this computer "
                              "only; 0.0.0.0: every interface)")
+    parser.add_argument("--tls", nargs=2, default=None, metavar=("CERT", "KEY"), type=Path,
+                        help="serve the companion page over HTTPS with this certificate and "
+                             "private key (PEM files)")
 
 
-def start_companion(args: argparse.Namespace, game: str, state: Any,
-                    io: HostIO) -> CompanionChannel:
+def seats_path(save_path: Path) -> Path:
+    """Where a game's room code and seats are kept (next to its save, private to the user;
+    not ``.json``, so it is never taken for a saved game)."""
+    return save_path.with_suffix(".seats")
+
+
+def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO, *,
+                    lang: str = "en", save_path: Path | None = None,
+                    resumed: bool = False) -> CompanionChannel:
     """Start the page, route the host's output through it (private lines to the phones,
-    captions for everything said, the countdown) and print the QR code. Raises
-    :class:`WiringError` with a sentence when it cannot start."""
+    captions for everything said, the countdown) and print the QR code. A game saved with
+    the page keeps its room code, seats and port. Raises :class:`WiringError` with a
+    sentence when it cannot start."""
     try:
         from voice_host.host.companion.channel import CompanionChannel, default_bind_address
         from voice_host.host.companion.output import CompanionOutput
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
     host = getattr(args, "companion_host", None) or default_bind_address()
-    port = int(getattr(args, "port", 8765))
+    given = getattr(args, "port", None)
+    port = DEFAULT_PORT if given is None else int(given)
     if not 0 <= port <= 65535:
         raise WiringError("The port must be a number from 0 to 65535.")
-    channel = CompanionChannel(game, state.players, host=host, port=port)
+    tls = getattr(args, "tls", None)
+    if tls is not None:
+        for path in tls:
+            if not Path(path).is_file():
+                raise WiringError(f"There is no certificate or key file at {path}.")
+    channel = CompanionChannel(game, state.players, host=host, port=port, lang=lang,
+                               tls=(str(tls[0]), str(tls[1])) if tls else None,
+                               wait_for_everyone=getattr(args, "deal", "table") == "host")
+    kept = seats_path(save_path) if save_path is not None else None
+    if kept is not None and kept.is_file() and resumed:
+        try:
+            data = json.loads(kept.read_text(encoding="utf-8"))
+            if given is None and isinstance(data.get("port"), int):
+                channel.requested_port = int(data["port"])  # where the phones look
+            channel.restore(data)
+        except (OSError, ValueError, AttributeError, TypeError):
+            print(f"(The seats kept in {kept} cannot be read: the phones join again.)",
+                  file=sys.stderr)
     try:
         channel.start()
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
     except OSError as exc:
         raise WiringError(str(exc)) from None
+    if kept is not None:
+        writing = threading.Lock()  # the server's and the host's threads both change seats
+
+        def keep_seats(inner: Any = channel.seats.on_change) -> None:
+            inner()
+            with writing:  # read and write together, so the newest seats are written last
+                atomic_write_text(kept, json.dumps(channel.to_json()))
+
+        channel.seats.on_change = keep_seats
+        keep_seats()
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)
@@ -60,8 +105,3 @@ def start_companion(args: argparse.Namespace, game: str, state: Any,
     print(f"Companion page: {channel.url}  room code {channel.room_code}  "
           f"(table view: {channel.url}table)", file=sys.stderr)
     return channel
-
-
-def announcement_lines(channel: CompanionChannel) -> list[Line]:
-    """What the host says so players can join (English; the page itself is English)."""
-    return [Line(text, lang="en") for text in channel.announcement()]

@@ -1,18 +1,24 @@
 // The companion page: a seat's private screen (index.html) or the table view (table.html).
-// Everything is built with textContent (never HTML from data); every change is announced in
-// the "What happened" log, an ARIA live region; colours always come with words.
+// Everything is built with textContent (never HTML from data). Public news goes to the
+// "What happened" log, an ARIA live region; private lines go to the secret box, which is read
+// aloud only when the player turns that on. Colours always come with words. The words of the
+// page come from the host (/api/strings, English or French, the game's language).
 "use strict";
 
 (function () {
   const PAGE = document.body.dataset.page; // "seat" or "table"
   const STORE = "voice-host-companion";
+  const SPEAK = "voice-host-read-secrets";
   const $ = (id) => document.getElementById(id);
+  let STR = {};
 
   const state = {
-    hello: null, // {seat, room, game, players, move_code, extras}
+    hello: null, // {seat, room, game, lang, players, move_code, extras, seats, locked}
     view: null,
     choices: [],
     sent: false,
+    seats: [],
+    locked: false,
     lastSeq: 0,
     ws: null,
     retry: 0,
@@ -20,10 +26,57 @@
     lastStatus: "",
     lastSecret: "",
     pendingChoice: null,
+    picked: [],
     seenPrivate: new Set(),
+    views: 0,
+    seatName: "",
+    roomSeats: [],
   };
   // Exposed for the browser tests: what arrived, in order.
   window.companion = { received: [], state: state };
+
+  // ------------------------------------------------------------------ words
+
+  function t(key, params) {
+    let text = STR[key];
+    if (typeof text !== "string") text = key;
+    const all = Object.assign({}, params || {});
+    if (all.name !== undefined) {
+      // French "de" before a name: "d'Ada", "de Ben"
+      all.de_name = (/^[aeiouyhàâäéèêëîïôöûü]/i.test(String(all.name)) ? "d'" : "de ") +
+        all.name;
+    }
+    for (const [name, value] of Object.entries(all)) {
+      text = text.split("{" + name + "}").join(String(value));
+    }
+    return text;
+  }
+
+  function tn(key, n, params) {
+    return t(key + (n === 1 ? "_one" : "_many"), Object.assign({ n: n }, params || {}));
+  }
+
+  function translatePage() {
+    document.documentElement.lang = STR.lang_code || "en";
+    for (const node of document.querySelectorAll("[data-t]")) {
+      node.textContent = t(node.dataset.t);
+    }
+    for (const node of document.querySelectorAll("[data-t-label]")) {
+      node.setAttribute("aria-label", t(node.dataset.tLabel));
+    }
+    document.title = t(PAGE === "seat" ? "page.seat_title" : "page.table_title");
+  }
+
+  async function loadStrings() {
+    try {
+      const response = await fetch("/api/strings");
+      const body = await response.json();
+      STR = body.strings || {};
+    } catch (e) {
+      STR = {};
+    }
+    translatePage();
+  }
 
   // ------------------------------------------------------------------ small helpers
 
@@ -44,22 +97,26 @@
 
   function names(list) {
     const items = (list || []).slice();
-    if (items.length === 0) return "nobody";
+    if (items.length === 0) return t("words.nobody");
     if (items.length === 1) return items[0];
-    return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
-  }
-
-  function plural(n, one, many) {
-    return n + " " + (n === 1 ? one : many);
+    return items.slice(0, -1).join(", ") + " " + t("words.and") + " " + items[items.length - 1];
   }
 
   function announce(text, kind) {
     if (!text) return;
     const log = $("log");
-    const item = el("li", { class: kind || null }, text);
-    log.append(item);
-    while (log.children.length > 60) log.removeChild(log.firstChild);
-    log.scrollTop = log.scrollHeight;
+    log.append(el("li", { class: kind || null }, text));
+    while (log.children.length > 200) log.removeChild(log.firstChild);
+    const box = $("log-box");
+    box.scrollTop = box.scrollHeight;
+  }
+
+  function privately(text) {
+    // a line only this player may see: in the secret box, read aloud only when asked
+    if (!text || PAGE !== "seat") return;
+    const list = $("private-log");
+    list.append(el("li", {}, text));
+    while (list.children.length > 100) list.removeChild(list.firstChild);
   }
 
   function setConnection(text) {
@@ -83,14 +140,25 @@
     const stored = loadStored();
     const headers = { "Content-Type": "application/json" };
     if (stored && stored.token) headers["X-Seat-Token"] = stored.token;
-    const response = await fetch(path, Object.assign({ headers: headers }, options || {}));
+    const opts = Object.assign({ headers: headers }, options || {});
+    if (opts.method === "POST" && opts.body === undefined) opts.body = "{}";
+    let response;
+    try {
+      response = await fetch(path, opts);
+    } catch (e) {
+      return { status: 0, body: { reason: t("page.no_answer") } };
+    }
     let body = {};
     try {
       body = await response.json();
     } catch (e) {
-      body = { reason: "The host's computer did not answer properly." };
+      body = { reason: t("page.no_answer") };
     }
     return { status: response.status, body: body };
+  }
+
+  function spaced(code) {
+    return String(code).replace(/(\d{3})(?=\d)/g, "$1 ");
   }
 
   // ------------------------------------------------------------------ joining
@@ -105,14 +173,14 @@
     const room = $("room").value.trim().toUpperCase();
     $("join-error").textContent = "";
     if (!/^[A-Z]{4}$/.test(room)) {
-      $("join-error").textContent = "The room code is four letters.";
+      $("join-error").textContent = t("page.room_is_four_letters");
       $("room").focus();
       return;
     }
     if (PAGE === "table") {
       const res = await api("/api/table?room=" + encodeURIComponent(room));
       if (res.status !== 200) {
-        $("join-error").textContent = res.body.reason || "That did not work.";
+        $("join-error").textContent = res.body.reason || t("page.did_not_work");
         $("room").focus();
         return;
       }
@@ -123,24 +191,37 @@
     }
     const res = await api("/api/room", { method: "POST", body: JSON.stringify({ room: room }) });
     if (res.status !== 200) {
-      $("join-error").textContent = res.body.reason || "That did not work.";
+      $("join-error").textContent = res.body.reason || t("page.did_not_work");
       $("room").focus();
       return;
     }
     state.room = room;
+    state.roomSeats = res.body.seats;
     const list = $("seat-list");
     list.replaceChildren();
     res.body.seats.forEach((seat, i) => {
       const id = "seat-" + i;
       const input = el("input", { type: "radio", name: "seat", id: id, value: seat.name });
-      const label = el("label", { for: id },
-        seat.name + (seat.claimed ? " (already on a device: you need its move code)" : ""));
+      input.addEventListener("change", showMoveCodeField);
+      const note = !seat.claimed ? "" : (res.body.locked || seat.confirmed)
+        ? " " + t("page.seat_taken_code") : " " + t("page.seat_taken_free");
+      const label = el("label", { for: id }, seat.name + note);
       list.append(el("div", { class: "seat-option" }, input, label));
     });
+    state.roomLocked = res.body.locked;
     $("room-form").hidden = true;
     $("seat-form").hidden = false;
+    showMoveCodeField();
     const first = list.querySelector("input");
     if (first) first.focus();
+  }
+
+  function showMoveCodeField() {
+    // the move code is asked only for a seat that needs it
+    const chosen = document.querySelector("input[name=seat]:checked");
+    const seat = chosen && state.roomSeats.find((s) => s.name === chosen.value);
+    const needs = Boolean(seat && (state.roomLocked || (seat.claimed && seat.confirmed)));
+    $("move-code-box").hidden = !needs;
   }
 
   async function submitSeat(event) {
@@ -148,7 +229,7 @@
     $("join-error").textContent = "";
     const chosen = document.querySelector("input[name=seat]:checked");
     if (!chosen) {
-      $("join-error").textContent = "Choose your name first.";
+      $("join-error").textContent = t("page.choose_name_first");
       const first = document.querySelector("input[name=seat]");
       if (first) first.focus();
       return;
@@ -159,8 +240,11 @@
         move_code: $("move-code").value.trim() }),
     });
     if (res.status !== 200) {
-      $("join-error").textContent = res.body.reason || "That did not work.";
-      if (res.status === 409) $("move-code").focus();
+      $("join-error").textContent = res.body.reason || t("page.did_not_work");
+      if (res.status === 409 || res.status === 403) {
+        $("move-code-box").hidden = false;
+        $("move-code").focus();
+      }
       return;
     }
     saveStored({ room: state.room, seat: res.body.seat, token: res.body.token });
@@ -168,22 +252,20 @@
   }
 
   function openSeat(seat, moveCode) {
+    state.seatName = seat;
     $("join").hidden = true;
     $("seat").hidden = false;
     $("device-section").hidden = false;
-    $("title").textContent = seat + "'s seat";
-    document.title = seat + "'s seat — voice host";
+    $("title").textContent = t("page.seat_of", { name: seat });
+    document.title = t("page.seat_of", { name: seat }) + " — voice host";
     if (moveCode) $("my-move-code").textContent = spaced(moveCode);
     showGame();
-    announce("You hold " + seat + "'s seat. Your secret appears below.");
+    announce(t("page.you_hold", { name: seat }));
     $("title").setAttribute("tabindex", "-1");
     $("title").focus();
     const stored = loadStored();
+    renderWaiting();
     connect({ seat: seat, token: stored ? stored.token : "" });
-  }
-
-  function spaced(code) {
-    return String(code).replace(/(\d{3})(?=\d)/g, "$1 ");
   }
 
   function showGame() {
@@ -195,13 +277,15 @@
     saveStored(null);
     state.stopped = true;
     if (state.ws) state.ws.close();
-    $("seat") && ($("seat").hidden = true);
-    $("device-section") && ($("device-section").hidden = true);
+    if ($("seat")) $("seat").hidden = true;
+    if ($("device-section")) $("device-section").hidden = true;
+    if ($("private-log")) $("private-log").replaceChildren();
+    if ($("secret")) $("secret").replaceChildren();
     $("game").hidden = true;
     $("join").hidden = false;
     $("room-form").hidden = false;
     if ($("seat-form")) $("seat-form").hidden = true;
-    $("title").textContent = PAGE === "seat" ? "Your seat" : "The table";
+    $("title").textContent = t(PAGE === "seat" ? "page.seat_heading" : "page.table_heading");
     $("join-error").textContent = reason;
     announce(reason);
   }
@@ -210,7 +294,21 @@
     const stored = loadStored();
     if (!stored) return;
     await api("/api/seat/" + encodeURIComponent(stored.seat) + "/leave", { method: "POST" });
-    backToJoin("You left your seat. Anyone can now take it on another device.");
+    backToJoin(t("page.left_seat"));
+  }
+
+  async function confirmSeat() {
+    const stored = loadStored();
+    if (!stored) return;
+    const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/confirm",
+      { method: "POST" });
+    if (res.status !== 200) {
+      $("act-error").textContent = res.body.reason || t("page.did_not_work");
+      return;
+    }
+    state.confirmedHere = true;
+    renderWaiting();
+    $("waiting-heading").focus();
   }
 
   // ------------------------------------------------------------------ the connection
@@ -235,7 +333,7 @@
     };
     ws.onclose = () => {
       if (state.ws !== ws || state.stopped) return;
-      setConnection("Connection lost. Trying again…");
+      if (!state.closedByHost) setConnection(t("page.connection_lost"));
       state.retry = Math.min(state.retry + 1, 5);
       window.setTimeout(() => { if (!state.stopped) connect(first); }, 700 * state.retry);
     };
@@ -245,22 +343,27 @@
     window.companion.received.push(message);
     switch (message.type) {
       case "hello":
+        if (state.closedByHost) announce(t("page.back"));
+        state.closedByHost = false;
         state.hello = message;
         state.retry = 0;
-        setConnection("Connected to the host, room " + message.room.split("").join(" ") + ".");
+        setConnection(t("page.connected", { room: message.room.split("").join(" ") }));
         if (message.move_code) $("my-move-code").textContent = spaced(message.move_code);
+        seatsChanged(message);
         return;
       case "refused":
         backToJoin(message.reason);
         return;
       case "moved":
         state.stopped = true;
-        backToJoin(message.text);
+        backToJoin(t("page.moved_away", { name: message.seat || state.seatName }));
         return;
       case "closed":
-        state.stopped = true;
-        setConnection(message.text);
-        announce(message.text);
+        // the host stopped; a resumed game comes back at the same address and this page
+        // takes its seat again by itself
+        state.closedByHost = true;
+        setConnection(t("page.closed"));
+        announce(t("page.closed"));
         return;
       case "reset":
         state.lastSeq = message.seq;
@@ -276,21 +379,28 @@
   function handle(message) {
     switch (message.type) {
       case "view":
+        state.views += 1;
         state.view = message.view;
         state.choices = message.choices || [];
         state.sent = Boolean(message.sent);
         render();
         return;
+      case "seats":
+        seatsChanged(message);
+        return;
+      case "move_code":
+        $("my-move-code").textContent = spaced(message.move_code);
+        return;
       case "private":
         if (state.seenPrivate.has(message.seq)) return;
         state.seenPrivate.add(message.seq);
-        announce("Private: " + message.text, "private");
+        privately(message.text);
         return;
       case "notice":
-        announce(message.text, "private");
+        privately(message.key ? t("page." + message.key) : message.text);
         return;
       case "caption":
-        announce("Host: " + message.text);
+        announce(t("page.host_says", { text: message.text }));
         return;
       case "countdown":
         showCountdown(message.remaining);
@@ -300,6 +410,20 @@
     }
   }
 
+  function seatsChanged(message) {
+    if (!message.seats) return;
+    const before = state.seats;
+    state.seats = message.seats;
+    state.locked = Boolean(message.locked);
+    state.everyone = message.everyone !== false;
+    for (const seat of message.seats) {
+      const old = before.find((s) => s.name === seat.name);
+      if (old && !old.claimed && seat.claimed) announce(t("page.has_phone", { name: seat.name }));
+    }
+    renderSeats();
+    if (PAGE === "seat") renderWaiting();
+  }
+
   function showCountdown(remaining) {
     const box = $("countdown");
     if (remaining === null || remaining === undefined) {
@@ -307,9 +431,67 @@
       return;
     }
     box.hidden = false;
-    box.textContent = remaining > 0 ? plural(remaining, "second", "seconds") + " left"
-      : "Time is up";
+    box.textContent = remaining > 0 ? tn("page.seconds_left", remaining) : t("page.time_up");
     if (remaining === 10 || remaining === 5 || remaining === 0) announce(box.textContent);
+  }
+
+  // ------------------------------------------------------------------ seats
+
+  function seatState(seat) {
+    if (!seat.claimed) return t("page.seat_free");
+    return seat.confirmed ? t("page.seat_confirmed") : t("page.seat_on_phone");
+  }
+
+  function renderSeats() {
+    const box = $("seats-box");
+    if (!box) return;
+    const list = el("ul", { class: "seats" });
+    for (const seat of state.seats) {
+      list.append(el("li", { class: seat.confirmed ? "confirmed" : seat.claimed ? "claimed"
+        : null }, el("span", { class: "seat-name" }, seat.name), " ",
+      el("span", { class: "seat-state" }, seatState(seat))));
+    }
+    box.replaceChildren(el("h3", {}, state.locked ? t("page.seats_locked")
+      : t("page.seats_waiting")), list);
+    box.hidden = state.locked && PAGE === "seat";
+  }
+
+  function renderWaiting() {
+    // before the table confirmed its seats: no secret exists on any phone yet
+    const box = $("waiting");
+    if (!box) return;
+    const me = state.seats.find((s) => s.name === state.seatName);
+    // with physical cards (no secret from the host) a seat is ready once its player confirmed
+    if (state.locked || (!state.everyone && me && me.confirmed)) {
+      box.hidden = true;
+      $("secret-area").hidden = false;
+      return;
+    }
+    box.hidden = false;
+    $("secret-area").hidden = true;
+    const everyone = !state.everyone ||
+      (state.seats.length && state.seats.every((s) => s.claimed));
+    const parts = [el("h2", { id: "waiting-heading", tabindex: "-1" },
+      t("page.waiting_heading"))];
+    parts.push(el("p", { class: "big" }, t("page.this_phone_is", { name: state.seatName })));
+    if (me && me.confirmed) {
+      const left = state.seats.filter((s) => !s.confirmed).map((s) => s.name);
+      parts.push(el("p", {}, t("page.you_confirmed", { names: names(left) })));
+    } else if (!everyone) {
+      const free = state.seats.filter((s) => !s.claimed).map((s) => s.name);
+      parts.push(el("p", {}, t("page.waiting_for_phones", { names: names(free) })));
+    } else {
+      parts.push(el("p", {}, t("page.check_your_name")));
+      const yes = el("button", { type: "button", id: "thats-me" }, t("page.thats_me"));
+      yes.addEventListener("click", confirmSeat);
+      const no = el("button", { type: "button", id: "not-me", class: "secondary" },
+        t("page.not_me"));
+      no.addEventListener("click", leaveSeat);
+      parts.push(yes, no);
+    }
+    const focused = document.activeElement && document.activeElement.id;
+    box.replaceChildren(...parts);
+    if (focused && $(focused) && focused !== "waiting-heading") $(focused).focus();
   }
 
   // ------------------------------------------------------------------ rendering
@@ -339,41 +521,113 @@
     $("secret").replaceChildren(...secret.nodes);
     if (secret.summary !== state.lastSecret) {
       state.lastSecret = secret.summary;
-      announce("Your secret: " + secret.summary, "private");
+      privately(t("page.your_secret", { text: secret.summary }));
     }
     renderChoices();
+  }
+
+  function choiceButton(choice, text) {
+    const button = el("button", { type: "button", "data-choice": choice.id }, text);
+    button.addEventListener("click", () => askConfirm(choice));
+    return button;
   }
 
   function renderChoices() {
     const box = $("choices");
     if (state.pendingChoice) return; // a confirmation question is open
     if (state.sent) {
-      box.replaceChildren(el("p", {}, "Your choice is sent. Waiting for the host."));
+      box.replaceChildren(el("p", {}, t("page.sent_waiting")));
       return;
     }
     if (!state.choices.length) {
-      box.replaceChildren(el("p", {}, "Nothing to do on this page right now."));
+      box.replaceChildren(el("p", {}, t("page.nothing_to_do")));
       return;
     }
-    const intro = el("p", {}, state.choices.length === 1
-      ? "Play your card. Only one card is allowed for you."
-      : "Choose your card. Nobody will see which one you played.");
-    const buttons = state.choices.map((choice) => {
-      const button = el("button", { type: "button", "data-choice": choice.id }, choice.label);
-      button.addEventListener("click", () => askConfirm(choice));
-      return button;
-    });
-    box.replaceChildren(intro, ...buttons);
+    const cards = state.choices.filter((c) => c.kind === "card" || !c.kind);
+    const votes = state.choices.filter((c) => c.kind === "vote" || c.kind === "answer");
+    const picks = state.choices.filter((c) => c.kind === "pick");
+    const guesses = state.choices.filter((c) => c.kind === "guess" || c.kind === "end_turn");
+    const parts = [];
+    if (cards.length) {
+      // the same words for everyone: a hero's one button and a spy's two look alike
+      parts.push(el("p", {}, t("page.choose_card")));
+      parts.push(...cards.map((c) => choiceButton(c, c.label)));
+    }
+    if (votes.length) {
+      parts.push(el("p", {}, t(votes[0].kind === "answer" ? "page.choose_answer"
+        : "page.choose_vote")));
+      parts.push(...votes.map((c) => choiceButton(c, c.label)));
+    }
+    if (picks.length) parts.push(...renderPicks(picks));
+    if (guesses.length) {
+      parts.push(el("p", {}, t("page.choose_guess")));
+      const list = el("div", { class: "word-buttons" });
+      guesses.forEach((c) => {
+        const button = choiceButton(c, c.label);
+        if (c.kind === "end_turn") button.className = "secondary";
+        list.append(button);
+      });
+      parts.push(list);
+    }
+    box.replaceChildren(...parts);
+  }
+
+  function iconName(name) {
+    const icons = (state.hello && state.hello.extras && state.hello.extras.icons) || [];
+    const icon = icons.find((i) => i.name === name);
+    if (!icon) return name;
+    return STR.lang_code === "fr" ? icon.french : icon.name;
+  }
+
+  function renderPicks(picks) {
+    const sizes = picks[0].sizes || [1];
+    const most = Math.max(...sizes);
+    const parts = [el("p", {}, most === 1 ? t("page.choose_icon")
+      : sizes.includes(1) ? t("page.choose_icons_one_or_two") : t("page.choose_icons_two"))];
+    const group = el("div", { class: "icon-buttons", role: "group",
+      "aria-label": t("page.icons_free") });
+    for (const c of picks) {
+      const name = c.id.slice(5);
+      const on = state.picked.includes(name);
+      const button = el("button", { type: "button", "data-choice": c.id,
+        "aria-pressed": most > 1 ? String(on) : null, class: on ? "picked" : null },
+      iconName(name));
+      button.addEventListener("click", () => {
+        if (most === 1) {
+          askConfirm({ id: c.id, label: iconName(name),
+            confirm: t("page.pick_confirm", { icons: iconName(name) }) });
+          return;
+        }
+        if (on) state.picked = state.picked.filter((p) => p !== name);
+        else if (state.picked.length < most) state.picked.push(name);
+        renderChoices();
+        const again = document.querySelector("[data-choice='" + c.id + "']");
+        if (again) again.focus();
+      });
+      group.append(button);
+    }
+    parts.push(group);
+    if (most > 1) {
+      const ready = sizes.includes(state.picked.length);
+      const send = el("button", { type: "button", id: "send-picks", disabled: !ready },
+        t("page.send_picks"));
+      send.addEventListener("click", () => {
+        const shown = names(state.picked.map(iconName));
+        askConfirm({ id: "pick:" + state.picked.join("+"), label: shown,
+          confirm: t("page.pick_confirm", { icons: shown }) });
+      });
+      parts.push(send);
+    }
+    return parts;
   }
 
   function askConfirm(choice) {
     state.pendingChoice = choice;
     const question = el("p", { id: "confirm-question", tabindex: "-1", class: "big" },
       choice.confirm);
-    const yes = el("button", { type: "button", id: "confirm-yes" }, "Yes, " +
-      choice.label.toLowerCase());
+    const yes = el("button", { type: "button", id: "confirm-yes" }, t("page.yes_send"));
     const no = el("button", { type: "button", id: "confirm-no", class: "secondary" },
-      "No, go back");
+      t("page.no_go_back"));
     yes.addEventListener("click", () => sendChoice(choice));
     no.addEventListener("click", () => {
       state.pendingChoice = null;
@@ -388,14 +642,17 @@
   async function sendChoice(choice) {
     const stored = loadStored();
     $("act-error").textContent = "";
+    const views = state.views;
     const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/act",
       { method: "POST", body: JSON.stringify({ choice: choice.id }) });
     state.pendingChoice = null;
+    state.picked = [];
     if (res.status === 200) {
-      state.sent = true;
-      announce(res.body.text, "private");
+      // a view that came meanwhile already says whether it is still waiting
+      if (state.views === views) state.sent = true;
+      privately(res.body.text);
     } else {
-      $("act-error").textContent = res.body.reason || "That did not work.";
+      $("act-error").textContent = res.body.reason || t("page.did_not_work");
     }
     renderChoices();
     $("act-heading").setAttribute("tabindex", "-1");
@@ -409,149 +666,151 @@
   // ------------------------------------------------------------------ Resistance
 
   function resistanceStatus(v) {
-    const mission = "Mission " + v.mission;
+    const p = { mission: v.mission, leader: v.leader, size: v.team_size,
+      team: names(v.proposed_team || []), waiting: names(v.current_players || []) };
     switch (v.phase) {
-      case "setup": return "The host is dealing the roles.";
+      case "setup": return t("res.setup");
       case "team":
-        return mission + ": " + v.leader + " leads and chooses a team of " + v.team_size +
-          (v.two_sabotages_needed ? ". Two sabotages are needed to fail it." : ".");
-      case "vote":
-        return mission + ": vote on the team " + names(v.proposed_team) + ". Still to vote: " +
-          names(v.current_players) + ".";
-      case "mission":
-        return mission + ": " + names(v.proposed_team) + " are on the mission. Cards still " +
-          "to come from " + names(v.current_players) + ".";
-      case "accuse":
-        return "Three missions succeeded. The spies, " + names(v.revealed_spies || []) +
-          ", must name the double agent.";
-      case "answer":
-        return v.accused + " must say whether they are the double agent.";
+        return t("res.team", p) + (v.two_sabotages_needed ? " " + t("res.two_needed") : "");
+      case "vote": return t("res.vote", p);
+      case "mission": return t("res.mission", p);
+      case "accuse": return t("res.accuse", { spies: names(v.revealed_spies || []) });
+      case "answer": return t("res.answer", { name: v.accused });
       case "over": {
         const out = v.outcome || { winners: [] };
-        return "The game is over: the " + names(out.winners) + " win.";
+        return t("res.over", { winners: names((out.winners || []).map((w) =>
+          t("res.side_" + w))) });
       }
       default: return "";
     }
   }
 
   function resistancePublic(v) {
-    const track = el("ol", { class: "track", "aria-label": "Mission track" });
+    const track = el("ol", { class: "track", "aria-label": t("res.track") });
     v.team_sizes.forEach((size, i) => {
       const number = i + 1;
       const done = v.missions.find((m) => m.mission === number);
-      let text = "Mission " + number + ": team of " + size;
-      if (done) text += done.succeeded ? ", succeeded" : ", failed (" +
-        plural(done.sabotages, "sabotage", "sabotages") + ")";
-      else if (number === v.mission && v.phase !== "over") text += ", now";
+      let text = t("res.track_item", { mission: number, size: size });
+      if (done) text += done.succeeded ? t("res.track_succeeded")
+        : tn("res.track_failed", done.sabotages);
+      else if (number === v.mission && v.phase !== "over") text += t("res.track_now");
       track.append(el("li", { class: done ? "done" : number === v.mission ? "now" : null },
         text));
     });
     const parts = [
-      el("h3", {}, "Missions"),
-      el("p", {}, "Successes " + v.successes + ", failures " + v.failures +
-        ". Rejected teams in a row: " + v.rejections + " of 5."),
+      el("h3", {}, t("res.missions")),
+      el("p", {}, t("res.score", { successes: v.successes, failures: v.failures,
+        rejections: v.rejections })),
       track,
-      el("p", {}, "Leader: " + (v.leader || "not chosen yet") + ". Players in seat order: " +
-        names(v.players) + "."),
+      el("p", {}, t("res.leader", { leader: v.leader || t("res.no_leader"),
+        players: names(v.players) })),
     ];
     if (v.proposed_team) {
-      parts.push(el("p", {}, "Team on the table: " + names(v.proposed_team) +
-        (v.phase === "vote" ? ". Voted so far: " + names(v.voted) + "." : "") +
-        (v.phase === "mission" ? ". Cards played by: " + names(v.played_card) + "." : "")));
+      let text = t("res.on_table", { team: names(v.proposed_team) });
+      if (v.phase === "vote") text += " " + t("res.voted_so_far", { names: names(v.voted) });
+      if (v.phase === "mission") {
+        text += " " + t("res.cards_by", { names: names(v.played_card) });
+      }
+      parts.push(el("p", {}, text));
     }
     if (v.votes.length) {
       const list = el("ol", {});
       v.votes.slice().reverse().slice(0, 10).forEach((vote) => {
         const how = vote.yes.length || vote.no.length
-          ? "yes: " + names(vote.yes) + "; no: " + names(vote.no)
-          : vote.yes_count + " yes";
-        list.append(el("li", {}, "Mission " + vote.mission + ", " + vote.leader + "'s team " +
-          names(vote.team) + ": " + (vote.approved ? "approved" : "rejected") + " (" + how +
-          ")"));
+          ? t("res.vote_how", { yes: names(vote.yes), no: names(vote.no) })
+          : t("res.vote_count", { n: vote.yes_count });
+        list.append(el("li", {}, t(vote.approved ? "res.vote_approved" : "res.vote_rejected", {
+          mission: vote.mission, leader: vote.leader, team: names(vote.team), how: how })));
       });
-      parts.push(el("h3", {}, "Votes, newest first"), list);
+      parts.push(el("h3", {}, t("res.votes")), list);
     }
     if (v.missions.length) {
       const table = el("table", {});
-      table.append(el("caption", {}, "Missions played"));
-      table.append(el("tr", {}, el("th", { scope: "col" }, "Mission"),
-        el("th", { scope: "col" }, "Team"), el("th", { scope: "col" }, "Sabotages"),
-        el("th", { scope: "col" }, "Result")));
+      table.append(el("caption", {}, t("res.missions_played")));
+      table.append(el("tr", {}, el("th", { scope: "col" }, t("res.col_mission")),
+        el("th", { scope: "col" }, t("res.col_team")),
+        el("th", { scope: "col" }, t("res.col_sabotages")),
+        el("th", { scope: "col" }, t("res.col_result"))));
       v.missions.forEach((m) => table.append(el("tr", {}, el("td", {}, String(m.mission)),
         el("td", {}, names(m.team)), el("td", {}, String(m.sabotages)),
-        el("td", {}, m.succeeded ? "succeeded" : "failed"))));
+        el("td", {}, m.succeeded ? t("res.succeeded") : t("res.failed")))));
       parts.push(table);
     }
-    if (v.revealed_spies) parts.push(el("p", {}, "The spies revealed themselves: " +
-      names(v.revealed_spies) + "."));
+    if (v.revealed_spies) {
+      parts.push(el("p", {}, t("res.revealed", { spies: names(v.revealed_spies) })));
+    }
     return parts;
   }
 
   function resistanceSecret(v) {
-    if (!v.role) {
-      return secretBlock("The host does not know your role: look at your card.");
-    }
+    if (!v.role) return secretBlock(t("res.role_unknown"));
     let summary;
     if (v.role === "spy") {
       const others = v.known_spies.filter((p) => p !== v.you);
-      summary = "You are a spy. " + (others.length ? "The other spies: " + names(others) + "."
-        : "You are the only spy.");
+      summary = others.length ? t("res.role_spy", { others: names(others) })
+        : t("res.role_lone_spy");
     } else if (v.role === "double_agent") {
-      summary = "You are the double agent, a hero who knows the spies. The spies: " +
-        names(v.known_spies) + ". Do not let them find you.";
+      summary = t("res.role_double", { spies: names(v.known_spies) });
     } else {
-      summary = "You are a hero. You do not know who the spies are.";
+      summary = t("res.role_hero");
     }
     const nodes = [el("p", { class: "big" }, summary)];
     if (v.my_mission_card) {
-      nodes.push(el("p", {}, "On this mission you played " + v.my_mission_card + "."));
+      nodes.push(el("p", {}, t("res.my_card", { card: t("res.card_" + v.my_mission_card) })));
     }
     return { summary: summary, nodes: nodes };
   }
 
   // ------------------------------------------------------------------ Codenames
 
-  const COLOUR_WORDS = { red: "red agent", blue: "blue agent", neutral: "bystander",
-    assassin: "assassin" };
+  function colourWord(colour) {
+    return t("cn.colour_" + colour);
+  }
+
+  function teamWord(team) {
+    return t("cn.team_" + team);
+  }
 
   function codenamesStatus(v) {
-    if (v.phase === "deal") return "The host is dealing the grid.";
+    if (v.phase === "deal") return t("cn.deal");
     if (v.phase === "over") {
-      return "The game is over: " + v.winner + " wins" +
-        (v.reason === "assassin" ? " because the assassin was found." : ".");
+      return t(v.reason === "assassin" ? "cn.over_assassin" : "cn.over",
+        { team: teamWord(v.winner) });
     }
-    const team = v.team;
-    const spymaster = v.spymasters[team];
-    if (v.phase === "clue") return "The " + team + " team's turn: " + spymaster +
-      " gives a clue.";
-    let text = "The " + team + " team's turn.";
-    if (v.clue) text += " Clue: " + v.clue.word + ", " + (v.clue.unlimited ? "unlimited"
-      : v.clue.number) + ".";
+    const p = { team: teamWord(v.team), spymaster: v.spymasters[v.team] };
+    if (v.phase === "clue") return t("cn.clue_phase", p);
+    let text = t("cn.turn", p);
+    if (v.clue) {
+      text += " " + t("cn.clue", { word: v.clue.word,
+        number: v.clue.unlimited ? t("cn.unlimited") : v.clue.number });
+    }
     if (v.guesses_left !== null && v.guesses_left !== undefined) {
-      text += " " + plural(v.guesses_left, "guess", "guesses") + " left.";
+      text += " " + tn("cn.guesses_left", v.guesses_left);
     }
-    if (v.pending) text += " " + spymaster + " must say the colour of " + v.pending + ".";
+    if (v.pending) text += " " + t("cn.pending", { spymaster: p.spymaster, word: v.pending });
     return text;
   }
 
   function codenamesGrid(v, key) {
-    const table = el("table", { class: "grid" });
-    table.append(el("caption", {}, key ? "The key (only you can see it)" :
-      "The grid, row by row"));
+    // explicit roles keep the table's meaning when narrow screens wrap its rows
+    const table = el("table", { class: "grid" + (key ? " key" : ""), role: "table" });
+    table.append(el("caption", {}, key ? t("cn.key_caption") : t("cn.grid_caption")));
     const size = 5;
     for (let r = 0; r < size; r++) {
-      const row = el("tr", {});
+      const row = el("tr", { role: "row" });
       for (let c = 0; c < size; c++) {
         const i = r * size + c;
         const tile = v.grid[i];
         if (!tile) continue;
         const colour = key ? key[i] : tile.covered;
-        let state;
-        if (key) state = COLOUR_WORDS[colour] + (tile.covered ? ", covered" : "");
-        else state = tile.covered ? "covered: " + COLOUR_WORDS[tile.covered] : "not covered";
-        row.append(el("td", { class: (colour ? "tile-" + colour : "") +
+        let words;
+        if (key) words = colourWord(colour) + (tile.covered ? ", " + t("cn.covered") : "");
+        else words = tile.covered ? t("cn.covered_by", { colour: colourWord(tile.covered) })
+          : t("cn.not_covered");
+        row.append(el("td", { role: "cell", class: (colour ? "tile-" + colour : "") +
           (tile.covered ? " covered" : "") },
-        el("span", { class: "word" }, tile.word), el("span", { class: "state" }, state)));
+        el("span", { class: "word", lang: v.words_lang || null }, tile.word),
+        el("span", { class: "state" }, words)));
       }
       table.append(row);
     }
@@ -561,16 +820,16 @@
   function codenamesPublic(v) {
     if (!v.grid.length) return [];
     const parts = [
-      el("p", {}, "Red team: " + names(v.teams.red) + " (spymaster " + v.spymasters.red +
-        "). Blue team: " + names(v.teams.blue) + " (spymaster " + v.spymasters.blue + ")."),
-      el("p", {}, "Agents left: red " + v.remaining.red + ", blue " + v.remaining.blue + "."),
+      el("p", {}, t("cn.teams", { red: names(v.teams.red), red_spymaster: v.spymasters.red,
+        blue: names(v.teams.blue), blue_spymaster: v.spymasters.blue })),
+      el("p", {}, t("cn.remaining", { red: v.remaining.red, blue: v.remaining.blue })),
       codenamesGrid(v, null),
     ];
     if (v.clues.length) {
       const list = el("ol", {});
-      v.clues.forEach((c) => list.append(el("li", {}, c.team + ": " + c.word + ", " +
-        (c.number === null ? "unlimited" : c.number))));
-      parts.push(el("h3", {}, "Clues so far"), list);
+      v.clues.forEach((c) => list.append(el("li", {}, teamWord(c.team) + ": " + c.word + ", " +
+        (c.number === null ? t("cn.unlimited") : c.number))));
+      parts.push(el("h3", {}, t("cn.clues")), list);
     }
     return parts;
   }
@@ -578,22 +837,21 @@
   function codenamesSecret(v) {
     const you = v.you;
     if (!v.key) {
-      const summary = "You are on the " + you.team + " team" + (you.spymaster
-        ? ", its spymaster. The host does not know the key: use the key card."
-        : ". Only the spymasters see the key.");
+      const summary = you.spymaster ? t("cn.you_spymaster_table", { team: teamWord(you.team) })
+        : t("cn.you_operative", { team: teamWord(you.team) });
       return secretBlock(summary);
     }
-    const summary = "You are the " + you.team + " spymaster. The key is below.";
+    const summary = t("cn.you_spymaster", { team: teamWord(you.team) });
     const groups = { red: [], blue: [], neutral: [], assassin: [] };
     v.key.forEach((colour, i) => {
       const tile = v.grid[i];
       if (tile && !tile.covered) groups[colour].push(tile.word);
     });
     const list = el("ul", {});
-    list.append(el("li", {}, "Red agents not yet found: " + names(groups.red) + "."));
-    list.append(el("li", {}, "Blue agents not yet found: " + names(groups.blue) + "."));
-    list.append(el("li", {}, "Bystanders: " + names(groups.neutral) + "."));
-    list.append(el("li", {}, "Assassin: " + names(groups.assassin) + "."));
+    list.append(el("li", {}, t("cn.left_red", { words: names(groups.red) })));
+    list.append(el("li", {}, t("cn.left_blue", { words: names(groups.blue) })));
+    list.append(el("li", {}, t("cn.left_neutral", { words: names(groups.neutral) })));
+    list.append(el("li", {}, t("cn.left_assassin", { words: names(groups.assassin) })));
     return { summary: summary, nodes: [el("p", { class: "big" }, summary), list,
       codenamesGrid(v, v.key)] };
   }
@@ -601,104 +859,116 @@
   // ------------------------------------------------------------------ Ici Londres
 
   function iciStatus(v) {
-    const round = "Round " + v.round + " of " + v.total_rounds + ", " + v.mode_title;
+    const round = t("ici.round", { round: v.round, total: v.total_rounds, mode: v.mode_title });
     switch (v.phase) {
-      case "draw": return round + ": " + v.speaker + " is the Speaker.";
-      case "guess": {
-        const who = v.current_players.length ? names(v.current_players) : "nobody";
-        return round + ". Speaker " + v.speaker + ", Wehrmacht " + v.wehrmacht + ". Turn: " +
-          who + ". Icons found: " + v.found.length + " of 2.";
-      }
+      case "draw": return t("ici.draw", { round: round, speaker: v.speaker });
+      case "guess":
+        return t("ici.guess", { round: round, speaker: v.speaker, wehrmacht: v.wehrmacht,
+          who: names(v.current_players), found: v.found.length });
       case "answer":
-        return v.speaker + " must say whether " + v.awaiting_answer + " is on a card.";
-      case "over":
-        return "The game is over. Winners: " + names(v.winners) + ".";
+        return t("ici.answer", { speaker: v.speaker, name: v.awaiting_answer });
+      case "over": return t("ici.over", { winners: names(v.winners) });
       default: return "";
     }
   }
 
   function iciPublic(v) {
     const scores = el("table", {});
-    scores.append(el("caption", {}, "Scores"));
-    scores.append(el("tr", {}, el("th", { scope: "col" }, "Player"),
-      el("th", { scope: "col" }, "Points"), el("th", { scope: "col" }, "This round")));
+    scores.append(el("caption", {}, t("ici.scores")));
+    scores.append(el("tr", {}, el("th", { scope: "col" }, t("ici.col_player")),
+      el("th", { scope: "col" }, t("ici.col_points")),
+      el("th", { scope: "col" }, t("ici.col_round"))));
     v.players.forEach((p) => {
-      const role = p === v.speaker ? "Speaker" : p === v.wehrmacht ? "Wehrmacht"
-        : "Résistant";
+      const role = p === v.speaker ? t("ici.speaker") : p === v.wehrmacht ? t("ici.wehrmacht")
+        : t("ici.resistant");
       const left = v.picks_left[p];
-      scores.append(el("tr", {}, el("th", { scope: "row" }, p), el("td", {}, String(v.scores[p])),
-        el("td", {}, role + (left === undefined ? "" : ", " + plural(left, "pick", "picks") +
-          " left"))));
+      scores.append(el("tr", {}, el("th", { scope: "row" }, p),
+        el("td", {}, String(v.scores[p])),
+        el("td", {}, role + (left === undefined ? "" : ", " + tn("ici.picks_left", left)))));
     });
     const icons = ((state.hello && state.hello.extras && state.hello.extras.icons) || []);
     const named = {};
     v.named.forEach((n) => { named[n.icon] = n; });
-    const list = el("ul", { class: "icons", "aria-label": "The 36 icons" });
+    const list = el("ul", { class: "icons", "aria-label": t("ici.all_icons") });
     icons.forEach((icon) => {
       const n = named[icon.name];
-      let words = "not tried";
+      let words = t("ici.not_tried");
       let cls = null;
       if (n) {
-        if (n.hit === true) { words = "found by " + n.player; cls = "found"; }
-        else if (n.hit === false) { words = "tried by " + n.player + ": a miss"; cls = "tried"; }
-        else { words = "tried by " + n.player + ": waiting for the answer"; cls = "tried"; }
+        if (n.hit === true) { words = t("ici.found_by", { name: n.player }); cls = "found"; }
+        else if (n.hit === false) { words = t("ici.miss_by", { name: n.player }); cls = "tried"; }
+        else { words = t("ici.waiting_by", { name: n.player }); cls = "tried"; }
       }
+      const other = STR.lang_code === "fr" ? icon.name : icon.french;
       list.append(el("li", { class: cls }, el("span", { class: "icon-name" },
-        icon.name + " (" + icon.french + ")"), el("span", { class: "icon-state" }, words)));
+        iconName(icon.name) + " (" + other + ")"), el("span", { class: "icon-state" }, words)));
     });
-    const tried = v.named.map((n) => n.icon + " (" + n.player + ", " +
-      (n.hit === true ? "found" : n.hit === false ? "a miss" : "waiting") + ")");
+    const tried = v.named.map((n) => iconName(n.icon) + " (" + n.player + ", " +
+      (n.hit === true ? t("ici.found") : n.hit === false ? t("ici.a_miss")
+        : t("ici.waiting")) + ")");
     return [
       scores,
-      el("h3", {}, "Icons tried this round"),
-      el("p", {}, tried.length ? names(tried) + "." : "None yet."),
+      el("h3", {}, t("ici.tried")),
+      el("p", {}, tried.length ? names(tried) + "." : t("ici.none_yet")),
       list,
     ];
   }
 
   function iciSecret(v) {
     if (v.message) {
-      const summary = "You are the Speaker. Your message: " + names(v.message) + ".";
+      const summary = t("ici.your_message", { icons: names(v.message.map(iconName)) });
       return secretBlock(summary, el("p", { class: "big" }, summary),
-        el("p", {}, "Code both icons into one radio sentence. Nobody else sees them."));
+        el("p", {}, t("ici.code_them")));
     }
-    const role = v.you === v.speaker ? "You are the Speaker" + (v.deal === "host"
-      ? "; your icons appear here when they are drawn." : ": look at your two cards.")
-      : v.you === v.wehrmacht ? "You are the Wehrmacht this round: you guess first."
-        : "You are a Résistant this round.";
+    const role = v.you === v.speaker ? t(v.deal === "host" ? "ici.you_speaker_host"
+      : "ici.you_speaker_table")
+      : v.you === v.wehrmacht ? t("ici.you_wehrmacht") : t("ici.you_resistant");
     return secretBlock(role);
   }
 
   // ------------------------------------------------------------------ start
 
-  function start() {
+  function setHidden(hide) {
+    // "Hide" hides everything that comes from the secret: the role, the choices (a spy has
+    // two, a hero one), a pending question, private lines and the move code
+    document.body.classList.toggle("secret-hidden", hide);
+    $("hide-secret").setAttribute("aria-expanded", hide ? "false" : "true");
+    $("hide-secret").textContent = hide ? t("page.show_secret") : t("page.hide_secret");
+  }
+
+  function setSpeak(on) {
+    $("private-log").setAttribute("aria-live", on ? "polite" : "off");
+    // a refused move can tell what the secret is ("Heroes can only play success")
+    if (on) $("act-error").setAttribute("role", "alert");
+    else $("act-error").removeAttribute("role");
+    $("speak-secrets").checked = on;
+    window.localStorage.setItem(SPEAK, on ? "1" : "0");
+  }
+
+  async function start() {
+    await loadStrings();
     $("room-form").addEventListener("submit", submitRoom);
     if (PAGE === "seat") {
       $("seat-form").addEventListener("submit", submitSeat);
       $("leave").addEventListener("click", leaveSeat);
       $("hide-secret").addEventListener("click", () => {
-        const box = $("secret");
-        const hide = !box.classList.contains("hidden-secret");
-        box.classList.toggle("hidden-secret", hide);
-        document.body.classList.toggle("secret-hidden", hide);
-        $("hide-secret").setAttribute("aria-expanded", hide ? "false" : "true");
-        $("hide-secret").textContent = hide ? "Show my secret" : "Hide my secret";
+        setHidden(!document.body.classList.contains("secret-hidden"));
       });
+      $("speak-secrets").addEventListener("change", (e) => setSpeak(e.target.checked));
+      setSpeak(window.localStorage.getItem(SPEAK) === "1");
+      setHidden(false);
     }
     const stored = PAGE === "seat" ? loadStored() : null;
     const hashRoom = roomFromHash();
     if (stored && stored.token && (!hashRoom || hashRoom === stored.room)) {
-      api("/api/seat/" + encodeURIComponent(stored.seat)).then((res) => {
-        if (res.status === 200) {
-          state.room = stored.room;
-          openSeat(stored.seat, res.body.move_code);
-        } else {
-          saveStored(null);
-          $("join-error").textContent = "Your seat is no longer on this device. Join again.";
-          if (hashRoom) { $("room").value = hashRoom; submitRoom(null); }
-        }
-      });
-      return;
+      const res = await api("/api/seat/" + encodeURIComponent(stored.seat));
+      if (res.status === 200) {
+        state.room = stored.room;
+        openSeat(stored.seat, res.body.move_code);
+        return;
+      }
+      saveStored(null);
+      $("join-error").textContent = t("page.seat_gone");
     }
     if (hashRoom) {
       $("room").value = hashRoom;
