@@ -232,6 +232,35 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
     assert run.state.to_json() == dealt(opts).to_json()
 
 
+@pytest.mark.parametrize(("lang", "script", "said"), [
+    ("en", ["Hannah: ice cream 2", "Hannah: sea monster two", "Hannah: my clue is sea monster "
+            "for two", "Hannah: seven two", "Hannah: ocean", "Hannah: the clue is ocean"],
+     ["A clue is one word, and ice cream is two. Hannah, one word and a number, please.",
+      "A clue is one word, and sea monster is two.",
+      "Number words are not allowed as clues: seven cannot be told from the number by ear.",
+      "Say a number too, Hannah: ocean for how many words?"]),
+    ("fr", ["Hannah: glace vanille deux", "Hannah: sept deux", "Hannah: océan"],
+     ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
+      "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
+      "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
+])
+def test_a_clue_that_is_not_one_word_and_a_number_gets_its_reason(
+        tmp_path: Path, lang: str, script: list[str], said: list[str]) -> None:
+    opts = options(first="red", seed=9, lang=lang, words=lang)
+    run = play(tmp_path, opts, script)
+    for sentence in said:
+        assert sentence in run.text
+    assert "not a command I know" not in run.text and "pas une commande" not in run.text
+    assert run.state.clues == () and run.state.to_json() == dealt(opts).to_json()
+    assert [a["action"]["type"] for a in run.events("action")] == ["DealGrid"]
+
+
+def test_a_malformed_clue_from_another_player_is_answered_as_the_wrong_speaker(
+        tmp_path: Path) -> None:
+    run = play(tmp_path, options(first="red", seed=9), ["Thomas: ice cream 2"])
+    assert "Thomas, only Hannah, the red spymaster, gives the clue now." in run.text
+
+
 def test_bad_guesses_are_refused_and_change_nothing(tmp_path: Path) -> None:
     opts = options(first="red", seed=13)
     state = dealt(opts)

@@ -42,7 +42,8 @@ def test_phase_specific_intents() -> None:
     assert own("resistance", "mission") == {"mission_result"}
     assert own("resistance", "accuse") == {"accuse"}
     assert own("codenames", "guess") == {"guess", "pass"}
-    assert own("codenames", "clue") == {"clue"}
+    assert own("codenames", "clue") == {"clue", "clue_two_words", "clue_number_word",
+                                        "clue_no_number"}
     assert own("codenames", "colour") == {"colour"}
     assert own("ici-londres", "guess") == {"pick"}
     for game, phase in (("resistance", "answer"), ("ici-londres", "answer"),

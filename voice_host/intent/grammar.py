@@ -112,6 +112,9 @@ class IntentEntry:
     """Parsed sentences."""
     examples: tuple[str, ...] = ()
     """Phrases to read out as help; ``{list}`` stands for a value of that list."""
+    in_help: bool = True
+    """False for sentences the host understands only to say what is wrong with them ("ice
+    cream two": a clue is one word); help never offers them."""
 
 
 @dataclass(frozen=True)
@@ -509,6 +512,8 @@ class PhaseGrammar:
         """A few short example phrases per intent, to read out as "what you can say now"."""
         out: dict[str, tuple[str, ...]] = {}
         for intent in self.intents:
+            if not any(e.in_help for e in self.entries if e.name == intent):
+                continue
             examples = [self._fill_example(text) for e in self.entries if e.name == intent
                         for text in e.examples]
             kept = tuple(dict.fromkeys(x for x in examples if x))
@@ -584,7 +589,8 @@ def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
         expand(template, rules, keep_optional=True)
     return IntentEntry(name=name, phases=phases_tuple, fixed=dict(entry.get("slots", {})),
                        limits=dict(entry.get("max", {})), templates=templates,
-                       examples=tuple(entry.get("examples", ())))
+                       examples=tuple(entry.get("examples", ())),
+                       in_help=bool(entry.get("help", True)))
 
 
 def _plurals(word: str) -> tuple[str, ...]:

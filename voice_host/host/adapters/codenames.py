@@ -242,6 +242,8 @@ class Adapter:
         phase = s.phase()
         intent = match.intent
         if phase == "clue":
+            if intent in ("clue_two_words", "clue_number_word", "clue_no_number"):
+                return self._malformed_clue(s, match, speaker)
             if intent != "clue":
                 return self._reply("not_now")
             return self._clue(s, match, speaker)
@@ -272,6 +274,24 @@ class Adapter:
 
     def _reply(self, key: str, **params: Any) -> Decision:
         return Decision(reply=(self._line(key, **params),))
+
+    def _malformed_clue(self, s: CodenamesState, match: IntentMatch,
+                        speaker: str | None) -> Decision:
+        """A clue of two words, a number word, or no number: say what is wrong with it."""
+        team = s.current_team
+        spymaster = s.spymaster(team)
+        if speaker is not None and speaker != spymaster:
+            return self._reply("clue_wrong_speaker", speaker=speaker, spymaster=spymaster,
+                               team=self._team(team))
+        if match.intent == "clue_two_words":
+            words = f"{match.slots.get('word', '')} {match.slots.get('word2', '')}".strip()
+            return self._reply("clue_one_word", words=words, spymaster=spymaster)
+        if match.intent == "clue_number_word":
+            said = match.slots.get("number_word")
+            return self._reply("clue_number_word", spymaster=spymaster,
+                               word=self._number(None if said == "unlimited" else _as_int(said)))
+        return self._reply("clue_say_number", spymaster=spymaster,
+                           word=str(match.slots.get("word", "")))
 
     def _clue(self, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
         team = s.current_team
