@@ -403,7 +403,7 @@ class Matcher:
                             or item.key in c.function or item.key in c.vetoes)]
             # one open word ("ocean two"), or two where a template has two ("ice cream two",
             # said to be told that a clue is one word)
-            positions = [(i,) for i in free]
+            positions: list[tuple[int, ...]] = [(i,) for i in free]
             if c.has_two_wild:
                 positions += [(i, j) for i in free for j in free if i < j]
             for where in positions:
