@@ -109,7 +109,8 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
          draws: list[tuple[str, str]] | None = None, confirm: str = "never",
          name: str = "game", state: IciLondresState | None = None, fresh: bool = True,
          host_state: dict[str, Any] | None = None,
-         rng: random.Random | None = None) -> Run:
+         rng: random.Random | None = None, listener: ListListener | None = None,
+         clock: Any = None) -> Run:
     secrets: list[Line] = []
 
     def sink(line: Line) -> str:
@@ -121,14 +122,15 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
     if host_state:
         adapter.host_state.update(host_state)
     out = io.StringIO()
-    listener = ListListener(script)
+    listener = listener or ListListener(script)
     log_path = tmp_path / f"{name}.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state or new_game(opts),
                       rng=rng or random.Random(opts["seed"]), output=TextOutput(out),
                       listener=listener, log=log, game_options=opts,
                       options=SessionOptions(confirm=confirm,
-                                             save_path=tmp_path / f"{name}.json"))
+                                             save_path=tmp_path / f"{name}.json"),
+                      **({"clock": clock} if clock is not None else {}))
     stop = session.run(fresh=fresh)
     log.close()
     events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
@@ -330,6 +332,46 @@ def test_countdown_silence_makes_time_up_and_pause_stops_the_clock(tmp_path: Pat
     assert timeups == [{"type": "TimeUp", "player": "Ben"}]
     assert run.state.picks_left == {"Ben": 0, "Cleo": 2}
     assert "Cleo, name two icons. Ten seconds!" in run.text
+
+
+class TimedListener(ListListener):
+    """Each utterance takes its player some seconds; one that would end after the
+    countdown's seconds is cut off by the clock (silence, as the microphone reports it)."""
+
+    def __init__(self, items: Iterable[tuple[float, str | None]]) -> None:
+        timed = list(items)
+        super().__init__([text for _, text in timed])
+        self.seconds = [t for t, _ in timed]
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if self.items and request.countdown and self.seconds[0] > request.countdown:
+            self.requests.append(request)
+            self.now += request.countdown
+            self.items.pop(0)
+            self.seconds.pop(0)
+            return Heard(HeardKind.SILENCE, source="test")
+        if self.seconds:
+            self.now += self.seconds.pop(0)
+        return super().listen(request)
+
+
+def test_countdown_is_one_clock_for_the_whole_answer(tmp_path: Path) -> None:
+    """Ten seconds for both icons: neither the first icon nor a line the host did not
+    understand starts the clock again."""
+    opts = options(players=PLAYERS3, mode="countdown")
+    listener = TimedListener([(5.0, "A sentence"), (4.0, "heart"), (3.0, "the giraffe"),
+                              (4.0, "book")])
+    run = play(tmp_path, opts, [], draws=DRAWS, listener=listener, clock=listener.clock)
+    assert [a for a in run.actions() if a["type"] == "Pick"] == [
+        {"type": "Pick", "player": "Ben", "icons": ["heart"]}]
+    assert {"type": "TimeUp", "player": "Ben"} in run.actions()
+    assert "Time is up! Ben loses 1 pick." in run.text
+    countdowns = [r.countdown for r in listener.requests if r.countdown]
+    assert countdowns[:3] == [10, 6, 3]
 
 
 def test_hannah_names_herself_in_competing_networks(tmp_path: Path) -> None:

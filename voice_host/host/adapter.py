@@ -38,6 +38,10 @@ class Prompt:
     """A command, or a free recording."""
     countdown: int | None = None
     """Seconds on the clock (contre la montre)."""
+    countdown_key: str | None = None
+    """Identity of the clock: prompts with the same key share one countdown (a player's
+    whole answer, over several picks and lines the host did not understand); defaults to
+    ``key``."""
     reminder: tuple[Line, ...] = ()
     """A short form said after a refusal (defaults to ``lines``)."""
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,7 +62,8 @@ class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
-                 undo: list[dict[str, Any]] | None = None, companion: Any = None) -> None:
+                 undo: list[dict[str, Any]] | None = None, companion: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.adapter = adapter
         self.state = state
         self.rng = rng
@@ -78,6 +81,10 @@ class Session:
         self._silences = 0
         self.paused = False
         self.companion = companion
+        self.clock = clock
+        """Seconds, monotonic: what a countdown is measured with."""
+        self._clock: tuple[str, float] | None = None
+        """The running countdown: its key and the seconds already used."""
         """A CompanionChannel (host/companion) when players use the companion page: it gets
         every new state, and secret inputs come from it instead of the microphone."""
 
@@ -176,17 +183,35 @@ class Session:
         self._silences = 0
         self.apply(action)
 
+    def countdown_left(self, prompt: Prompt) -> float | None:
+        """Seconds left on the prompt's clock (None without one). The clock runs only while
+        the host listens for it, not while it speaks or the game is paused, and it is one
+        clock for every prompt that shares its ``countdown_key``."""
+        if not prompt.countdown:
+            return None
+        key = prompt.countdown_key or prompt.key
+        if self._clock is None or self._clock[0] != key:
+            self._clock = (key, 0.0)
+        return max(0.0, prompt.countdown - self._clock[1])
+
     def listen_once(self, prompt: Prompt) -> Stop | None:
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
             else (None, None)
+        left = self.countdown_left(prompt)
+        if left is not None and left <= 0 and not self.paused:
+            return self.on_silence(prompt)  # the clock ran out during the last answer
+        countdown = None if left is None else max(1, math.ceil(left - 1e-6))
         request = ListenRequest(
             grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
             expected=prompt.expected, timeout=self.options.silence_timeout,
-            countdown=prompt.countdown, record=prompt.kind is PromptKind.RECORD,
+            countdown=countdown, record=prompt.kind is PromptKind.RECORD,
             prompt=prompt)
-        if prompt.countdown:
-            self.output.tick(prompt.countdown)
+        if countdown:
+            self.output.tick(countdown)
+        started = self.clock()
         heard = self.listener.listen(request)
+        if self._clock is not None and left is not None and not self.paused:
+            self._clock = (self._clock[0], self._clock[1] + max(0.0, self.clock() - started))
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
@@ -421,6 +446,7 @@ class Session:
         self.undo_stack.pop()
         self.restore(last)
         self._last_prompt_key = None
+        self._clock = None
         self.log.write("undo")
         self.save()
         self.say_key("common.undone")

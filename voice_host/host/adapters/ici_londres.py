@@ -216,6 +216,8 @@ class Adapter:
         lines.append(ask_line)
         return Prompt(lines=tuple(lines), phase="guess", expected=(player,),
                       key=f"{key}|{player}|{left[player]}", countdown=countdown,
+                      # one count of ten seconds for the player's whole answer
+                      countdown_key=f"countdown|{s.round_number}|{player}",
                       reminder=(ask_line,))
 
     def _answer_prompt(self, s: IciLondresState) -> Prompt:
