@@ -109,6 +109,36 @@ def test_heroes_win_when_the_double_agent_is_missed(tmp_path: Path) -> None:
     assert "That is the first rejection for this mission" in run.text
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_only_the_accused_answers_whether_they_were_the_double_agent(
+        tmp_path: Path, lang: str) -> None:
+    yes, no = ("yes", "no") if lang == "en" else ("oui", "non")
+    accuse = "the double agent is Dan" if lang == "en" else "l'agent double est Dan"
+    script = [
+        "Ada and Ben", *votes(5), "no sabotage",
+        "Ben: Ben, Cleo and Dan", *votes(5), "success",
+        "Cleo and Dan", *votes(5), "zero",
+        accuse, f"Ben: {yes}", f"Eve: {yes}", f"Dan: {no}",
+    ]
+    if lang == "fr":
+        script = [line.replace("no sabotage", "aucun sabotage").replace("success", "réussite")
+                  .replace("zero", "zéro").replace(" and ", " et ") for line in script]
+        script = [{"yes": "oui", "no": "non", "I vote yes": "je vote oui", "approve": "pour",
+                   "yeah": "ouais"}.get(line, line) for line in script]
+    run = run_script(tmp_path, script, lang=lang)
+    if lang == "en":
+        assert "Ben, only Dan answers this. Dan, were you the double agent?" in run.text
+        assert "Eve, only Dan answers this." in run.text
+        assert "Dan was not the double agent." in run.text
+    else:
+        assert "Ben, seul Dan répond à cette question." in run.text
+        assert "Eve, seul Dan répond à cette question." in run.text
+    over = run.game_over()
+    assert over["winner"] == "heroes" and over["reason"] == "double_agent_missed"
+    answers = [a for a in run.events("action") if a["action"]["type"] == "ConfirmDoubleAgent"]
+    assert len(answers) == 1
+
+
 def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
     """With --confirm auto the sabotage count, the accusation and the answer are confirmed;
     a "no" to the confirmation applies nothing."""

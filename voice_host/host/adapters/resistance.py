@@ -316,6 +316,9 @@ class Adapter:
         if phase == Phase.ACCUSE and intent == "accuse":
             return self._accuse(s, match, speaker)
         if phase == Phase.ANSWER and intent == "answer":
+            if speaker is not None and s.accused is not None and speaker != s.accused:
+                return Decision(reply=(self._line("answer_only_accused", speaker=speaker,
+                                                  player=s.accused),))
             choice = match.slots.get("choice")
             if choice not in ("yes", "no"):
                 return Decision(reply=(self._line("answer_reminder", player=s.accused),))
