@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -22,10 +23,10 @@ from voice_host.games.resistance import (
     Setup,
 )
 from voice_host.host.adapter import Decision, Prompt
-from voice_host.host.adapters import new_game
+from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.io import Line, Style
-from voice_host.host.session import Stop
+from voice_host.host.io import Line, ScriptListener, Style, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
 
@@ -34,7 +35,7 @@ PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
 def options(**over: Any) -> dict[str, Any]:
     opts: dict[str, Any] = {"deal": "table", "lang": "en", "players": list(PLAYERS),
-                            "double_agent": True, "first": "Ada", "votes": "names", "seed": 7}
+                            "double_agent": True, "first": "Ada", "votes": "together", "seed": 7}
     opts.update(over)
     return opts
 
@@ -237,6 +238,89 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     assert len(mission_cards) == 2 + 3 + 2 + 3
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_votes_are_shown_together_then_taken_in_any_order(tmp_path: Path, lang: str) -> None:
+    """Everyone shows their vote on the host's count; the host then takes the votes in any
+    order (named, or from the player its prompt names), says none of them before the last,
+    and announces them all together."""
+    if lang == "en":
+        team, said = "Ada and Ben", ["Eve: no", "Cleo yes", "Dan votes no", "yes", "Ben: yes"]
+    else:
+        team, said = "Ada et Ben", ["Eve: non", "Cleo oui", "Dan vote non", "oui", "Ben: oui"]
+    run = run_script(tmp_path, [team, *said], lang=lang)
+    text = run.text
+    countdown = "Three, two, one, vote!" if lang == "en" else "Trois, deux, un, votez !"
+    assert countdown in text
+    after = text.split(countdown, 1)[1]
+    result = ("The team is approved, 3 to 2. Yes: Ada, Ben and Cleo. No: Dan and Eve."
+              if lang == "en" else
+              "L'équipe est acceptée, 3 contre 2. Oui : Ada, Ben et Cleo. Non : Dan et Eve.")
+    assert result in after
+    before_result = after.split(result, 1)[0]
+    for word in (("yes", "no") if lang == "en" else ("oui", "non")):
+        # no vote is repeated aloud before the result (only "yes or no" in the prompts)
+        assert f": {word}." not in before_result and f" : {word}." not in before_result
+    if lang == "en":
+        assert "Tell me the votes, in any order: your name, then yes or no. Ada?" in after
+        assert "Still to vote: Ada, Ben, Cleo and Dan. Ada?" in before_result
+        assert "Still to vote: Ada and Ben. Ada?" in before_result
+        assert "Ben, your vote?" in before_result
+    voted = [(a["action"]["player"], a["action"]["approve"]) for a in run.events("action")
+             if a["action"]["type"] == "CastVote"]
+    assert voted == [("Eve", False), ("Cleo", True), ("Dan", False), ("Ada", True),
+                     ("Ben", True)]
+    assert run.state.phase() == "mission"
+
+
+def test_a_second_vote_from_the_same_player_is_refused(tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", "Cleo: yes", "Cleo no", "Ada: yes"])
+    assert "Cleo, you have already voted." in run.text
+    assert run.state.votes == {"Cleo": True, "Ada": True}
+
+
+def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> None:
+    """The companion channel queues a seat's vote as ``CastVote(seat, approve)``; the session
+    takes it before it listens again, like a spoken one, and says none of it."""
+
+    class Pages:
+        def __init__(self) -> None:
+            self.queue: list[Any] = []
+            self.published = 0
+
+        def publish(self, state: Any) -> None:
+            self.published += 1
+            if state.phase() == "vote" and not state.votes and not self.queue:
+                self.queue = [CastVote("Dan", False), CastVote("Eve", True)]
+
+        def private_turn(self, state: Any) -> tuple[str, ...]:
+            return ()
+
+        def take_actions(self, state: Any = None) -> list[Any]:
+            out, self.queue = self.queue, []
+            return out
+
+    pages = Pages()
+    opts = options()
+    script = tmp_path / "s.txt"
+    script.write_text("Ada and Ben\nAda yes\nBen yes\nCleo no\n", encoding="utf-8")
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("resistance", {**opts, "companion": True}),
+                      state=new_game("resistance", opts), rng=random.Random(7),
+                      output=TextOutput(out), listener=ScriptListener(script),
+                      options=SessionOptions(confirm="never"), companion=pages)
+    session.run(fresh=True)
+    text = out.getvalue()
+    assert "or on your phone. Three, two, one, vote!" in text
+    assert "Still to vote: Ada, Ben and Cleo. Ada?" in text  # the phones' votes are in
+    assert "The team is approved, 3 to 2. Yes: Ada, Ben and Eve. No: Cleo and Dan." in text
+
+
+def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes="names")
+    assert "Three, two, one, vote!" in run.text
+    assert run.state.votes == {"Ben": False}
+
+
 def test_count_mode_votes(tmp_path: Path) -> None:
     script = [
         "Ada and Ben", "yes", "three voted yes", "no sabotage",
@@ -247,7 +331,7 @@ def test_count_mode_votes(tmp_path: Path) -> None:
         "it's Cleo", "no",
     ]
     run = run_script(tmp_path, script, votes="count")
-    assert "Everyone, vote now: on three, thumbs up for yes or down for no." in run.text
+    assert "Three, two, one, vote!" in run.text
     assert "Ada, how many voted yes?" in run.text
     assert "In this game the leader tells me how many voted yes. Ada, how many?" in run.text
     assert "The team is rejected, 2 votes to 3." in run.text
@@ -430,8 +514,8 @@ def test_describe_and_winner_json() -> None:
 
 
 @pytest.mark.parametrize(("deal", "vote_mode", "double_agent", "n"), [
-    ("table", "names", True, 5), ("host", "names", True, 7), ("table", "count", True, 8),
-    ("host", "count", False, 10), ("table", "names", False, 6)])
+    ("table", "together", True, 5), ("host", "together", True, 7), ("table", "count", True, 8),
+    ("host", "count", False, 10), ("table", "together", False, 6)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_bot_utterances_are_legal_moves_the_matcher_understands(
         deal: str, vote_mode: str, double_agent: bool, n: int, lang: str) -> None:

@@ -176,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "ici-londres":
         options.update(mode="fragments", rounds=args.rounds)
     elif args.game == "resistance":
-        options.update(double_agent=True, votes="names")
+        options.update(double_agent=True, votes="together")
     else:
         options.update(words="en", invalid_clue="refuse")
     state = new_game(args.game, options)

@@ -55,9 +55,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--players", required=True, help="names in seating order, A,B,C,D,E")
     res.add_argument("--no-double-agent", action="store_true", help="the simpler variant")
     res.add_argument("--first", default=None, help="first leader (default: random)")
-    res.add_argument("--votes", choices=["names", "count"], default="names",
-                     help="names: the host calls each player in turn (default); count: the "
-                          "leader says how many voted yes")
+    res.add_argument("--votes", choices=["together", "count"], default="together",
+                     help="together (default): on the host's count everyone shows their vote "
+                          "at once, then says it, in any order; count: the same show of "
+                          "thumbs, and the leader says how many voted yes")
     add_common(res)
     ici = games.add_parser("ici-londres", help="Ici Londres (3-6 players)")
     ici.add_argument("--players", required=True, help="names in seating order, A,B,C")

@@ -168,6 +168,8 @@ class Session:
             if self.companion is not None and self.companion.private_turn(self.state):
                 self.wait_private(prompt)
                 continue
+            if self.companion is not None and self.take_seat_inputs():
+                continue  # a seat's page sent a move (a vote): the next prompt follows
             stop = self.listen_once(prompt)
             if stop is not None:
                 return stop
@@ -193,6 +195,18 @@ class Session:
         if self._clock is None or self._clock[0] != key:
             self._clock = (key, 0.0)
         return max(0.0, prompt.countdown - self._clock[1])
+
+    def take_seat_inputs(self) -> bool:
+        """Apply the moves seats sent from their pages that are not secret (a Resistance
+        vote, ``CastVote(seat, approve)``): each was checked by the engine when it was sent
+        and is checked again here; returns True when one was applied."""
+        applied = False
+        for action in self.companion.take_actions(self.state):
+            applied = self.apply(action) or applied
+        if applied:
+            self.paused = False
+            self._silences = 0
+        return applied
 
     def listen_once(self, prompt: Prompt) -> Stop | None:
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \

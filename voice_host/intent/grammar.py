@@ -377,6 +377,10 @@ class PhaseGrammar:
 
         intent_rules: dict[str, list[str]] = {}
         for entry in self.entries:
+            if not entry.in_help:
+                # sentences understood only to say what is wrong with them ("ice cream two")
+                # would loosen the closed grammar; the open-vocabulary decode still hears them
+                continue
             for template in entry.templates:
                 def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
                     return slot_rule(slot, entry.limits.get(slot.slot_name, 10))
