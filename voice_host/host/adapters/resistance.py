@@ -270,16 +270,16 @@ class Adapter:
                                          players=len(s.players)),))
             order = self.voting_order(s)
             voter = order[0]
-            waiting = self._names(order)
+            still = self._names(order)
             if not s.votes:
                 line = self._line("vote_tell", player=voter)
             elif len(order) == 1:
                 line = self._line("vote_last", player=voter)
             else:
-                line = self._line("vote_waiting", players=waiting, player=voter)
+                line = self._line("vote_waiting", players=still, player=voter)
             return Prompt(lines=(line,), phase="vote", expected=tuple(order),
                           key=f"vote|{n_votes}|{len(s.votes)}",
-                          reminder=(self._line("vote_reminder", players=waiting,
+                          reminder=(self._line("vote_reminder", players=still,
                                                player=voter),))
         if phase == Phase.MISSION and self.companion:
             waiting = s.current_players()
