@@ -461,6 +461,24 @@ def test_tried_board_score_status_and_undo(tmp_path: Path) -> None:
     assert text.splitlines()[-2] == "HOST: It is Cleo's turn: one icon."
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_undo_after_the_coded_sentence_takes_back_only_the_sentence(
+        tmp_path: Path, lang: str) -> None:
+    opts = options(players=PLAYERS3, rounds=2, lang=lang)
+    heart, book, undo = (("heart", "book", "undo") if lang == "en"
+                         else ("coeur", "livre", "annule"))
+    run = play(tmp_path, opts, ["A sentence", heart, book, "Second sentence", undo],
+               draws=DRAWS)
+    assert run.state.round_number == 2
+    assert run.state.scores == {"Ada": 1, "Ben": 2, "Cleo": 1}  # round 1's hits stay
+    assert run.state.named_icons == ()
+    assert "recorded" not in run.session.adapter.host_state or \
+        run.session.adapter.host_state["recorded"] != 2
+    # the Speaker is asked for the sentence again
+    asked = "Ben, your coded sentence, please" if lang == "en" else "Ben, votre phrase codée"
+    assert run.text.count(asked) == 2, run.text
+
+
 class BotListener:
     """The demo's players: each answer is ``Adapter.bot_utterance`` for the current prompt."""
 

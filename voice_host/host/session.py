@@ -245,8 +245,13 @@ class Session:
             command = self.universal_in_recording(heard, prompt)
             if command is not None:  # "repeat", "pause", "stop the game"... not a message
                 return self.universal(command, prompt)
-            self.log.write("recorded", speaker=heard.speaker, source=heard.source)
-            self.say(self.adapter.on_recording(self.state, heard))
+            before = self.snapshot()
+            lines = self.adapter.on_recording(self.state, heard)
+            if self.snapshot() != before:  # the message was taken: one move, one undo step
+                self.log.write("recorded", speaker=heard.speaker, source=heard.source)
+                self.undo_stack.append(before)
+                del self.undo_stack[:-UNDO_DEPTH]
+            self.say(lines)
             self.save()
             return None
         assert matcher is not None
