@@ -479,6 +479,19 @@ def test_undo_after_the_coded_sentence_takes_back_only_the_sentence(
     assert run.text.count(asked) == 2, run.text
 
 
+@pytest.mark.parametrize(("lang", "help_word", "said"), [
+    ("en", "help", "Ada, say your coded sentence now, a subject, a verb and an object"),
+    ("fr", "aide", "Ada, dites maintenant votre phrase codée, un sujet, un verbe et un"),
+])
+def test_help_while_the_speaker_composes_says_what_to_do(
+        tmp_path: Path, lang: str, help_word: str, said: str) -> None:
+    run = play(tmp_path, options(players=PLAYERS3, lang=lang), [help_word, "A sentence"],
+               draws=DRAWS)
+    assert said in run.text
+    assert "for example: hit" not in run.text and "par exemple : touché" not in run.text
+    assert run.session.adapter.host_state["sentence"] == "A sentence"
+
+
 class BotListener:
     """The demo's players: each answer is ``Adapter.bot_utterance`` for the current prompt."""
 

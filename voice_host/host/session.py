@@ -405,9 +405,12 @@ class Session:
 
     def universal(self, match: IntentMatch, prompt: Prompt) -> Stop | None:
         intent = match.intent
-        if intent == "help":
-            pg, _ = self.phase_grammar(prompt.phase if prompt.kind is PromptKind.COMMAND
-                                       else "answer")
+        if intent == "help" and prompt.kind is PromptKind.RECORD:
+            # what to say now is a free sentence, not a command
+            self.say_key("common.help_record", player=prompt.expected[0] if prompt.expected
+                         else "")
+        elif intent == "help":
+            pg, _ = self.phase_grammar(prompt.phase)
             phrases = pg.help_phrases()
             examples = [ps[0] for name, ps in phrases.items() if ps and name not in UNIVERSAL]
             examples = examples[:6] or [ps[0] for ps in phrases.values() if ps][:4]
