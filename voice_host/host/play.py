@@ -15,7 +15,7 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import announcement_lines, start_companion
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, saves_dir
+from voice_host.host.store import EventLog, SaveError, check_save_path, saves_dir
 
 
 def split_names(text: str) -> list[str]:
@@ -116,6 +116,11 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
                 host_state: dict[str, Any] | None = None,
                 undo: list[dict[str, Any]] | None = None) -> int:
     lang = options.get("lang", "en")
+    try:
+        check_save_path(save_path)
+    except SaveError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     try:
         io = wiring.build_io(args, game=game, lang=lang, save_path=save_path)
     except wiring.WiringError as exc:
