@@ -87,7 +87,12 @@ class Heard:
     """It came through a speech recognizer (not typed): open-vocabulary words may be
     misheard, so some answers are confirmed only then."""
     error: str = ""
-    """For ERROR: a sentence saying what went wrong."""
+    """For ERROR: a sentence saying what went wrong (in English)."""
+    error_key: str = ""
+    """For ERROR: the narration key of that sentence, so the host says it in the game's
+    language ("common.recording_cut_short"); empty when there is none."""
+    error_params: tuple[tuple[str, Any], ...] = ()
+    """The values the ``error_key`` sentence is filled with."""
     recording: Samples | None = field(default=None, compare=False, repr=False)
     """The raw audio of the utterance, when there was audio."""
     source: str = ""

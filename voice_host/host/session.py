@@ -236,7 +236,10 @@ class Session:
             return Stop.INPUT_ENDED
         if heard.kind is HeardKind.ERROR:
             self.log.write("input_error", error=heard.error, source=heard.source)
-            self.say([Line(heard.error, lang="en"), *self.reminder(prompt)])
+            said = (self.narrator.line(heard.error_key, **dict(heard.error_params))
+                    if heard.error_key and self.narrator.has(heard.error_key)
+                    else Line(heard.error, lang="en"))
+            self.say([said, *self.reminder(prompt)])
             return None
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)

@@ -199,15 +199,25 @@ class Ears:
         return self.recognizer.recognize(samples)
 
     def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
-        from voice_host.speech.types import SpeechError
-        from voice_host.speech.wav import read_wav
+        """A recorded utterance through the recognizer; a broken, cut-off or too short
+        recording is an ERROR with its sentence, never decoded (a fragment of a word can be
+        heard as a confident "no")."""
+        from voice_host.speech.types import RecordingTooShort, SpeechError
+        from voice_host.speech.wav import read_utterance_wav
 
         try:
-            samples = read_wav(path)
+            samples = read_utterance_wav(path)
+        except RecordingTooShort as exc:
+            if exc.declared is not None:
+                return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                             error_key="common.recording_cut_short",
+                             error_params=(("declared", f"{exc.declared:.1f}"),
+                                           ("actual", f"{exc.actual:.1f}")))
+            return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                         error_key="common.recording_too_short",
+                         error_params=(("actual", f"{exc.actual:.2f}"),))
         except SpeechError as exc:
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
-        if len(samples) == 0:
-            return Heard(HeardKind.SILENCE, source=str(path))
         return self.hear(samples, request, source=str(path))
 
 
