@@ -321,6 +321,36 @@ def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path)
     assert run.state.votes == {"Ben": False}
 
 
+def test_at_is_that_right_commands_are_answered_and_no_says_what_was_not_done(
+        tmp_path: Path) -> None:
+    script = ["Ada and Ben", *votes(5), "one sabotage",
+              "score", "four", "(silence)", "no",       # answered, asked again; then no
+              "undo", "what's the score", "no",         # the vote stays
+              "stop the game", "what", "no"]
+    run = run_script(tmp_path, script, confirm="auto")
+    text = run.text
+    question = "I heard: mission 1 had one sabotage card. Is that right?"
+    after = text.split(question, 1)[1]
+    assert after.count(question) == 3  # after the score, after "four", after the silence
+    assert "Missions won: heroes 0, spies 0." in after.split(question, 1)[0]
+    assert "Please answer yes or no.\nHOST: " + question in text
+    assert ("All right, I have not done anything. Not done: mission 1 had one sabotage card."
+            in text)
+    assert "Undo the last move?" in text and "All right, the last move stays." in text
+    assert "All right, we go on." in text
+    assert run.state.phase() == "mission" and len(run.state.vote_history) == 1
+    assert run.stop is Stop.INPUT_ENDED
+
+
+def test_a_yes_no_question_gives_up_after_three_answers_that_are_neither(
+        tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", *votes(5), "one sabotage", "four", "five",
+                                "maybe", "no sabotage", "yes"], confirm="auto")
+    assert run.text.count("Please answer yes or no.") == 2
+    assert "Not done: mission 1 had one sabotage card." in run.text
+    assert "Mission 1 succeeded" in run.text or "mission 1 succeeded" in run.text.lower()
+
+
 def test_count_mode_votes(tmp_path: Path) -> None:
     script = [
         "Ada and Ben", "yes", "three voted yes", "no sabotage",

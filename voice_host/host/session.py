@@ -37,6 +37,12 @@ UNIVERSAL = frozenset({
 CONFIRM_BELOW = 0.75
 """Actions understood with less confidence than this are confirmed first (--confirm auto)."""
 SILENCES_BEFORE_PAUSE = 3
+CONFIRM_TRIES = 3
+"""Answers to a yes/no question that are neither yes nor no before the host gives up."""
+ANSWERED_DURING_CONFIRM = frozenset({
+    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
+"""Universal commands answered while a yes/no question waits (which is then asked again);
+the others (help, repeat, undo, stop...) get the question again."""
 UNDO_DEPTH = 50
 
 
@@ -351,13 +357,10 @@ class Session:
         if needs:
             what = decision.confirm or spoken_check or self.adapter.describe(self.state,
                                                                             decision.action)
-            self.say([self.narrator.line("common.confirm", what=what)])
-            answer = self.ask_yes_no(prompt)
-            if answer is None:
-                self.say_key("common.cancelled")
-                return None
-            if not answer:
-                self.say_key("common.cancelled")
+            question = [self.narrator.line("common.confirm", what=what)]
+            self.say(question)
+            if not self.ask_yes_no(prompt, question):
+                self.say_key("common.cancelled_what", what=what)
                 return None
         if self.apply(decision.action):
             for action in decision.then:
@@ -365,23 +368,41 @@ class Session:
                     break
         return None
 
-    def ask_yes_no(self, prompt: Prompt) -> bool | None:
-        """Listen for a yes/no answer from the same players; None when none came."""
+    def ask_yes_no(self, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
+        """Listen for a yes/no answer from the same players; None when none came.
+
+        A universal command meanwhile (score, status, slower...) is answered and the
+        ``question`` asked again; anything else that is not yes or no (a number, table talk,
+        silence) gets "please answer yes or no" and the question again, up to
+        ``CONFIRM_TRIES`` times."""
         pg, matcher = self.phase_grammar("answer")
         request = ListenRequest(grammar=pg, grammar_name=f"{self.adapter.game}.answer",
                                 expected=prompt.expected, timeout=self.options.silence_timeout,
                                 purpose="confirm", prompt=prompt)
-        heard = self.listener.listen(request)
-        understood = understand(heard, matcher,
-                                speaker=self.resolve_speaker(heard.speaker, prompt))
-        best = understood.best
-        self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                       source=heard.source, intent=best.intent if best else None,
-                       slots=dict(best.slots) if best else {},
-                       confidence=round(understood.confidence, 3))
-        if best is None or best.intent != "answer":
-            return None
-        return bool(best.slots.get("choice") == "yes")
+        misses = 0
+        while True:
+            heard = self.listener.listen(request)
+            if heard.kind is HeardKind.END:
+                return None
+            understood = understand(heard, matcher,
+                                    speaker=self.resolve_speaker(heard.speaker, prompt))
+            best = understood.best
+            self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
+                           source=heard.source, intent=best.intent if best else None,
+                           slots=dict(best.slots) if best else {},
+                           confidence=round(understood.confidence, 3))
+            if best is not None and best.intent == "answer" and \
+                    best.slots.get("choice") in ("yes", "no"):
+                return bool(best.slots.get("choice") == "yes")
+            if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
+                self.universal(best, prompt)
+                self.say(question)
+                continue
+            misses += 1
+            if misses >= CONFIRM_TRIES:
+                return None
+            hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
+            self.say([self.narrator.line(hint), *question])
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
         before = self.snapshot()
@@ -448,9 +469,10 @@ class Session:
             return self.undo(prompt)
         elif intent == "quit":
             if self.options.confirm != "never":
-                self.say_key("common.confirm_quit")
-                if not self.ask_yes_no(prompt):
-                    self.say_key("common.cancelled")
+                question = [self.narrator.line("common.confirm_quit")]
+                self.say(question)
+                if not self.ask_yes_no(prompt, question):
+                    self.say_key("common.not_quit")
                     return None
             self.save()
             self.say_key("common.quit", where=str(self.options.save_path or ""))
@@ -464,9 +486,10 @@ class Session:
             return None
         last = self.undo_stack[-1]
         if self.options.confirm != "never":
-            self.say_key("common.confirm_undo")
-            if not self.ask_yes_no(prompt):
-                self.say_key("common.cancelled")
+            question = [self.narrator.line("common.confirm_undo")]
+            self.say(question)
+            if not self.ask_yes_no(prompt, question):
+                self.say_key("common.not_undone")
                 return None
         self.undo_stack.pop()
         self.restore(last)
