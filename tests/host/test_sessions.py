@@ -147,3 +147,40 @@ def test_no_speaker_falls_back_to_words_on_screen(tmp_path: Path, monkeypatch,  
     assert "I cannot find a speaker" in captured.err
     assert captured.err.count("I cannot find a speaker") == 1
     assert "HOST: Welcome to Ici Londres" in captured.out
+
+
+STOP_CASES = [
+    # (game, options, lines before the word, the word, the answer to the confirmation)
+    ("ici-londres", {"players": ["Ada", "Ben", "Cleo"], "mode": "fragments", "rounds": 1,
+                     "first": None, "lang": "en", "deal": "table", "seed": 1}, [], "stop",
+     "yes"),
+    ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
+                    "votes": "together", "first": "Ada", "lang": "en", "deal": "table",
+                    "seed": 1}, ["Ada and Ben"], "stop", "yes"),
+    ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
+                    "votes": "together", "first": "Ada", "lang": "fr", "deal": "table",
+                    "seed": 1}, [], "arrête", "oui"),
+    ("codenames", {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": "red",
+                   "words": "en", "invalid_clue": "refuse", "lang": "en", "deal": "host",
+                   "seed": 1}, ["Ada: ocean two"], "quit", "yes"),
+    ("codenames", {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": "red",
+                   "words": "en", "invalid_clue": "refuse", "lang": "en", "deal": "host",
+                   "seed": 1}, [], "stop", "yes"),
+]
+
+
+@pytest.mark.parametrize(("game", "opts", "before", "word", "yes"), STOP_CASES,
+                         ids=[f"{c[0]}-{c[3]}" for c in STOP_CASES])
+def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
+        tmp_path: Path, game: str, opts: dict[str, object], before: list[str], word: str,
+        yes: str) -> None:
+    from scripted import run_script
+
+    run = run_script(tmp_path, game, dict(opts), [*before, word, yes], confirm="auto",
+                     save=tmp_path / "game.json")
+    assert run.stop is Stop.QUIT, run.text
+    question = ("Do you want to stop the game? It will be saved." if opts["lang"] == "en"
+                else "Voulez-vous arrêter la partie ? Elle sera sauvegardée.")
+    assert question in run.text
+    assert "[radio] stop" not in run.text  # not taken as the coded sentence
+    assert run.events("stopped")[-1]["reason"] == "quit"
