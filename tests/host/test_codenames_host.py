@@ -78,7 +78,7 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     run = play(tmp_path, opts, red_sweep(state), confirm=confirm)
     assert run.stop is Stop.FINISHED
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert over["reason"] == "all_agents_found"
     assert "The red team has found all its agents. Red wins!" in run.text
     assert "(game_over)" in run.text and run.text.count("(hit)") == 9
@@ -110,7 +110,7 @@ def test_assassin_loses_the_game_for_the_team_that_touches_it(tmp_path: Path) ->
               f"Oliver: {k[Colour.ASSASSIN][0]}"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["reason"] == "assassin"
+    assert over["winner"] == ["red"] and over["reason"] == "assassin"
     assert over["scores"] == {"red": 0, "blue": 1}
     assert f"{k[Colour.ASSASSIN][0].capitalize()} is the assassin!" in run.text
     assert "The blue team touched the assassin, so the red team wins!" in run.text
@@ -126,7 +126,7 @@ def test_the_other_teams_mistake_can_hand_over_the_win(tmp_path: Path) -> None:
               f"Sophie: {c2} two", f"Oliver: guess {blues[0]}", f"Oliver: guess {reds[8]}"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["reason"] == "all_agents_found"
+    assert over["winner"] == ["red"] and over["reason"] == "all_agents_found"
     assert over["scores"] == {"red": 9, "blue": 1}
     assert "The blue team uncovered the last red agent, so the red team wins!" in run.text
     assert "The red team stops guessing." in run.text
@@ -165,7 +165,7 @@ def test_table_mode_spymasters_state_colours_and_red_wins(tmp_path: Path) -> Non
         script += [f"Thomas: {w}", "Hannah: red"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert f"Hannah, what colour is {words[0]}?" in run.text
     assert "Spymasters: choose a key card with red lights on its edges" in run.text
     assert "Lay the words out in five rows of five" in run.text
@@ -190,7 +190,7 @@ def test_table_mode_assassin_is_confirmed_and_colour_counts_are_checked(
     assert f"I heard: {words[0]} is the assassin. Is that right?" in run.text
     assert "All right, I have not done anything." in run.text
     over = run.game_over()
-    assert over["winner"] == "blue" and over["reason"] == "assassin"
+    assert over["winner"] == ["blue"] and over["reason"] == "assassin"
 
 
 def test_table_mode_a_colour_beyond_the_key_counts_is_refused(tmp_path: Path) -> None:
@@ -312,7 +312,7 @@ def test_undo_of_a_guess_with_confirmation(tmp_path: Path) -> None:
     run = play(tmp_path, opts, script, confirm="auto")
     assert "Undo the last move?" in run.text and "Done: the last move is undone." in run.text
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert len(run.events("undo")) == 1
     assert run.state.covered_colour(k[Colour.NEUTRAL][0]) is None
 
@@ -400,7 +400,7 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
               f"Oliver: {k[Colour.RED][0]}", f"Hannah: {c2} unlimited",
               *[f"Thomas: {w}" for w in k[Colour.RED][1:]]]
     whole = play(tmp_path, opts, script, name="whole")
-    assert whole.game_over()["winner"] == "red"
+    assert whole.game_over()["winner"] == ["red"]
     first_part = play(tmp_path, opts, script[:3], name="part")
     assert first_part.stop is Stop.INPUT_ENDED
     saved = load_game(tmp_path / "part.json")
@@ -445,7 +445,7 @@ def test_cli_play_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                  "--save", str(save)])
     assert code == 0
     last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert last == {"event": "game_over", "winner": first.value,
+    assert last == {"event": "game_over", "winner": [first.value],
                     "scores": {first.value: 9, first.other.value: 0},
                     "reason": "all_agents_found"}
     printed = capsys.readouterr().out

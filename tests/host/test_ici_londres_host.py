@@ -532,7 +532,7 @@ def test_bot_utterances_play_whole_games_the_grammar_understands(
     events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
     heard = [e for e in events if e["event"] == "heard"]
     assert heard and all(e["intent"] == "pick" for e in heard), heard
-    assert not [e for e in events if e["event"] == "rejected"]
+    assert not [e for e in events if e["event"] == "refused"]
     assert len([e for e in events if e["event"] == "recorded"]) == 4
     assert [e for e in events if e["event"] == "game_over"]
 

@@ -81,7 +81,7 @@ def test_spies_win_with_three_failed_missions(tmp_path: Path) -> None:
     run = run_script(tmp_path, script)
     assert run.stop is Stop.FINISHED
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["scores"] == {"heroes": 1, "spies": 3}
     assert over["reason"] == "three_failures"
     assert "Three missions have failed. The spies win!" in run.text
@@ -101,7 +101,7 @@ def test_heroes_win_when_the_double_agent_is_missed(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, confirm="never")
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["scores"] == {"heroes": 3, "spies": 0}
     assert over["reason"] == "double_agent_missed"
     assert "Spies, turn your role cards face up now." in run.text
@@ -135,7 +135,7 @@ def test_only_the_accused_answers_whether_they_were_the_double_agent(
         assert "Ben, seul Dan répond à cette question." in run.text
         assert "Eve, seul Dan répond à cette question." in run.text
     over = run.game_over()
-    assert over["winner"] == "heroes" and over["reason"] == "double_agent_missed"
+    assert over["winner"] == ["heroes"] and over["reason"] == "double_agent_missed"
     answers = [a for a in run.events("action") if a["action"]["type"] == "ConfirmDoubleAgent"]
     assert len(answers) == 1
 
@@ -155,7 +155,7 @@ def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
     assert "I heard: the spies say the double agent is Eve. Is that right?" in run.text
     assert "I heard: Eve was the double agent. Is that right?" in run.text
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["reason"] == "double_agent_found"
     assert over["scores"] == {"heroes": 3, "spies": 0}
 
@@ -167,7 +167,7 @@ def test_five_rejections_make_the_spies_win(tmp_path: Path) -> None:
         script += [team, *votes(2)]
     run = run_script(tmp_path, script)
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["reason"] == "five_rejections"
     assert over["scores"] == {"heroes": 0, "spies": 0}
     assert "That is 3 rejections in a row; five and the spies win." in run.text
@@ -184,7 +184,7 @@ def test_without_double_agent_three_successes_win(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, double_agent=False)
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["reason"] == "three_successes"
     assert over["scores"] == {"heroes": 3, "spies": 0}
     assert "Double agent" not in run.text and "double agent" not in run.text.split(
@@ -227,7 +227,7 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     assert f"only the spies choose now: {' and '.join(spies)}" in run.text
     assert f"{spies[1]} is a spy; point at someone else." in run.text
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["reason"] == "double_agent_missed"
     assert over["scores"] == {"heroes": 3, "spies": 1}
     assert f"The double agent was {double_agent}." in run.text
@@ -367,7 +367,7 @@ def test_count_mode_votes(tmp_path: Path) -> None:
     assert "The team is rejected, 2 votes to 3." in run.text
     assert "The team is approved, 3 votes to 2." in run.text
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["scores"] == {"heroes": 3, "spies": 1}
 
 
@@ -381,7 +381,11 @@ def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert "The team for mission 2 needs 3 players, you named 2." in run.text
     assert run.state.phase() == "team" and run.state.mission == 2
     assert run.state.proposed_team is None
-    assert not [e for e in run.log if e["event"] == "rejected"]  # refused before applying
+    # refused by the host before the engine saw it, with the reason in the log
+    refused = [e for e in run.log if e["event"] == "refused"]
+    assert [e["reason"] for e in refused] == [
+        "The team for mission 2 needs 3 players, you named 2."]
+    assert "action" not in refused[0] and refused[0]["intent"] == "propose_team"
 
 
 def test_unknown_name_chatter_and_silence_change_nothing(tmp_path: Path) -> None:
@@ -577,7 +581,7 @@ def test_bot_utterances_are_legal_moves_the_matcher_understands(
                 state.apply(action)
         assert state.is_terminal()
         outcome = state.outcome()
-        assert outcome is not None and adapter.winner_json(outcome) in ("heroes", "spies")
+        assert outcome is not None and adapter.winner_json(outcome) in (["heroes"], ["spies"])
 
 
 # --------------------------------------------------------------------------- the CLI
@@ -600,7 +604,7 @@ def test_cli_plays_a_scripted_game(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     out = capsys.readouterr().out
     assert "Three missions have failed. The spies win!" in out
     last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert last == {"event": "game_over", "winner": "spies",
+    assert last == {"event": "game_over", "winner": ["spies"],
                     "scores": {"heroes": 0, "spies": 3}, "reason": "three_failures"}
 
 
@@ -657,7 +661,7 @@ def test_a_french_game_to_the_end(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, lang="fr")
     over = run.game_over()
-    assert over["winner"] == "spies" and over["scores"] == {"heroes": 0, "spies": 3}
+    assert over["winner"] == ["spies"] and over["scores"] == {"heroes": 0, "spies": 3}
     assert "Ben, vous dirigez la mission 2. Choisissez une équipe de 3." in run.text
     assert "L'équipe de la mission 3 compte 2 joueurs, vous en avez nommé 1." in run.text
     assert "C'est le premier refus pour cette mission" in run.text

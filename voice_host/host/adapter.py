@@ -123,7 +123,10 @@ class GameAdapter(Protocol):
         """Icons already named this round (Ici Londres), or what fits the game."""
         ...
 
-    def winner_json(self, outcome: Outcome) -> Any: ...
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        """The winners as the log's ``game_over.winner`` writes them: always a list (the
+        winning team or side, or the players tied for first)."""
+        ...
 
     def bot_utterance(self, state: GameState, prompt: Prompt, rng: random.Random) -> tuple[
             str, str]:

@@ -348,6 +348,10 @@ class Session:
         if decision.reply:
             self.say(decision.reply)
         if decision.action is None:
+            if decision.reply:  # the host refused the command: say why in the log too
+                self.log.write("refused", intent=match.intent, slots=_jsonable(match.slots),
+                               speaker=speaker, reason=" ".join(line.text for line in
+                                                                decision.reply))
             return None
         confidence = match.confidence * heard.confidence
         spoken_check = decision.confirm_spoken if heard.spoken else None
@@ -409,7 +413,7 @@ class Session:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.log.write("rejected", action=public_record(action), reason=exc.reason)
+            self.log.write("refused", action=public_record(action), reason=exc.reason)
             self.say([Line(exc.reason, lang=self.narrator.lang)])
             return False
         if record_undo:
@@ -506,6 +510,11 @@ class Session:
         self.save()
         self.log.write("game_over", winner=self.adapter.winner_json(outcome),
                        scores=dict(outcome.scores), reason=outcome.reason)
+
+
+def _jsonable(slots: Any) -> dict[str, Any]:
+    """Slot values as the log writes them (tuples become lists)."""
+    return json.loads(json.dumps(dict(slots), default=list))
 
 
 def new_state(game: str, players: Sequence[str], **options: Any) -> GameState:

@@ -579,8 +579,8 @@ class Adapter:
                  for t, w, n in s.clues]
         return [self._line("clues_list", clues="; ".join(items))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
-        return outcome.winners[0] if outcome.winners else None
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        return list(outcome.winners)
 
     # ------------------------------------------------------------------ demo players
 

@@ -506,7 +506,7 @@ class Adapter:
             items.append(self._t(key, icon=self.icon(n["icon"]), player=n["player"]))
         return [self._line("info.tried_intro", items=self._t("info.tried_sep").join(items))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
+    def winner_json(self, outcome: Outcome) -> list[str]:
         return sorted(outcome.winners)
 
     # ------------------------------------------------------------------ demo players

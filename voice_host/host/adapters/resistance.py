@@ -682,8 +682,8 @@ class Adapter:
             return [] if s.proposed_team else [self._line("board_no_teams")]
         return [self._line("board_rejected_teams", teams="; ".join(rejected))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
-        return outcome.winners[0] if outcome.winners else None
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        return list(outcome.winners)
 
     # ------------------------------------------------------------------ demo players
 
