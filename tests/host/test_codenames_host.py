@@ -658,3 +658,22 @@ def test_without_a_secret_sink_the_key_stays_a_private_line() -> None:
     TextOutput(out).emit(lines)
     assert "Assassin:" not in out.getvalue()
     assert "Hannah and Sophie: I have given you the key privately." in out.getvalue()
+
+
+@pytest.mark.parametrize(("red", "blue", "says"), [
+    ("Ada", "Cleo,Dan,Eve", "the red team has 1. Move a player to it, for example --red "
+                            "Ada,Eve --blue Cleo,Dan."),
+    ("Ada,Ben,Cleo", "Dan", "the blue team has 1. Move a player to it, for example --red "
+                            "Ada,Ben --blue Dan,Cleo."),
+])
+def test_cli_says_how_to_fix_a_team_that_is_too_small(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], red: str, blue: str,
+        says: str) -> None:
+    from voice_host.cli import main
+
+    code = main(["play", "codenames", "--red", red, "--blue", blue, "--input", "text",
+                 "--output", "text", "--save", str(tmp_path / "g.json")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Each team needs at least 2 players, a spymaster and an operative; " + says in err
+    assert not (tmp_path / "g.json").exists()

@@ -706,9 +706,11 @@ class CodenamesState:
         if isinstance(red_size, bool) or not isinstance(red_size, int):
             raise SetupError("The red team size must be a whole number.")
         if red_size < 2 or n - red_size < 2:
+            small, big = ("red", "blue") if red_size < 2 else ("blue", "red")
             raise SetupError(
-                f"Each team needs at least 2 players; with {n} players red can have 2 to "
-                f"{n - 2}, not {red_size}.")
+                f"Each team needs at least 2 players, a spymaster and an operative, but the "
+                f"red team has {red_size} and the blue team has {n - red_size}: move a "
+                f"player from the {big} team to the {small} team.")
         first_team: Team | None = None
         if first is not None:
             first_team = _team_value(first)

@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.games import Action, Event, GameState, Outcome, SetupError
 from voice_host.games.codenames import (
     ClueGiven,
     CodenamesState,
@@ -95,6 +95,16 @@ def new_game(options: dict[str, Any]) -> GameState:
     """A fresh game from ``play``'s options (red, blue, deal, first, words, invalid_clue)."""
     red = list(options.get("red") or [])
     blue = list(options.get("blue") or [])
+    if len(red) + len(blue) >= 4 and min(len(red), len(blue)) < 2:
+        small, big = (red, blue) if len(red) < 2 else (blue, red)
+        moved = big[-1]
+        fixed_red = [*red, moved] if small is red else red[:-1]
+        fixed_blue = blue[:-1] if small is red else [*blue, moved]
+        which = "red" if small is red else "blue"
+        raise SetupError(
+            f"Each team needs at least 2 players, a spymaster and an operative; the {which} "
+            f"team has {len(small)}. Move a player to it, for example --red "
+            f"{','.join(fixed_red)} --blue {','.join(fixed_blue)}.")
     return CodenamesState.new(
         [*red, *blue], deal=options.get("deal") or "table", red_size=len(red) or None,
         first=options.get("first"), words=options.get("words") or "en",
