@@ -155,12 +155,14 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
         stop = session.run(fresh=fresh)
     except KeyboardInterrupt:
         session.save()
-        print(f"\nStopped. The game is saved: voice-host resume {save_path}", file=sys.stderr)
+        print("\nStopped. The game is saved.", file=sys.stderr)
         stop = Stop.QUIT
     finally:
         io.close()
         log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
+    if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
+        print(f"To continue this game: voice-host resume {save_path}", file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

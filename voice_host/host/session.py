@@ -26,6 +26,7 @@ from voice_host.host.store import (
     rng_from_json,
     rng_to_json,
     save_game,
+    saves_dir,
 )
 from voice_host.host.understanding import understand
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
@@ -152,6 +153,8 @@ class Session:
             self.save()
         else:
             self.say_key("common.resumed")
+            if not self.state.is_terminal():  # whose turn it is, and what they are at
+                self.say(self.adapter.status(self.state))
         while True:
             if self.state.is_terminal():
                 self.finish()
@@ -237,7 +240,7 @@ class Session:
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
         if heard.kind is HeardKind.END:
             self.save()
-            self.say_key("common.input_ended")
+            self.say_key(self.resume_key("common.input_ended"), file=self.save_name())
             self.log.write("stopped", reason="input_ended")
             return Stop.INPUT_ENDED
         if heard.kind is HeardKind.ERROR:
@@ -479,10 +482,22 @@ class Session:
                     self.say_key("common.not_quit")
                     return None
             self.save()
-            self.say_key("common.quit", where=str(self.options.save_path or ""))
+            self.say_key(self.resume_key("common.quit"), file=self.save_name())
             self.log.write("stopped", reason="quit")
             return Stop.QUIT
         return None
+
+    def resume_key(self, key: str) -> str:
+        """``key``, or its ``_file`` form when the game is saved outside the saves folder:
+        a bare ``voice-host resume`` would not find it there, so the hint names the file."""
+        path = self.options.save_path
+        if path is None or path.resolve().parent == saves_dir().resolve():
+            return key
+        return f"{key}_file"
+
+    def save_name(self) -> str:
+        """The save file's name, to say aloud (the whole path is printed on the screen)."""
+        return self.options.save_path.name if self.options.save_path else ""
 
     def undo(self, prompt: Prompt) -> Stop | None:
         if not self.undo_stack:

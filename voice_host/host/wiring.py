@@ -7,6 +7,7 @@ the speech extras."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
@@ -52,8 +53,11 @@ class SecretFiles:
         if not line.to:
             return None
         path = self.path_for(line.to)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
+        # only this computer's user may read the secrets, like the save file
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(fd, 0o600)  # a file left by an older version is made private too
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(line.text + "\n")
         # what the host says aloud: the file's name, not a long path (the folder is printed
         # on the screen at the start)
@@ -348,7 +352,8 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
     secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
                           else save_path.parent / f"{save_path.stem}-secrets")
     banner: list[str] = []
-    if getattr(args, "deal", "table") == "host":
+    if getattr(args, "deal", "table") == "host" and not getattr(args, "companion", False):
+        # (with the companion page the secrets go to the phones: no folder is written)
         banner.append(f"Each player's secrets are written to {secrets.folder}")
     needs_recognizer = (args.script is None and args.input == "mic") or (
         args.script is not None and _script_has_wav(args.script))
