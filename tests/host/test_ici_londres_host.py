@@ -674,3 +674,49 @@ def test_cli_host_deal_writes_the_speakers_icons_to_a_file(
     adapter = Adapter(options())
     assert all(adapter.icon(i) in secret for i in icons)
     assert not any(adapter.icon(i) in out for i in icons)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "That is too long for a coded sentence. Ada, one sentence of at most 30 words"),
+    ("fr", "C'est trop long pour une phrase codée. Ada, une seule phrase de 30 mots au plus"),
+])
+def test_a_coded_sentence_too_long_is_refused_with_a_sentence(tmp_path: Path, lang: str,
+                                                              said: str) -> None:
+    long = "word " * 1000
+    recording = Heard(HeardKind.SPEECH, text="", recording=np.zeros(16000 * 60, np.int16),
+                      source="test")
+    run = play(tmp_path, options(players=PLAYERS3, lang=lang),
+               [long.strip(), recording, "The cat ate the key"], draws=DRAWS)
+    assert run.text.count(said) == 2
+    assert long.strip() not in run.text  # never read back
+    assert run.session.adapter.host_state["sentence"] == "The cat ate the key"
+
+
+def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_typing(
+        tmp_path: Path) -> None:
+    """On a terminal the seconds left are redrawn in the prompt itself (not on the line the
+    player types on), and what was half typed when time ran out does not join the next
+    answer."""
+    import os
+    import pty
+
+    from voice_host.host.io import TextListener
+
+    master, slave = pty.openpty()
+    try:
+        stream = os.fdopen(slave, "r", encoding="utf-8", closefd=False)
+        echo = io.StringIO()
+        listener = TextListener(stream=stream, echo=echo)
+        request = ListenRequest(grammar=None, grammar_name="x", expected=("Ben",),
+                                countdown=1)
+        os.write(master, b"hea")                      # typed, never entered
+        assert listener.listen(request).kind is HeardKind.SILENCE
+        os.write(master, b"moon\n")
+        heard = listener.listen(request)
+        assert heard.kind is HeardKind.SPEECH and heard.text == "moon"
+        shown = echo.getvalue()
+        assert shown.startswith("[ 1 s] > \n[ 1 s] > ")
+        assert "(tick)" not in shown
+    finally:
+        os.close(master)
+        os.close(slave)

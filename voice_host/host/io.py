@@ -203,10 +203,11 @@ class TextListener:
         self.prompt = prompt
 
     def listen(self, request: ListenRequest) -> Heard:
-        if self.echo is not None:
-            print(self.prompt, end="", file=self.echo, flush=True)
-        if request.countdown and not self._wait_for_line(request.countdown):
+        waited = self._wait_for_line(request.countdown) if request.countdown else None
+        if waited is False:
             return Heard(HeardKind.SILENCE, source="keyboard")
+        if waited is None and self.echo is not None:
+            print(self.prompt, end="", file=self.echo, flush=True)
         line = self.stream.readline()
         if not line:
             return Heard(HeardKind.END)
@@ -216,28 +217,57 @@ class TextListener:
         speaker, text = parse_script_line(line)
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
 
-    def _wait_for_line(self, seconds: int) -> bool:
-        """Contre la montre at the keyboard: count down aloud (on screen) while waiting for a
-        typed line; False when the clock ran out. Streams that cannot be waited on (a pipe
-        in tests, a StringIO) are read at once."""
+    def clock_prompt(self, remaining: int) -> str:
+        """The input prompt with the seconds left, always the same width (so redrawing it
+        in place never moves what the player is typing)."""
+        return f"[{remaining:2d} s] {self.prompt}"
+
+    def _wait_for_line(self, seconds: int) -> bool | None:
+        """Contre la montre at the keyboard: wait for a typed line while the seconds left
+        count down in the prompt itself; False when the clock ran out (what was half typed
+        is dropped, so it cannot join the next player's answer). None for streams that
+        cannot be waited on (a pipe in tests, a StringIO): they are read at once."""
         try:
             fd = self.stream.fileno()
         except (AttributeError, OSError, ValueError):
-            return True
+            return None
         if not os.isatty(fd):
-            return True
+            return None
+        redraw = self.echo is not None and _is_terminal(self.echo)
+        if self.echo is not None:
+            print(self.clock_prompt(seconds), end="", file=self.echo, flush=True)
         for remaining in range(seconds - 1, -1, -1):
             ready, _, _ = select.select([fd], [], [], 1.0)
             if ready:
                 return True
-            if self.echo is not None:
-                print(f"\rHOST: (tick) {remaining}  {self.prompt}", end="", file=self.echo,
+            if self.echo is not None and redraw:
+                # save the cursor, redraw the prompt's clock at the line start, come back to
+                # where the player is typing
+                print(f"\x1b7\r{self.clock_prompt(remaining)}\x1b8", end="", file=self.echo,
                       flush=True)
         if self.echo is not None:
-            print(file=self.echo)
+            print(file=self.echo, flush=True)
+        _drop_typed_input(fd)
         return False
 
     def close(self) -> None:
+        pass
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return os.isatty(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _drop_typed_input(fd: int) -> None:
+    """Discard what was typed but not yet entered on the terminal ``fd``."""
+    try:
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (ImportError, OSError):
         pass
 
 

@@ -263,6 +263,9 @@ class Session:
                 self.log.write("recorded", speaker=heard.speaker, source=heard.source)
                 self.undo_stack.append(before)
                 del self.undo_stack[:-UNDO_DEPTH]
+            elif lines:  # refused (too long, the wrong player): the reason goes in the log
+                self.log.write("refused", intent="record", speaker=heard.speaker,
+                               reason=" ".join(line.text for line in lines))
             self.say(lines)
             self.save()
             return None

@@ -49,6 +49,7 @@ from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator, catalogue
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.cues import Cue
+from voice_host.speech.types import SAMPLE_RATE
 
 GAME = "ici-londres"
 NS = "ici_londres"
@@ -64,6 +65,14 @@ ICON_ENTRIES: tuple[IconEntry, ...] = tuple(
               french_synonyms=i.french_synonyms) for i in ICONS)
 """Every icon as the grammar's slot values (all 36 stay nameable, so that an icon already
 named gets a spoken reason instead of "not understood")."""
+
+
+MAX_SENTENCE_WORDS = 30
+"""Longest coded sentence, in words (the rules want one sentence: subject, verb, object)."""
+MAX_SENTENCE_CHARS = 240
+"""... and in characters."""
+MAX_SENTENCE_SECONDS = 20.0
+"""... and as a recording, in seconds."""
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
@@ -247,7 +256,13 @@ class Adapter:
             return []
         if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
             return [self._line("record_wrong_player", speaker=s.speaker)]
-        sentence = heard.text.strip()  # typed text, or a caption; "" for raw audio
+        sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
+        seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE
+        if (len(sentence) > MAX_SENTENCE_CHARS or len(sentence.split()) > MAX_SENTENCE_WORDS
+                or seconds > MAX_SENTENCE_SECONDS):
+            # one sentence, as the rules say: a speech would be read back for minutes
+            return [self._line("record_too_long", speaker=s.speaker,
+                               words=MAX_SENTENCE_WORDS)]
         self.host_state["recorded"] = s.round_number
         self.host_state["sentence"] = sentence
         repeat = self.narrator.text(f"{NS}.radio.repeat", lang=RADIO_LANG)
