@@ -370,7 +370,9 @@ class Session:
             question = [self.narrator.line("common.confirm", what=what)]
             self.say(question)
             if not self.ask_yes_no(prompt, question):
-                self.say_key("common.cancelled_what", what=what)
+                # what was not done, and what the host is still waiting for
+                self.say([self.narrator.line("common.cancelled_what", what=what),
+                          *self.reminder(prompt)])
                 return None
         if self.apply(decision.action):
             for action in decision.then:
