@@ -23,6 +23,19 @@ VOICES: tuple[str, ...] = (
 )
 """espeak-ng voices (accents; ``+f2``/``+f3`` are female variants)."""
 
+FESTIVAL_VOICES: tuple[str, ...] = ("kal_diphone", "ked_diphone", "cmu_us_slt_arctic_hts")
+"""Debian's Festival voices (festvox-kallpc16k, festvox-kdlpc16k, festvox-us-slt-hts): a
+second synthesizer, so the recognizer is not tuned to espeak-ng's sound."""
+
+FESTIVAL_STRETCH: tuple[float, ...] = (0.85, 1.0, 1.2)
+"""Festival duration stretch (below 1 is faster)."""
+
+FRENCH_VOICES: tuple[str, ...] = ("fr", "fr+f3", "fr+m3", "fr-be", "fr-ch+f2")
+"""espeak-ng French voices."""
+
+GAINS_DB: tuple[float, ...] = (-20.0, -12.0, -6.0, 0.0)
+"""Loudness of the speaker relative to full level (near and far from the box)."""
+
 SPEEDS: tuple[int, ...] = (140, 170, 200)
 """Words per minute."""
 
@@ -183,9 +196,77 @@ BABBLE: tuple[str, ...] = (
 """Sentences spoken over each other to make babble noise (never test utterances)."""
 
 
-def chatter_split(part: str) -> tuple[str, ...]:
+CHATTER_FR: tuple[str, ...] = (
+    "tu peux me passer les chips s'il te plait",
+    "qui veut encore un verre",
+    "il reste de la pizza dans la cuisine",
+    "quelqu'un peut ouvrir la fenetre il fait chaud",
+    "je vais chercher de l'eau tu en veux",
+    "attention tu vas renverser ton verre",
+    "on baisse un peu la musique",
+    "mon telephone n'a plus de batterie",
+    "ou sont les toilettes",
+    "je n'ai aucune confiance en {p}",
+    "{p} tu es forcement un espion",
+    "c'est {p} qui a mis la carte echec",
+    "pourquoi tu as choisi {p}",
+    "je crois que {p} nous ment",
+    "la derniere manche s'est tres mal passee",
+    "on aurait du voter autrement",
+    "{p} et {q} ne disent rien depuis le debut",
+    "franchement je n'en ai aucune idee",
+    "tu dis toujours ca quand tu es espion",
+    "si on perd celle la c'est fini",
+    "je ne saboterais jamais une mission",
+    "tu es sur de toi",
+    "ne me regarde pas comme ca",
+    "l'equipe rouge a beaucoup d'avance",
+    "cet indice etait beaucoup trop dur",
+    "c'est exactement ce que dirait un espion",
+    "personne ne me croit jamais",
+    "il nous faut une meilleure strategie",
+    "c'etait un coup de chance",
+    "les icones se ressemblent toutes",
+    "qu'est ce que {p} vient de dire",
+    "reflechissons avant de voter",
+    "encore une partie apres celle ci",
+    "tu ne peux pas etre serieux",
+    "je savais que c'etait toi",
+    "on y est presque",
+    "ce n'est pas juste du tout",
+    "tu as vu le match hier soir",
+    "a quelle heure tu pars demain",
+    "je travaille tot demain matin",
+    "il y avait des bouchons partout en venant",
+    "on est alles a la plage le week end dernier",
+    "tu as fini ce livre",
+    "il doit faire beau dimanche",
+    "je dois appeler ma mere tout a l'heure",
+    "quelqu'un a nourri le chat",
+    "le train avait une heure de retard",
+    "il pleut dehors",
+    "le film etait bien meilleur que prevu",
+    "j'ai mal au dos a force d'etre assis",
+    "tu as goute la nouvelle boulangerie",
+    "le wifi est tellement lent ici",
+    "j'ai encore perdu mes cles",
+    "les enfants dorment enfin",
+    "tu m'enverras la photo plus tard",
+    "je suis tellement fatigue aujourd'hui",
+    "cette chanson me reste dans la tete",
+    "ma voiture a besoin de pneus neufs",
+    "je te raccompagne apres",
+    "quelqu'un a laisse la porte ouverte",
+    "on n'a plus de glacons",
+    "qui a pris la derniere part",
+)
+"""French table talk, written for this benchmark (same split rule as ``CHATTER``)."""
+
+
+def chatter_split(part: str, lang: str = "en") -> tuple[str, ...]:
     """``"calib"`` (even positions) or ``"report"`` (odd positions) half of the chatter."""
     if part not in ("calib", "report"):
         raise ValueError("part must be calib or report")
     start = 0 if part == "calib" else 1
-    return CHATTER[start::2]
+    lines = CHATTER_FR if lang == "fr" else CHATTER
+    return lines[start::2]

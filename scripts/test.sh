@@ -4,6 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/setup_companion.sh   # chromium, chromedriver and axe-core for the browser tests
+source scripts/apt_missing.sh
+# Festival voices: a second synthesizer for the spoken test utterances and the benchmark
+apt_install_missing "for the speech tests" festival festvox-kallpc16k festvox-kdlpc16k \
+  festvox-us-slt-hts
 .venv/bin/ruff check voice_host tests benchmarks scripts
 .venv/bin/mypy voice_host
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"

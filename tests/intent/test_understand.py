@@ -85,3 +85,32 @@ def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str]
     assert lines[1]["intent"] is None
     grammar = recognizer.grammar
     assert grammar is not None and grammar.jsgf is not None and "vote" in grammar.words
+    # what --json adds for audio: the recognizer, the audio's length, the time from its end
+    # to the intent, and the alternatives
+    assert lines[0]["backend"] == "scripted"
+    assert lines[0]["audio_seconds"] == pytest.approx(0.5)  # 8000 samples
+    assert lines[0]["decode_ms"] >= 0
+    assert lines[0]["alternatives"] == [] and lines[0]["heard_alternatives"] == []
+
+
+def test_a_close_second_sentence_with_another_meaning_is_ambiguous() -> None:
+    from voice_host.host.io import Heard, HeardKind
+    from voice_host.host.understanding import understand as understand_heard
+    from voice_host.intent import Matcher, SlotValues, load_grammar
+
+    phase = load_grammar("codenames").phase("guess", SlotValues(
+        board_words=("piano", "pear", "ocean")))
+    matcher = Matcher(phase)
+
+    def heard(*alternatives: str) -> Heard:
+        return Heard(HeardKind.SPEECH, text="guess piano", confidence=0.9, spoken=True,
+                     closed_grammar=True, alternatives=alternatives)
+
+    both = understand_heard(heard("guess pear"), matcher, speaker=None)
+    assert both.result is not None and both.result.ambiguous
+    assert [m.slots["word"] for m in both.result.alternatives] == ["piano", "pear"]
+    # the same reading written another way, or nothing usable, is not a doubt
+    for alternatives in (("i guess piano",), ("hmm",), ()):
+        one = understand_heard(heard(*alternatives), matcher, speaker=None)
+        assert one.best is not None and one.best.slots["word"] == "piano"
+        assert one.result is not None and not one.result.ambiguous, alternatives

@@ -194,14 +194,23 @@ def test_cli_download_list_remove(
     assert "No French Vosk model is installed." in err.getvalue()
 
 
-def test_auto_choice_without_model_is_pocketsphinx(data_home: Path) -> None:
+@pytest.fixture
+def no_whisper(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine without the Whisper libraries."""
+    import voice_host.speech.recognizers as recognizers
+
+    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+
+
+def test_auto_choice_without_any_model_is_pocketsphinx(data_home: Path, no_whisper: None) -> None:
     choice = choose_backend("auto", lang="en")
     assert choice.backend == "pocketsphinx"
-    assert "no Vosk model installed" in choice.description
+    assert "no Vosk model is installed" in choice.description
+    assert "Whisper libraries are not installed" in choice.description
 
 
 def test_auto_choice_with_installed_model_is_vosk(
-    data_home: Path, monkeypatch: pytest.MonkeyPatch
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, no_whisper: None
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
@@ -216,7 +225,7 @@ def test_auto_choice_with_installed_model_is_vosk(
 
 
 def test_auto_choice_falls_back_when_vosk_library_missing(
-    data_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    data_home: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_whisper: None
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
@@ -230,12 +239,14 @@ def test_auto_choice_falls_back_when_vosk_library_missing(
         choose_backend("vosk", vosk_model=model)
 
 
-def test_explicit_vosk_without_model_says_what_to_do(data_home: Path) -> None:
+def test_explicit_vosk_without_model_says_what_to_do(data_home: Path, no_whisper: None) -> None:
     with pytest.raises(RecognizerUnavailable, match="voice-host models download en"):
         choose_backend("vosk", lang="en")
     with pytest.raises(RecognizerUnavailable, match="no unpacked Vosk model"):
         choose_backend("auto", vosk_model=data_home / "nowhere")
     with pytest.raises(RecognizerUnavailable, match="Unknown recognizer"):
+        choose_backend("kaldi")
+    with pytest.raises(RecognizerUnavailable, match="Whisper cannot start"):
         choose_backend("whisper")
 
 

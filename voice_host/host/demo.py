@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from voice_host.host import wiring
+from voice_host.host import models_cmd, wiring
 from voice_host.host.adapter import GameAdapter
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
@@ -158,8 +158,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1944, help="random seed (default 1944)")
     parser.add_argument("--rounds", type=int, default=None,
                         help="Ici Londres: number of rounds (default: the full game)")
-    parser.add_argument("--asr", choices=["auto", "vosk", "pocketsphinx"], default="auto")
-    parser.add_argument("--vosk-model", type=Path, default=None)
+    models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="do not echo the transcript")
 
 
@@ -181,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         options.update(words="en", invalid_clue="refuse")
     state = new_game(args.game, options)
     try:
-        recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en")
+        recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en",
+                                                         getattr(args, "whisper_model", None))
         output = wiring._speech_output(f"wav:{out / 'narration'}", captions=None,
                                        secrets=wiring.SecretFiles(out / "secrets"))
     except wiring.WiringError as exc:

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from voice_host.host import models_cmd
 from voice_host.speech.types import Recognizer, SpeechError
 
 ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "je vote oui"}
@@ -49,10 +50,7 @@ class Check:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``voice-host doctor``."""
-    parser.add_argument("--asr", choices=("auto", "vosk", "pocketsphinx"), default="auto",
-                        help="recognizer to check (default: auto)")
-    parser.add_argument("--vosk-model", metavar="PATH", default=None,
-                        help="an unpacked Vosk model folder to use")
+    models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--lang", choices=("en", "fr"), default="en",
                         help="language of the round trip (default: en)")
     parser.add_argument("--tts", choices=("auto", "pyttsx3", "espeak-ng"), default="auto",

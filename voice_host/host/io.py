@@ -11,7 +11,7 @@ import enum
 import os
 import select
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
@@ -86,6 +86,16 @@ class Heard:
     spoken: bool = False
     """It came through a speech recognizer (not typed): open-vocabulary words may be
     misheard, so some answers are confirmed only then."""
+    alternatives: tuple[str, ...] = ()
+    """Other sentences of the phase that the recognizer found almost as likely."""
+    backend: str = ""
+    """The recognizer that heard it ("" for typed text)."""
+    audio_seconds: float = 0.0
+    """Length of the utterance's audio."""
+    decode_seconds: float = 0.0
+    """Time from the end of the audio to the transcript."""
+    details: Mapping[str, float | str] = field(default_factory=dict, compare=False)
+    """The recognizer's own figures (scores, margins), for logs and tuning."""
     error: str = ""
     """For ERROR: a sentence saying what went wrong (in English)."""
     error_key: str = ""
@@ -334,4 +344,8 @@ def heard_from_transcript(transcript: Transcript, *, source: str,
     return Heard(HeardKind.SPEECH, text=transcript.text, confidence=transcript.confidence,
                  word_confidences=tuple(w.confidence for w in transcript.words),
                  rejected=transcript.rejected, source=source, recording=recording,
-                 closed_grammar=closed_grammar, spoken=True)
+                 closed_grammar=closed_grammar, spoken=True,
+                 alternatives=tuple(transcript.alternatives), backend=transcript.backend,
+                 audio_seconds=transcript.audio_seconds,
+                 decode_seconds=transcript.decode_seconds,
+                 details=dict(transcript.details))

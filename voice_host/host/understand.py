@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+from voice_host.host import models_cmd
 from voice_host.intent import (
     GAMES,
     GrammarError,
@@ -36,8 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Codenames board words (default: the first 25 of the word list)")
     parser.add_argument("--lang", default="en", choices=("en", "fr"),
                         help="grammar language (default en)")
-    parser.add_argument("--asr", default="auto", choices=("auto", "vosk", "pocketsphinx"),
-                        help="recognizer for WAV inputs (default auto)")
+    models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per input")
     parser.add_argument("--text", nargs="+", default=None, metavar="UTTERANCE",
@@ -77,14 +78,17 @@ def _slot_values(args: argparse.Namespace) -> SlotValues:
     return SlotValues(players=players, speaker=args.speaker, icons=icons, board_words=board)
 
 
+def _plain_slots(slots: Any) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in slots.items()}
+
+
 def _record(source: str, transcript: str, result: MatchResult | None) -> dict[str, Any]:
     best = result.best if result is not None else None
     return {
         "input": source,
         "transcript": transcript,
         "intent": best.intent if best else None,
-        "slots": {k: list(v) if isinstance(v, tuple) else v
-                  for k, v in best.slots.items()} if best else {},
+        "slots": _plain_slots(best.slots) if best else {},
         "confidence": round(best.confidence, 3) if best else 0.0,
     }
 
@@ -153,11 +157,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _emit(args: argparse.Namespace, source: str, transcript: str,
-          result: MatchResult | None, note: str = "") -> None:
+          result: MatchResult | None, note: str = "",
+          extra: dict[str, Any] | None = None) -> None:
     if args.json:
-        print(json.dumps(_record(source, transcript, result), ensure_ascii=False))
+        record = _record(source, transcript, result) | (extra or {})
+        print(json.dumps(record, ensure_ascii=False))
     else:
-        print(_human(source, transcript, result, note))
+        text = _human(source, transcript, result, note)
+        if extra:
+            text += (f"\n  recognizer: {extra['backend']}, {extra['audio_seconds']:.2f} s of "
+                     f"audio, {extra['decode_ms']:.0f} ms from its end to the intent")
+            if extra.get("heard_alternatives"):
+                text += f"\n  also heard: {'; '.join(extra['heard_alternatives'])}"
+        print(text)
 
 
 def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
@@ -168,7 +180,7 @@ def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -
     from voice_host.host.wiring import Ears, WiringError, make_recognizer
 
     try:
-        recognizer, _ = make_recognizer(args.asr, None, args.lang)
+        recognizer, _ = make_recognizer(args.asr, args.vosk_model, args.lang, args.whisper_model)
     except (WiringError, ImportError) as error:
         print(f"WAV input needs the speech recognizer: {error}", file=sys.stderr)
         return 2
@@ -186,7 +198,21 @@ def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -
             else:
                 print(f"{path}\n  error:      {heard.error}")
             continue
+        started = time.perf_counter()
         understood = understand(heard, matcher, speaker=args.speaker)
+        matched = time.perf_counter() - started
         note = "the recognizer judged this out of grammar" if heard.rejected else ""
-        _emit(args, path, heard.text, understood.result if understood.best else None, note)
+        result = understood.result if understood.best else None
+        extra = {
+            "backend": heard.backend or recognizer.name,
+            "audio_seconds": round(heard.audio_seconds, 3),
+            "decode_ms": round((heard.decode_seconds + matched) * 1000, 1),
+            "heard_alternatives": list(heard.alternatives),
+            "alternatives": [{"intent": m.intent, "slots": _plain_slots(m.slots),
+                              "confidence": round(m.confidence, 3)}
+                             for m in (result.alternatives[1:] if result else ())],
+            "ambiguous": bool(result and result.ambiguous),
+            "rejected": heard.rejected,
+        }
+        _emit(args, path, heard.text, result, note, extra)
     return 1 if failures else 0

@@ -4,7 +4,7 @@ exact path the host plays with."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from voice_host.host.io import Heard, HeardKind
 from voice_host.intent import IntentMatch, Matcher, MatchResult
@@ -38,4 +38,23 @@ def understand(heard: Heard, matcher: Matcher, *, speaker: str | None) -> Unders
                            closed=heard.closed_grammar)
     if result.best is None:
         return Understood(None, result, 0.0, why_not="no_match")
-    return Understood(result.best, result, result.best.confidence * heard.confidence)
+    result = _with_heard_alternatives(result, heard, matcher, speaker=speaker)
+    best = result.best
+    assert best is not None
+    return Understood(best, result, best.confidence * heard.confidence)
+
+
+def _with_heard_alternatives(result: MatchResult, heard: Heard, matcher: Matcher, *,
+                             speaker: str | None) -> MatchResult:
+    """When the recognizer heard another sentence almost as well and it means something
+    else, the reading is ambiguous: the host asks which one was meant."""
+    best = result.best
+    if best is None or result.ambiguous:
+        return result
+    for text in heard.alternatives:
+        other = matcher.match(text, speaker=speaker, closed=heard.closed_grammar).best
+        if other is None:
+            continue
+        if (other.intent, dict(other.slots)) != (best.intent, dict(best.slots)):
+            return replace(result, alternatives=(best, other), ambiguous=True)
+    return result

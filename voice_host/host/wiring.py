@@ -150,7 +150,7 @@ class Ears:
         return pg.recognition_jsgf()
 
     def use(self, request: ListenRequest) -> None:
-        from voice_host.speech.types import RecognitionGrammar
+        from voice_host.speech.types import ANY_WORD_RULE, RecognitionGrammar
 
         pg = request.grammar
         if pg is None:
@@ -159,8 +159,10 @@ class Ears:
         name = request.grammar_name + (".open" if self.open_vocabulary else "")
         key = (name, jsgf if jsgf is not None else str(sorted(pg.vocabulary())))
         if key != self._grammar_key:
+            open_jsgf = None if self.open_vocabulary else pg.open_slot_jsgf(ANY_WORD_RULE)
             self.recognizer.set_grammar(RecognitionGrammar(
-                name=name, jsgf=jsgf, words=pg.vocabulary()))
+                name=name, jsgf=jsgf, words=pg.vocabulary(), open_jsgf=open_jsgf,
+                spellings=pg.written_forms()))
             self._grammar_key = key
 
     def hear(self, samples: Any, request: ListenRequest, *, source: str) -> Heard:
@@ -181,9 +183,10 @@ class Ears:
 
     def _heard(self, transcript: Any, samples: Any, request: ListenRequest, *,
                source: str) -> Heard:
-        closed = self._jsgf(request) is not None and transcript.backend == "pocketsphinx"
+        closed = bool(getattr(transcript, "closed_grammar", False))
         pg = request.grammar
         if (closed and pg is not None and pg.open_vocabulary and len(samples)
+                and not getattr(self.recognizer, "searches_open_slots", False)
                 and (transcript.rejected or not transcript.text.strip())):
             # the likely clue words did not fit: listen again with the full vocabulary, so
             # a clue word nobody listed can still be heard
@@ -253,12 +256,14 @@ class EarsStream:
         return self.ears._heard(transcript, samples, self.request, source=source)
 
 
-def make_recognizer(asr: str, vosk_model: Path | None, lang: str) -> tuple[Any, str]:
+def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
+                    whisper_model: str | None = None) -> tuple[Any, str]:
     from voice_host.speech.recognizers import create_recognizer, describe_choice
     from voice_host.speech.types import SpeechError
 
     try:
-        recognizer = create_recognizer(asr, vosk_model=vosk_model, lang=lang)
+        recognizer = create_recognizer(asr, vosk_model=vosk_model, lang=lang,
+                                       whisper_model=whisper_model)
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
     return recognizer, describe_choice(recognizer)
@@ -365,7 +370,8 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
         gate = HalfDuplexGate()  # the microphone is deaf while the host speaks
     ears: Ears | None = None
     if needs_recognizer:
-        recognizer, described = make_recognizer(args.asr, args.vosk_model, lang)
+        recognizer, described = make_recognizer(args.asr, args.vosk_model, lang,
+                                                getattr(args, "whisper_model", None))
         ears = Ears(recognizer)
         banner.append(described)
 

@@ -329,6 +329,34 @@ class PhaseGrammar:
             return self.jsgf()
         return self._open_jsgf
 
+    def open_slot_jsgf(self, rule: str) -> str | None:
+        """For a phase with an open slot: its JSGF with the slot as a reference to ``rule``,
+        a rule the document leaves undefined for a recognizer that can hear any word there
+        (None for a closed phase)."""
+        if not self.open_vocabulary:
+            return None
+        return self._build_jsgf({}, open_rule=rule)
+
+    def written_forms(self) -> dict[str, tuple[str, ...]]:
+        """Spoken word -> the other ways it is written in this phase's lists, for recognizers
+        that write digits ("two" -> "2"); from the lists' own forms, per language."""
+        out: dict[str, list[str]] = {}
+        for list_name in self.used_lists:
+            value_list = self.lists.get(list_name)
+            if value_list is None:
+                continue
+            by_value: dict[Any, list[tuple[str, ...]]] = {}
+            for tokens, value in value_list.forms:
+                by_value.setdefault(value, []).append(tokens)
+            for forms in by_value.values():
+                written = [t[0] for t in forms if len(t) == 1 and t[0].isdigit()]
+                spoken = [t[0] for t in forms if len(t) == 1 and is_jsgf_token(t[0])]
+                for word in spoken:
+                    for digits in written:
+                        if digits not in out.setdefault(word, []):
+                            out[word].append(digits)
+        return {word: tuple(forms) for word, forms in out.items() if forms}
+
     @cached_property
     def _open_jsgf(self) -> str | None:
         words = [w for w in (*self.settings.open_words,
@@ -347,10 +375,13 @@ class PhaseGrammar:
             return None
         return self._build_jsgf({})
 
-    def _build_jsgf(self, extra_lists: Mapping[str, ValueList]) -> str | None:
+    def _build_jsgf(self, extra_lists: Mapping[str, ValueList], *,
+                    open_rule: str | None = None) -> str | None:
         used: dict[str, str] = {}
 
         def list_rule(list_name: str) -> str | None:
+            if open_rule is not None and list_name == WILDCARD_LIST:
+                return f"<{open_rule}>"
             value_list = extra_lists.get(list_name) or self.lists.get(list_name)
             if value_list is None:
                 return None

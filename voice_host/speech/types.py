@@ -14,6 +14,10 @@ SAMPLE_RATE = 16_000
 
 Samples = npt.NDArray[np.int16]
 
+ANY_WORD_RULE = "vh_any_word"
+"""A JSGF rule reference left undefined on purpose: "any one word here" (the Codenames clue).
+Only :attr:`RecognitionGrammar.open_jsgf` uses it, for backends that can search open words."""
+
 
 class SpeechError(Exception):
     """Base of speech-layer errors. ``str(error)`` is a sentence a person can hear."""
@@ -56,6 +60,13 @@ class RecognitionGrammar:
     PocketSphinx needs pronunciations for)."""
     pronunciations: Mapping[str, str] = field(default_factory=dict)
     """Optional extra pronunciations (word -> space-separated CMU phones) the caller knows."""
+    open_jsgf: str | None = None
+    """For a phase with an open slot: its sentences with the slot as ``<vh_any_word>``
+    (:data:`ANY_WORD_RULE`), for backends that can search any word; ``jsgf`` then holds the
+    likely-word version (or None)."""
+    spellings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Other written forms of grammar words (``"two" -> ("2",)``), for backends that write
+    text the way people do."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +101,13 @@ class Transcript:
     """``"pocketsphinx"``, ``"vosk"`` or ``"text"``."""
     rejected: bool = False
     """True when the backend's own garbage/escape path judged the audio out of grammar."""
+    closed_grammar: bool = False
+    """True when ``text`` was decoded inside the phase's sentence grammar, so it is one of
+    its sentences (the matcher then accepts only exact readings)."""
+    alternatives: tuple[str, ...] = ()
+    """Other sentences of the grammar that fit the audio almost as well, best first."""
+    details: Mapping[str, float | str] = field(default_factory=dict)
+    """Backend-specific figures (scores, margins), for ``understand --json`` and tuning."""
 
 
 @runtime_checkable

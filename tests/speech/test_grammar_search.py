@@ -1,0 +1,173 @@
+"""The phase grammar as a constraint on a subword decoder (no model needed: a small made-up
+vocabulary stands for Whisper's)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from voice_host.intent.grammar import SlotValues, load_grammar
+from voice_host.intent.normalize import is_jsgf_token
+from voice_host.speech.grammar_search import (
+    JsgfError,
+    TokenConstraint,
+    TokenTrie,
+    WordGraph,
+    allowed_arrays,
+    fold_text,
+    parse_jsgf,
+    phase_tokens,
+)
+from voice_host.speech.types import ANY_WORD_RULE
+
+VOTE = """#JSGF V1.0;
+grammar vote;
+public <command> = <i_vote> | <i_help>;
+<i_vote> = ( [ i ] vote <l_yesno> ) | ( <l_yesno> );
+<i_help> = help [ me | us ];
+<l_yesno> = yes | no | thumbs up;
+"""
+
+TEAM = """#JSGF V1.0;
+grammar team;
+public <command> = my team is <l_player> ( [ and ] <l_player> )*;
+<l_player> = sophie | thomas | zoe;
+"""
+
+CLUE = f"""#JSGF V1.0;
+grammar clue;
+public <command> = <{ANY_WORD_RULE}> <l_number> | pass;
+<l_number> = one | two | three;
+"""
+
+
+def walk(constraint: TokenConstraint, text: str) -> frozenset:  # type: ignore[type-arg]
+    return constraint.advance(constraint.start, fold_text(text))
+
+
+def test_jsgf_is_read_with_weights_tags_and_comments() -> None:
+    rules, public = parse_jsgf("#JSGF V1.0;\ngrammar g; // a comment\n"
+                               "public <a> = /0.5/ one {tag} | /2/ two <b>;\n<b> = three+;")
+    assert public == ["a"]
+    assert set(rules) == {"a", "b"}
+    graph = WordGraph("#JSGF V1.0; grammar g; public <a> = one | two three+;")
+    assert set(graph.next_words(graph.start)) == {"one", "two"}
+    after_two = graph.next_words(graph.start)["two"]
+    assert not graph.is_final(after_two)
+    after_three = graph.next_words(after_two)["three"]
+    assert graph.is_final(after_three)
+    assert "three" in graph.next_words(after_three)  # the + repeats
+
+
+@pytest.mark.parametrize("document", [
+    "grammar g;",  # no public rule
+    "public <a> = ( one ;",  # unbalanced
+    "public <a> = <missing>;",  # undefined rule
+    "public <a> = one |* two;",
+])
+def test_broken_grammars_are_refused(document: str) -> None:
+    with pytest.raises(JsgfError):
+        WordGraph(document)
+
+
+def test_sentences_of_the_grammar_in_the_way_whisper_writes_them() -> None:
+    constraint = TokenConstraint(WordGraph(VOTE))
+    for text in (" I vote yes.", " Yes!", "yes", " I vote, yes.", " Thumbs up.",
+                 " Help me.", " HELP"):
+        positions = walk(constraint, text)
+        assert positions, text
+        assert constraint.can_end(positions), text
+    # a prefix is alive but may not end; anything else is out
+    assert walk(constraint, " I vote") and not constraint.can_end(walk(constraint, " I vote"))
+    assert walk(constraint, " I vo") and not constraint.can_end(walk(constraint, " I vo"))
+    for text in (" I wrote yes.", " yes please", " vote", " I vote maybe", " yesno"):
+        positions = walk(constraint, text)
+        assert not positions or not constraint.can_end(positions), text
+
+
+def test_repeats_names_accents_and_digits() -> None:
+    constraint = TokenConstraint(WordGraph(TEAM))
+    assert constraint.can_end(walk(constraint, " My team is Sophie, Thomas and Zoë."))
+    assert constraint.can_end(walk(constraint, " my team is sophie thomas zoe sophie"))
+    assert not walk(constraint, " My team is Sophia")
+    clue = TokenConstraint(WordGraph(CLUE), {"two": ("2",)})
+    assert clue.can_end(walk(clue, " Ocean 2."))
+    assert clue.can_end(walk(clue, " Lighthouse, two."))
+    assert clue.can_end(walk(clue, " Pass."))
+    assert not clue.can_end(walk(clue, " Ocean 4."))
+    assert not walk(clue, " Sea monster two")
+
+
+def test_french_elisions_and_accents() -> None:
+    graph = WordGraph("#JSGF V1.0; grammar g; public <a> = ( je choisis | c'est ) "
+                      "( l' elephant | le coeur ) | je repete;")
+    constraint = TokenConstraint(graph)
+    for text in (" Je choisis l'éléphant.", " C'est le cœur.", " je répète", " C'est l' éléphant"):
+        assert constraint.can_end(walk(constraint, text)), text
+
+
+def _vocabulary() -> dict[int, str]:
+    pieces = [" I", " vote", " yes", ".", " Yes", " v", "ote", " no", " wrote", ",", " help",
+              " Help", " me", "!", " thumbs", " up", " th", "umbs", " Ocean", " 2", " two",
+              " pass", " Pass", " é", "lé", " sea", " monster", " Zo", "ë", " and", " Sophie"]
+    return dict(enumerate(pieces))
+
+
+def test_allowed_tokens_follow_the_grammar() -> None:
+    texts = _vocabulary()
+    ids = {text: token for token, text in texts.items()}
+    trie = TokenTrie(texts)
+    constraint = TokenConstraint(WordGraph(VOTE))
+    first = constraint.allowed(constraint.start, trie)
+    for text in (" I", " vote", " yes", " Yes", " v", " no", " help", " Help", " thumbs", " th"):
+        assert ids[text] in first, text
+    for text in ("ote", " wrote", " me", " up", " Ocean", "umbs"):
+        assert ids[text] not in first, text
+    after_v = first[ids[" v"]]
+    assert ids["ote"] in constraint.allowed(after_v, trie)
+    arrays = allowed_arrays(constraint, constraint.start, trie)
+    assert sorted(arrays.ids.tolist()) == sorted(first)
+    # " yes" and " Yes" are the same word: one group
+    group = {int(t): int(g) for t, g in zip(arrays.ids, arrays.groups, strict=True)}
+    assert group[ids[" yes"]] == group[ids[" Yes"]]
+    assert group[ids[" yes"]] != group[ids[" no"]]
+    ascii_trie = TokenTrie(texts, ascii_only=True)
+    assert ascii_trie.size < trie.size
+
+
+def test_phase_tokens_cover_every_sentence_and_leave_out_the_rest() -> None:
+    texts = _vocabulary()
+    ids = {text: token for token, text in texts.items()}
+    keep = phase_tokens(WordGraph(VOTE), {}, texts)
+    assert keep is not None
+    for text in (" I", " vote", " yes", " Yes", ".", ",", " v", "ote", " help", " me",
+                 " thumbs", " up", " th", "umbs", " no"):
+        assert ids[text] in keep, text
+    for text in (" wrote", " Ocean", " sea", " monster", " pass"):
+        assert ids[text] not in keep, text
+    assert phase_tokens(WordGraph(CLUE), {}, texts) is None  # an open slot takes any word
+
+
+def test_every_sentence_of_every_phase_is_inside_its_constraint() -> None:
+    from voice_host.games.icons import ICONS
+    from voice_host.intent import IconEntry
+
+    icons = tuple(IconEntry(i.name, tuple(i.synonyms), i.french, tuple(i.french_synonyms))
+                  for i in ICONS)
+    values = SlotValues(players=("Sophie", "Thomas", "Zoë", "Ben", "Ada"), icons=icons,
+                        board_words=("piano", "ocean", "bell"), speaker="Ada")
+    for lang in ("en", "fr"):
+        for game in ("resistance", "ici-londres", "codenames"):
+            grammar = load_grammar(game, lang)
+            for phase in grammar.phases:
+                pg = grammar.phase(phase, values)
+                document = pg.open_slot_jsgf(ANY_WORD_RULE) or pg.recognition_jsgf()
+                assert document, (lang, game, phase)
+                constraint = TokenConstraint(WordGraph(document), pg.written_forms())
+                for utterance in pg.sample(random.Random(3), 5):
+                    positions = walk(constraint, utterance.text)
+                    # the recognizer grammar leaves out what JSGF cannot spell (digits)
+                    if all(is_jsgf_token(t) for t in utterance.text.split()):
+                        assert constraint.can_end(positions), (lang, game, phase,
+                                                               utterance.text)

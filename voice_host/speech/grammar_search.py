@@ -1,0 +1,537 @@
+"""A phase's JSGF grammar as a constraint on a subword decoder's next token.
+
+The recognizers get each phase's sentences as a JSGF document (the same one PocketSphinx
+compiles).  A neural decoder such as Whisper writes text in subword tokens with capitals,
+accents, digits and punctuation (" I", " vote", " yes", "."), so the grammar is compiled here
+into something that answers, after any sequence of tokens, *which next tokens keep the text
+inside the grammar, and may the text end here?*
+
+1. :func:`parse_jsgf` reads the document into rule expressions.
+2. :class:`WordGraph` turns the public rule into a word-level automaton (Thompson
+   construction, determinised lazily: a state is a set of automaton nodes).
+3. :class:`TokenConstraint` walks text character by character over that automaton.  Text is
+   folded as the matcher folds it (lowercase, accents stripped, apostrophes unified); spaces,
+   punctuation and hyphens separate words; a word may also be written in any of the extra
+   spellings the caller gives (``"two"`` as ``"2"``); a French elision (``l'``) may run into
+   the next word as Whisper writes it (``l'éléphant``).  An open slot (the rule
+   :data:`~voice_host.speech.types.ANY_WORD_RULE`) takes any one word of letters.
+4. The allowed next tokens are found by walking a character trie of the decoder's whole
+   vocabulary together with the grammar positions, so only tokens consistent with some
+   sentence are visited; results are cached per set of positions.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from voice_host.speech.types import ANY_WORD_RULE
+
+ANY_WORD = "\x00any"
+"""The automaton's label for an open slot's word."""
+
+_SEPARATOR = " "
+_INVALID = "\x01"
+_LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss", "’": "'", "‘": "'", "ʼ": "'", "`": "'"}
+_SEPARATORS = set(" \t\n.,!?;:-\"«»…()[]/")
+_WORD_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789'")
+_ELISIONS = ("l'", "d'", "j'", "qu'", "c'", "s'", "n'", "m'", "t'")
+
+
+class JsgfError(ValueError):
+    """The JSGF document cannot be read."""
+
+
+# --------------------------------------------------------------------------- parsing
+
+@dataclass(frozen=True)
+class _Word:
+    text: str
+
+
+@dataclass(frozen=True)
+class _Ref:
+    name: str
+
+
+@dataclass(frozen=True)
+class _Seq:
+    items: tuple[_Expr, ...]
+
+
+@dataclass(frozen=True)
+class _Alt:
+    options: tuple[_Expr, ...]
+
+
+@dataclass(frozen=True)
+class _Repeat:
+    item: _Expr
+    minimum: int  # 0 for '*', 1 for '+', 0 with at_most 1 for '[...]'
+    at_most_one: bool = False
+
+
+_Expr = _Word | _Ref | _Seq | _Alt | _Repeat
+
+_TOKENS = re.compile(r"\s*(<[^<>]+>|/[^/]*/|\{[^{}]*\}|[()\[\]|*+]|[^\s()\[\]|*+<>/{};=]+)")
+_RULE = re.compile(r"^\s*(public\s+)?<([^<>]+)>\s*=\s*(.*)$", re.DOTALL)
+
+
+def parse_jsgf(document: str) -> tuple[dict[str, _Expr], list[str]]:
+    """Rules by name, and the names of the public rules (in order)."""
+    text = re.sub(r"/\*.*?\*/", " ", document, flags=re.DOTALL)
+    text = re.sub(r"//[^\n]*", " ", text)
+    rules: dict[str, _Expr] = {}
+    public: list[str] = []
+    for statement in text.split(";"):
+        stripped = statement.strip()
+        if not stripped or stripped.startswith(("#", "grammar ", "import ")):
+            continue
+        match = _RULE.match(stripped)
+        if not match:
+            raise JsgfError(f"Cannot read the grammar statement {stripped[:60]!r}.")
+        name, body = match.group(2).strip(), match.group(3)
+        rules[name] = _Parser(body).parse()
+        if match.group(1):
+            public.append(name)
+    if not public:
+        raise JsgfError("The grammar has no public rule.")
+    return rules, public
+
+
+class _Parser:
+    def __init__(self, body: str) -> None:
+        self.pieces: list[str] = []
+        pos = 0
+        body = body.strip()
+        while pos < len(body):
+            match = _TOKENS.match(body, pos)
+            if not match:
+                raise JsgfError(f"Cannot read the grammar at {body[pos:pos + 40]!r}.")
+            piece = match.group(1)
+            pos = match.end()
+            if piece.startswith(("/", "{")):
+                continue  # weights and tags do not change what can be said
+            self.pieces.append(piece)
+        self.index = 0
+
+    def parse(self) -> _Expr:
+        expr = self.alternatives()
+        if self.index != len(self.pieces):
+            raise JsgfError("Unbalanced brackets in the grammar.")
+        return expr
+
+    def alternatives(self) -> _Expr:
+        options = [self.sequence()]
+        while self.peek() == "|":
+            self.index += 1
+            options.append(self.sequence())
+        return options[0] if len(options) == 1 else _Alt(tuple(options))
+
+    def sequence(self) -> _Expr:
+        items: list[_Expr] = []
+        while self.peek() not in (None, "|", ")", "]"):
+            items.append(self.item())
+        return items[0] if len(items) == 1 else _Seq(tuple(items))
+
+    def item(self) -> _Expr:
+        piece = self.pieces[self.index]
+        self.index += 1
+        expr: _Expr
+        if piece == "(":
+            expr = self.alternatives()
+            self.expect(")")
+        elif piece == "[":
+            expr = _Repeat(self.alternatives(), 0, at_most_one=True)
+            self.expect("]")
+        elif piece.startswith("<"):
+            expr = _Ref(piece[1:-1].strip())
+        elif piece in ("*", "+"):
+            raise JsgfError("A repeat mark must follow something.")
+        else:
+            expr = _Word(piece.lower())
+        while self.peek() in ("*", "+"):
+            expr = _Repeat(expr, 0 if self.pieces[self.index] == "*" else 1)
+            self.index += 1
+        return expr
+
+    def peek(self) -> str | None:
+        return self.pieces[self.index] if self.index < len(self.pieces) else None
+
+    def expect(self, closing: str) -> None:
+        if self.peek() != closing:
+            raise JsgfError(f"Missing {closing!r} in the grammar.")
+        self.index += 1
+
+
+# --------------------------------------------------------------------------- word automaton
+
+State = frozenset[int]
+
+
+class WordGraph:
+    """The word-level automaton of a JSGF document's public rules."""
+
+    def __init__(self, document: str) -> None:
+        rules, public = parse_jsgf(document)
+        self._rules = rules
+        self._eps: list[list[int]] = []
+        self._arcs: list[list[tuple[str, int]]] = []
+        start = self._node()
+        self.accept = self._node()
+        for name in public:
+            self._build(_Ref(name), start, self.accept, depth=0)
+        self.start: State = self._closure({start})
+        self._next: dict[State, dict[str, State]] = {}
+
+    def _node(self) -> int:
+        self._eps.append([])
+        self._arcs.append([])
+        return len(self._eps) - 1
+
+    def _build(self, expr: _Expr, a: int, b: int, *, depth: int) -> None:
+        if depth > 50:
+            raise JsgfError("The grammar refers to itself too deeply.")
+        if isinstance(expr, _Word):
+            self._arcs[a].append((expr.text, b))
+        elif isinstance(expr, _Ref):
+            if expr.name == ANY_WORD_RULE:
+                self._arcs[a].append((ANY_WORD, b))
+            elif expr.name in ("NULL",):
+                self._eps[a].append(b)
+            elif expr.name == "VOID":
+                return
+            else:
+                body = self._rules.get(expr.name)
+                if body is None:
+                    raise JsgfError(f"The grammar uses the undefined rule <{expr.name}>.")
+                self._build(body, a, b, depth=depth + 1)
+        elif isinstance(expr, _Seq):
+            here = a
+            for index, item in enumerate(expr.items):
+                there = b if index == len(expr.items) - 1 else self._node()
+                self._build(item, here, there, depth=depth)
+                here = there
+        elif isinstance(expr, _Alt):
+            for option in expr.options:
+                self._build(option, a, b, depth=depth)
+        elif isinstance(expr, _Repeat):
+            inner_a, inner_b = self._node(), self._node()
+            self._eps[a].append(inner_a)
+            self._build(expr.item, inner_a, inner_b, depth=depth)
+            self._eps[inner_b].append(b)
+            if expr.minimum == 0:
+                self._eps[a].append(b)
+            if not expr.at_most_one:
+                self._eps[inner_b].append(inner_a)
+
+    def _closure(self, nodes: Iterable[int]) -> State:
+        seen = set(nodes)
+        stack = list(seen)
+        while stack:
+            for target in self._eps[stack.pop()]:
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        return frozenset(seen)
+
+    def next_words(self, state: State) -> dict[str, State]:
+        """Word -> the state after it, for every word that may follow ``state``."""
+        cached = self._next.get(state)
+        if cached is None:
+            targets: dict[str, set[int]] = {}
+            for node in state:
+                for word, target in self._arcs[node]:
+                    targets.setdefault(word, set()).add(target)
+            cached = {word: self._closure(t) for word, t in targets.items()}
+            self._next[state] = cached
+        return cached
+
+    def is_final(self, state: State) -> bool:
+        """True when a sentence may end in ``state``."""
+        return self.accept in state
+
+    def has_open_slot(self) -> bool:
+        """True when some sentence takes any word (an open slot)."""
+        return any(word == ANY_WORD for arcs in self._arcs for word, _ in arcs)
+
+    def words(self) -> frozenset[str]:
+        """Every literal word of the automaton."""
+        return frozenset(w for arcs in self._arcs for w, _ in arcs if w != ANY_WORD)
+
+
+# --------------------------------------------------------------------------- characters
+
+def fold_text(text: str) -> str:
+    """Fold decoder text the way the grammar's words are written: lowercase, accents and
+    ligatures stripped, separators as spaces, any other character as an invalid mark."""
+    out: list[str] = []
+    for char in text:
+        lower = char.lower()
+        if lower in _LIGATURES:
+            out.append(_LIGATURES[lower])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", lower)
+                       if not unicodedata.combining(c))
+        for c in base:
+            if c in _WORD_CHARS:
+                out.append(c)
+            elif c in _SEPARATORS or c.isspace():
+                out.append(_SEPARATOR)
+            else:
+                out.append(_INVALID)
+    return "".join(out)
+
+
+class _Trie:
+    __slots__ = ("children", "words")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Trie] = {}
+        self.words: list[str] = []
+
+
+Position = tuple[State, "_Trie | None", bool]
+"""(word-automaton state, node of the current word in that state's word trie or None at a
+word boundary, inside an open-slot word)."""
+
+Positions = frozenset[Position]
+
+
+@dataclass
+class TokenConstraint:
+    """Which decoder tokens may come next inside a phase's grammar (see the module doc)."""
+
+    graph: WordGraph
+    spellings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Extra written forms of a grammar word, folded (``"two": ("2",)``)."""
+
+    def __post_init__(self) -> None:
+        self._tries: dict[State, _Trie] = {}
+        self._steps: dict[tuple[Position, str], Positions] = {}
+        self._allowed: dict[Positions, dict[int, Positions]] = {}
+        self._arrays: dict[Positions, AllowedTokens] = {}
+        self._ends: dict[Positions, bool] = {}
+        self.start: Positions = frozenset({(self.graph.start, None, False)})
+
+    def _trie(self, state: State) -> _Trie:
+        trie = self._tries.get(state)
+        if trie is None:
+            trie = _Trie()
+            for word in self.graph.next_words(state):
+                if word == ANY_WORD:
+                    continue
+                for form in (word, *self.spellings.get(word, ())):
+                    node = trie
+                    for char in form:
+                        node = node.children.setdefault(char, _Trie())
+                    node.words.append(word)
+            self._tries[state] = trie
+        return trie
+
+    def _after_word(self, state: State, word: str) -> State | None:
+        return self.graph.next_words(state).get(word)
+
+    def step(self, position: Position, char: str) -> Positions:
+        """Positions after one folded character."""
+        key = (position, char)
+        cached = self._steps.get(key)
+        if cached is not None:
+            return cached
+        state, node, wild = position
+        out: set[Position] = set()
+        if char == _SEPARATOR:
+            if node is None and not wild:
+                out.add(position)
+            else:
+                for after in self._word_ends(position):
+                    out.add((after, None, False))
+        elif char in _WORD_CHARS:
+            if node is None and not wild:
+                child = self._trie(state).children.get(char)
+                if child is not None:
+                    out.add((state, child, False))
+                if char.isalpha() and ANY_WORD in self.graph.next_words(state):
+                    out.add((state, None, True))
+            elif wild:
+                if char.isalpha() or char == "'":
+                    out.add(position)
+            else:
+                assert node is not None
+                child = node.children.get(char)
+                if child is not None:
+                    out.add((state, child, False))
+                # an elision written together with its word: "l'elephant"
+                for word in node.words:
+                    if word.endswith("'") and word in _ELISIONS:
+                        elided = self._after_word(state, word)
+                        if elided is not None:
+                            out.update(self.step((elided, None, False), char))
+        result = frozenset(out)
+        self._steps[key] = result
+        return result
+
+    def _word_ends(self, position: Position) -> list[State]:
+        state, node, wild = position
+        if wild:
+            after = self._after_word(state, ANY_WORD)
+            return [after] if after is not None else []
+        if node is None:
+            return [state]
+        ends = []
+        for word in node.words:
+            after = self._after_word(state, word)
+            if after is not None:
+                ends.append(after)
+        return ends
+
+    def advance(self, positions: Positions, text: str) -> Positions:
+        """Positions after some folded text (empty when it leaves the grammar)."""
+        for char in text:
+            nxt: set[Position] = set()
+            for position in positions:
+                nxt.update(self.step(position, char))
+            positions = frozenset(nxt)
+            if not positions:
+                break
+        return positions
+
+    def can_end(self, positions: Positions) -> bool:
+        """True when the text so far is a whole sentence of the grammar."""
+        cached = self._ends.get(positions)
+        if cached is None:
+            cached = any(self.graph.is_final(after) for position in positions
+                         for after in self._word_ends(position))
+            self._ends[positions] = cached
+        return cached
+
+    def allowed(self, positions: Positions, vocabulary: TokenTrie) -> dict[int, Positions]:
+        """Token id -> positions after it, for every token that keeps the text in grammar."""
+        cached = self._allowed.get(positions)
+        if cached is not None:
+            return cached
+        out: dict[int, Positions] = {}
+        stack: list[tuple[_VocabNode, Positions]] = [(vocabulary.root, positions)]
+        while stack:
+            vnode, here = stack.pop()
+            for char, child in vnode.children.items():
+                nxt: set[Position] = set()
+                for position in here:
+                    nxt.update(self.step(position, char))
+                if not nxt:
+                    continue
+                after = frozenset(nxt)
+                for token in child.tokens:
+                    out[token] = after
+                if child.children:
+                    stack.append((child, after))
+        if len(self._allowed) > 20_000:
+            self._allowed.clear()
+        self._allowed[positions] = out
+        return out
+
+
+def phase_tokens(graph: WordGraph, spellings: Mapping[str, tuple[str, ...]],
+                 token_texts: Mapping[int, str]) -> set[int] | None:
+    """The tokens that can occur anywhere in the grammar's sentences (a superset: a token's
+    word pieces must each fit some grammar word where they stand), or None when any token
+    can (an open slot). A decoder restricted to these stays near the grammar."""
+    if graph.has_open_slot():
+        return None
+    words = set(graph.words())
+    for forms in spellings.values():
+        words.update(forms)
+    prefixes: set[str] = set()
+    pieces: set[str] = set()
+    for word in words:
+        for end in range(1, len(word) + 1):
+            prefixes.add(word[:end])
+            for start in range(end):
+                pieces.add(word[start:end])
+    out: set[int] = set()
+    for token, text in token_texts.items():
+        folded = fold_text(text)
+        if not folded or _INVALID in folded:
+            continue
+        parts = folded.split(_SEPARATOR)
+        fits = True
+        for index, part in enumerate(parts):
+            if not part:
+                continue
+            first, last = index == 0, index == len(parts) - 1
+            if first and last:
+                fits = part in pieces
+            elif first:
+                fits = any(w.endswith(part) for w in words) if part not in words else True
+            elif last:
+                fits = part in prefixes
+            else:
+                fits = part in words
+            if not fits:
+                break
+        if fits:
+            out.add(token)
+    return out
+
+
+@dataclass(frozen=True)
+class AllowedTokens:
+    """The allowed next tokens as arrays, for scoring them all at once."""
+
+    ids: Any
+    """Token ids (numpy int64)."""
+    groups: Any
+    """Per token, the index of the positions it leads to (tokens written alike, such as
+    " Yes" and " yes", share one)."""
+    after: tuple[Positions, ...]
+    """Positions per group."""
+
+
+def allowed_arrays(constraint: TokenConstraint, positions: Positions,
+                   vocabulary: TokenTrie) -> AllowedTokens:
+    """:meth:`TokenConstraint.allowed` as arrays (cached with the constraint)."""
+    import numpy as np
+
+    cached = constraint._arrays.get(positions)
+    if cached is None:
+        allowed = constraint.allowed(positions, vocabulary)
+        index: dict[Positions, int] = {}
+        groups = [index.setdefault(after, len(index)) for after in allowed.values()]
+        cached = AllowedTokens(np.fromiter(allowed.keys(), dtype=np.int64, count=len(allowed)),
+                               np.asarray(groups, dtype=np.int64), tuple(index))
+        if len(constraint._arrays) > 20_000:
+            constraint._arrays.clear()
+        constraint._arrays[positions] = cached
+    return cached
+
+
+class _VocabNode:
+    __slots__ = ("children", "tokens")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _VocabNode] = {}
+        self.tokens: list[int] = []
+
+
+class TokenTrie:
+    """A decoder's vocabulary as a trie of folded text (built once per model and language;
+    ``ascii_only`` leaves out tokens with accented letters, which an English grammar never
+    needs and which would otherwise stand for the same letters many times over)."""
+
+    def __init__(self, token_texts: Mapping[int, str], *, ascii_only: bool = False) -> None:
+        self.root = _VocabNode()
+        self.size = 0
+        for token, text in token_texts.items():
+            if ascii_only and not text.isascii():
+                continue
+            folded = fold_text(text)
+            if not folded or _INVALID in folded:
+                continue
+            node = self.root
+            for char in folded:
+                node = node.children.setdefault(char, _VocabNode())
+            node.tokens.append(token)
+            self.size += 1
