@@ -408,9 +408,11 @@ class PhaseGrammar:
 
         intent_rules: dict[str, list[str]] = {}
         for entry in self.entries:
-            if not entry.in_help:
+            if not entry.in_help and open_rule is None:
                 # sentences understood only to say what is wrong with them ("ice cream two")
-                # would loosen the closed grammar; the open-vocabulary decode still hears them
+                # would loosen a closed grammar of likely words (PocketSphinx then hears
+                # "ocean two" as "low shoot two"); a recognizer that can hear any word at the
+                # open slot gets them, and the open-vocabulary decode still hears them
                 continue
             for template in entry.templates:
                 def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
