@@ -343,9 +343,11 @@ def _with_gain(samples: Samples, gain_db: float) -> Samples:
 
 
 def reverberate(samples: Samples) -> Samples:
-    """The utterance in a reverberant room: sox ``reverb`` (reverberance 60%, HF damping 50%,
-    room scale 85%, pre-delay 20 ms), the wet signal only, at the dry signal's level."""
-    key = hashlib.sha1(samples.tobytes()).hexdigest()[:24]
+    """The utterance in a reverberant room, heard from across the table: sox ``reverb``
+    (reverberance 50%, HF damping 50%, room scale 80%, pre-delay 10 ms; the direct sound and
+    the room together), at the dry signal's level."""
+    settings = ("50", "50", "80", "10")
+    key = hashlib.sha1(samples.tobytes() + repr(settings).encode()).hexdigest()[:24]
     path = CACHE / f"reverb-{key}.wav"
     if path.exists():
         return read_wav(path)
@@ -353,7 +355,7 @@ def reverberate(samples: Samples) -> Samples:
     dry = CACHE / f"dry-{key}.{os.getpid()}.wav"
     wet = CACHE / f"reverb-{key}.{os.getpid()}.wav"
     write_wav(dry, samples)
-    subprocess.run(["sox", str(dry), str(wet), "reverb", "-w", "60", "50", "85", "20",
+    subprocess.run(["sox", str(dry), str(wet), "reverb", *settings,
                     "trim", "0", f"{len(samples) / SAMPLE_RATE:.4f}"],
                    check=True, capture_output=True)
     out = read_wav(wet)
@@ -488,6 +490,10 @@ class Outcome:
     """The reading came from the grammar search (not a fallback to the free transcript)."""
     features: str = "{}"
     """The recognizer's own figures for this utterance (JSON), for calibration."""
+    utterance: float = 0.0
+    """Seconds of audio the endpointer handed to the recognizer (the speech is shorter)."""
+    speech: float = 0.0
+    """Seconds of the synthesized speech itself."""
 
     @property
     def correct(self) -> bool:
@@ -599,7 +605,9 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             cpu=cpu, audio=len(stream) / SAMPLE_RATE, lang=case.setup.lang,
             margin=float(heard.details.get("margin", float("nan"))),
             closed=heard.closed_grammar,
-            features=json.dumps(dict(heard.details), ensure_ascii=False)))
+            features=json.dumps(dict(heard.details), ensure_ascii=False),
+            utterance=heard.audio_seconds,
+            speech=len(synthesize(case.text, case.voice)) / SAMPLE_RATE))
     result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return result
 

@@ -152,3 +152,14 @@ def test_installed_vosk_models_are_listed(monkeypatch: pytest.MonkeyPatch) -> No
     assert check.detail == "fr (vosk-model-small-fr-0.22) at /data/models/vosk-model-small-fr-0.22"
     module.list_models = lambda: []  # type: ignore[attr-defined]
     assert doctor.check_models().detail.startswith("none installed")
+
+
+def test_whisper_models_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host.speech import whisper_models
+
+    monkeypatch.setattr(whisper_models, "state", lambda name: "not installed")
+    check = doctor.check_whisper_models()
+    assert "tiny.en not installed" in check.detail and "pip install" in check.detail
+    monkeypatch.setattr(whisper_models, "state", lambda name: "installed")
+    check = doctor.check_whisper_models()
+    assert check.detail == "tiny.en installed, base installed"

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice_host.speech import models
+from voice_host.speech import models, whisper_models
 from voice_host.speech.pocketsphinx_asr import (
     GARBAGE_PREFIX,
     PocketSphinxRecognizer,
@@ -136,10 +136,19 @@ def test_recognizer_satisfies_protocol_and_describes_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv(models.DATA_ENV, str(tmp_path))
-    rec = create_recognizer("auto")
+    rec = create_recognizer("pocketsphinx")
     assert isinstance(rec, Recognizer)
     assert rec.name == "pocketsphinx"
     assert describe_choice(rec).startswith("Speech recognition: PocketSphinx")
+    # with the speech extra installed, auto is Whisper, and says which model it runs
+    import voice_host.speech.recognizers as recognizers
+
+    if recognizers._whisper_importable() and whisper_models.locate("tiny.en") is not None:
+        auto = create_recognizer("auto")
+        assert isinstance(auto, Recognizer) and auto.name == "whisper"
+        assert describe_choice(auto).startswith("Speech recognition: Whisper tiny.en")
+    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+    assert create_recognizer("auto").name == "pocketsphinx"
 
 
 @needs_tools

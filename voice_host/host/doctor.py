@@ -136,6 +136,19 @@ def check_recognizer(asr: str, vosk_model: str | None, lang: str) -> tuple[Check
     return Check("recognizer", True, f"{detail} (--asr {asr})"), recognizer
 
 
+def check_whisper_models() -> Check:
+    """Which Whisper models are installed (the speech extra brings tiny.en and base)."""
+    try:
+        from voice_host.speech import whisper_models
+    except ImportError:  # pragma: no cover - the speech layer is part of the package
+        return Check("whisper models", True, "not available", essential=False)
+    states = {name: whisper_models.state(name) for name in ("tiny.en", "base")}
+    shown = ", ".join(f"{name} {state}" for name, state in states.items())
+    ok = states["tiny.en"] == "installed"
+    hint = "" if ok else " (install the speech extra: pip install 'voice-host[speech]')"
+    return Check("whisper models", True, shown + hint, essential=False)
+
+
 def check_models() -> Check:
     """Vosk models installed in the user's data folder."""
     try:
@@ -152,8 +165,9 @@ def check_models() -> Check:
     found = [s for s in statuses if getattr(s, "path", None) is not None]
     if not found:
         return Check("vosk models", True,
-                     "none installed (PocketSphinx is used; `voice-host models download en` "
-                     "adds one where the internet is available)", essential=False)
+                     "none installed (optional: Whisper, or PocketSphinx without it, is used; "
+                     "`voice-host models download en` adds one where the internet is "
+                     "available)", essential=False)
     described = [f"{s.info.lang} ({s.info.name}) at {s.path}" for s in found]
     return Check("vosk models", True, ", ".join(described), essential=False)
 
@@ -231,6 +245,7 @@ def run_checks(args: argparse.Namespace, *, sd: Any = None) -> list[Check]:
     checks.append(tts_check)
     asr_check, recognizer = check_recognizer(args.asr, args.vosk_model, args.lang)
     checks.append(asr_check)
+    checks.append(check_whisper_models())
     checks.append(check_models())
     if engine is not None and recognizer is not None:
         checks.append(round_trip(engine, recognizer, args.lang))

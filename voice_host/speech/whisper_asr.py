@@ -16,13 +16,17 @@ One utterance:
 2. **Free decode** (greedy, length capped by the audio's duration): what Whisper hears
    with no grammar.  Its per-step distributions are kept.
 3. **Grammar search**: best-first over token prefixes that stay inside the phase's grammar
-   (:class:`~voice_host.speech.grammar_search.TokenConstraint`).  Each round lets Whisper
-   continue a few prefixes greedily in one batched ``generate`` call; walking a rollout
-   through the grammar scores every step exactly, records a finished sentence wherever the
-   grammar may end (end-of-text included in its score), and queues the best in-grammar
-   tokens that Whisper did not choose as new prefixes.  Scores only fall as tokens are added,
-   so the search stops when no queued prefix can beat the best sentence found (or after a
-   fixed number of rounds).
+   (:class:`~voice_host.speech.grammar_search.TokenConstraint`), starting from the free
+   decode, whose steps are walked through the grammar with their exact scores; a finished
+   sentence is recorded wherever the grammar may end (end-of-text included in its score),
+   and the best in-grammar tokens Whisper did not choose are queued as new prefixes.  The
+   queue is ordered by how much log-probability a prefix has given up against Whisper's own
+   choices so far (not by its total, which would favour short prefixes), and each round
+   continues a few prefixes in one batched ``generate`` call, restricted to the tokens that
+   occur in the phase's sentences so they stay near the grammar; what those rollouts find is
+   scored again, exactly, in one call.  The search stops when Whisper's own words already
+   are a sure sentence, when nothing queued is close enough, or after a fixed number of
+   rounds (the result does not depend on the machine's speed).
 4. **Rejection**: the best sentence is compared with what Whisper would have written at the
    same steps (the mean, over its tokens and end-of-text, of the log-probability given up to
    stay in the grammar).  Table talk has to be forced far from what was said and scores low;
@@ -83,6 +87,8 @@ class WhisperTuning:
     Calibrated with ``voice-host bench --quick --split calib --calibrate``: of the rules
     tried, margin >= -1 with similarity >= 0.5 understood the most commands while acting on
     at most 1% of the table talk."""
+    sure_alone: float = -0.5
+    """A margin at least this good is accepted whatever the similarity."""
     min_similarity: float = 0.5
     """... and when it reads like what Whisper wrote freely (rapidfuzz ratio of the two
     texts, 0..1): table talk forced onto a short command ("pass me the chips" -> "pass")
@@ -104,8 +110,10 @@ class WhisperTuning:
     rounds: int = 2
     """Rounds of batched rollouts after the free decode (one ``generate`` call each); each
     decoder step costs about as much as a whole short batch, so few rounds, wide batches."""
-    batch: int = 8
+    batch: int = 6
     """Prefixes continued per round."""
+    rollout_tokens: int = 6
+    """Tokens a later rollout writes at least past its prefix."""
     queue_limit: int = 48
     """Queued prefixes kept (the best ones)."""
     rescored: int = 4
@@ -201,20 +209,21 @@ class _Grammar:
     """A phase grammar compiled for the search."""
 
     def __init__(self, grammar: RecognitionGrammar, texts: dict[int, str], eot: int) -> None:
-        document = grammar.open_jsgf or grammar.jsgf
         self.open = grammar.open_jsgf is not None or grammar.jsgf is None
-        self.constraint: TokenConstraint | None = None
-        self.suppress: list[int] | None = None
-        """Tokens the rollouts may not write (all that cannot occur in the grammar), or None
-        for an open phase."""
-        if document is not None:
-            spellings = {w: tuple(fold_text(s) for s in forms)
-                         for w, forms in grammar.spellings.items()}
+        spellings = {w: tuple(fold_text(s) for s in forms)
+                     for w, forms in grammar.spellings.items()}
+        # an open phase is searched with its likely words first (the grammar's list and the
+        # game's), then with the slot open to any word
+        documents = [d for d in (grammar.jsgf, grammar.open_jsgf) if d is not None]
+        self.searches: list[tuple[TokenConstraint, list[int] | None]] = []
+        """(constraint, tokens its rollouts may not write -- every token that cannot occur
+        in the grammar, or None when any can), in the order they are tried."""
+        for document in documents:
             graph = WordGraph(document)
-            self.constraint = TokenConstraint(graph, spellings)
             keep = phase_tokens(graph, spellings, texts)
-            if keep is not None:
-                self.suppress = [-1, *sorted(t for t in range(eot) if t not in keep)]
+            suppress = None if keep is None else \
+                [-1, *sorted(t for t in range(eot) if t not in keep)]
+            self.searches.append((TokenConstraint(graph, spellings), suppress))
 
 
 class WhisperRecognizer:
@@ -362,48 +371,65 @@ class WhisperRecognizer:
         seconds = len(samples) / SAMPLE_RATE
         cap = int(tuning.min_tokens + tuning.tokens_per_second * seconds)
         details: dict[str, float | str] = {}
-        empty = {"text": "", "confidence": 0.0, "rejected": False, "closed": False,
-                 "alternatives": [], "details": details}
-        if grammar is None or grammar.constraint is None:
+        # the free decode first: what Whisper hears, with exact scores
+        (ids, rows), = self._rollouts(encoded, [()], cap)
+        free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
+        self._free = _free_score(ids, rows, self._eot)
+        if grammar is None or not grammar.searches:
             # warming up, or open vocabulary: the free decode is the answer
-            (ids, _rows), = self._rollouts(encoded, [()], cap)
-            text = _plain(self._tokenizer.decode([t for t in ids if t < self._eot]))
-            empty.update(text=text, confidence=0.7 if text else 0.0)
-            return empty
-        finished, free_text = self._search(encoded, grammar, cap)
-        if free_text is not None:
-            details["free_text"] = free_text
-        if not finished:
-            return self._fallback(grammar, free_text, details, reason="no grammar sentence")
+            text = _plain(free_text)
+            return {"text": text, "confidence": 0.7 if text else 0.0, "rejected": False,
+                    "closed": False, "alternatives": [], "details": details}
+        details["free_text"] = free_text
+        reason = "no grammar sentence"
+        for constraint, suppress in grammar.searches:
+            finished = self._search(encoded, constraint, suppress, cap, ids, rows)
+            if not finished:
+                continue
+            answer = self._judge(encoded, finished, free_text, details)
+            if answer is not None:
+                return answer
+            reason = str(details.get("rejected_because", reason))
+        return self._fallback(grammar, free_text, details, reason=reason)
+
+    def _judge(self, encoded: np.ndarray, finished: list[_Finished], free_text: str,
+               details: dict[str, float | str]) -> dict[str, Any] | None:
+        """The best sentence found, scored exactly, when it passes the rejection test (else
+        None, with the reason in ``details``)."""
+        tuning = self.tuning
         # the search ranked sentences by the restricted decoder's scores; score the best few
         # exactly, against Whisper's whole vocabulary, in one batched call
-        finished.sort(key=lambda f: f.score, reverse=True)
         unique: dict[tuple[int, ...], _Finished] = {}
-        for item in finished:
+        for item in sorted(finished, key=lambda f: f.score, reverse=True):
             if item.tokens not in unique or (item.exact and not unique[item.tokens].exact):
                 unique[item.tokens] = item
         ranked = sorted(unique.values(), key=lambda f: f.score, reverse=True)
         exact = [f for f in ranked if f.exact][:tuning.rescored]
         inexact = [f for f in ranked if not f.exact][:tuning.rescored]
         scored = exact + (self._exact(encoded, [f.tokens for f in inexact]) if inexact else [])
-        scored.sort(key=lambda f: f.score, reverse=True)
+        # ranked by the mean per-step margin, as they are judged: by their total score a
+        # sentence cut short ("I choose Thomas" + end) beats the whole one with one misheard
+        # name, since ending early costs Whisper little
+        scored.sort(key=lambda f: f.margin / f.steps, reverse=True)
         best = scored[0]
         mean_margin = best.margin / best.steps
         text = _plain(self._tokenizer.decode(list(best.tokens)))
         free_total, free_steps = self._free
-        similarity = fuzz.ratio(_plain(free_text or ""), text) / 100 if free_text is not None \
-            else 1.0
+        similarity = fuzz.ratio(_plain(free_text), text) / 100
         details.update(margin=round(mean_margin, 4), score=round(best.score / best.steps, 4),
                        heard=text, similarity=round(similarity, 3),
                        ratio=round((best.score - free_total) / best.steps, 4),
                        free_score=round(free_total / free_steps, 4), steps=best.steps)
         if mean_margin < tuning.accept_margin:
-            return self._fallback(grammar, free_text, details, reason="low margin")
-        if similarity < tuning.min_similarity:
-            return self._fallback(grammar, free_text, details, reason="unlike the transcript")
+            details["rejected_because"] = "low margin"
+            return None
+        if similarity < tuning.min_similarity and mean_margin < tuning.sure_alone:
+            details["rejected_because"] = "unlike the transcript"
+            return None
+        details.pop("rejected_because", None)
         alternatives: list[str] = []
         for other in scored[1:]:
-            if best.score - other.score > tuning.alternative_window:
+            if best.margin - other.margin > tuning.alternative_window:
                 break
             alt = _plain(self._tokenizer.decode(list(other.tokens)))
             if alt != text and alt not in alternatives:
@@ -446,15 +472,12 @@ class WhisperRecognizer:
         return {"text": "", "confidence": 0.0, "rejected": True,
                 "closed": False, "alternatives": [], "details": details}
 
-    def _search(self, encoded: np.ndarray, grammar: _Grammar, cap: int
-                ) -> tuple[list[_Finished], str | None]:
-        """Best-first search over in-grammar token prefixes (see the module docstring);
-        the sentences found, and the free transcript when the first rollout was free (an
-        open phase)."""
+    def _search(self, encoded: np.ndarray, constraint: TokenConstraint,
+                suppress: list[int] | None, cap: int, free_ids: list[int],
+                free_rows: list[Any]) -> list[_Finished]:
+        """Best-first search over in-grammar token prefixes, from the free decode (see the
+        module docstring); the sentences found."""
         tuning = self.tuning
-        constraint = grammar.constraint
-        assert constraint is not None
-        suppress = grammar.suppress
         queue: list[_Prefix] = []
         finished: list[_Finished] = []
         best = -math.inf
@@ -472,7 +495,7 @@ class WhisperRecognizer:
                     end = float(logp[self._eot])
                     done = _Finished(tuple(tokens), score + end, margin + end - whole, exact)
                     finished.append(done)
-                    best = max(best, done.score)
+                    best = max(best, done.margin)
                 allowed = allowed_arrays(constraint, positions, self._vocab)
                 if not len(allowed.ids):
                     break
@@ -499,12 +522,12 @@ class WhisperRecognizer:
                         continue
                     taken.add(group)
                     picked += 1
-                    queued = score + value
+                    queued = margin + value - whole
                     if queued <= best - tuning.alternative_window:
                         continue
                     heapq.heappush(queue, _Prefix(-queued, next(self._order),
-                                                  (*tokens, int(allowed.ids[pick])), queued,
-                                                  margin + value - whole,
+                                                  (*tokens, int(allowed.ids[pick])),
+                                                  score + value, queued,
                                                   allowed.after[group], exact))
                 if not on_path:
                     break
@@ -513,22 +536,24 @@ class WhisperRecognizer:
                 margin += float(logp[chosen]) - whole
                 positions = allowed.after[int(allowed.groups[chosen_at[0]])]
                 tokens.append(chosen)
+            else:
+                # the rollout stopped short while still inside the grammar: go on from there
+                if len(tokens) > len(prefix) and len(tokens) < cap and len(rows) == len(ids):
+                    heapq.heappush(queue, _Prefix(-margin, next(self._order), tuple(tokens),
+                                                  score, margin, positions, exact))
             if len(queue) > tuning.queue_limit:
                 queue[:] = heapq.nsmallest(tuning.queue_limit, queue)
                 heapq.heapify(queue)
 
-        # the free decode first: exact scores, and often already a sentence of the grammar
-        (ids, rows), = self._rollouts(encoded, [()], cap)
-        free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
-        self._free = _free_score(ids, rows, self._eot)
-        walk((), 0.0, 0.0, constraint.start, ids, rows, True)
+        # the free decode has exact scores, and is often already a sentence of the grammar
+        walk((), 0.0, 0.0, constraint.start, free_ids, free_rows, True)
         for _ in range(tuning.rounds):
             if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
                 break  # Whisper's own words are a sentence of the grammar: nothing to search
             batch: list[_Prefix] = []
             while queue and len(batch) < tuning.batch:
                 item = heapq.heappop(queue)
-                if item.score <= best - tuning.alternative_window:
+                if item.margin <= best - tuning.alternative_window:
                     queue.clear()
                     break
                 batch.append(item)
@@ -536,11 +561,14 @@ class WhisperRecognizer:
                 break
             # later rollouts may only write the phase's tokens, so they stay near the
             # grammar; their scores are renormalized, so what they find is scored again
-            rollouts = self._rollouts(encoded, [p.tokens for p in batch], cap, suppress)
+            # a rollout writes a few tokens; one still inside the grammar goes on next round
+            longest = max(len(p.tokens) for p in batch)
+            limit = min(cap, longest + tuning.rollout_tokens)
+            rollouts = self._rollouts(encoded, [p.tokens for p in batch], limit, suppress)
             for item, (ids, rows) in zip(batch, rollouts, strict=True):
                 walk(item.tokens, item.score, item.margin, item.positions, ids, rows,
                      item.exact and suppress is None)
-        return finished, free_text
+        return finished
 
 
 def _free_score(ids: list[int], rows: list[Any], eot: int) -> tuple[float, int]:
