@@ -281,6 +281,14 @@ class PhaseGrammar:
         return out
 
     @cached_property
+    def diagnostic_intents(self) -> frozenset[str]:
+        """Intents understood only to say what is wrong with them (``help = false`` in the
+        grammar file): help never offers them, the recognizer's grammar leaves them out, and
+        the matcher lets a command read about as well win over them."""
+        return frozenset(e.name for e in self.entries if not e.in_help) - frozenset(
+            e.name for e in self.entries if e.in_help)
+
+    @cached_property
     def literal_words(self) -> frozenset[str]:
         """Every literal word of the phase's templates (not list values)."""
         return frozenset(w for e in self.entries for t in e.templates
@@ -408,11 +416,11 @@ class PhaseGrammar:
 
         intent_rules: dict[str, list[str]] = {}
         for entry in self.entries:
-            if not entry.in_help and open_rule is None:
-                # sentences understood only to say what is wrong with them ("ice cream two")
-                # would loosen a closed grammar of likely words (PocketSphinx then hears
-                # "ocean two" as "low shoot two"); a recognizer that can hear any word at the
-                # open slot gets them, and the open-vocabulary decode still hears them
+            if entry.name in self.diagnostic_intents:
+                # sentences understood only to say what is wrong with them ("ice cream two",
+                # "ocean") would loosen the recognizer's search (PocketSphinx heard "ocean
+                # two" as "low shoot two", Whisper as the one word "ashenu"); typed lines and
+                # the open-vocabulary decode still reach them
                 continue
             for template in entry.templates:
                 def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
@@ -549,7 +557,7 @@ class PhaseGrammar:
         """A few short example phrases per intent, to read out as "what you can say now"."""
         out: dict[str, tuple[str, ...]] = {}
         for intent in self.intents:
-            if not any(e.in_help for e in self.entries if e.name == intent):
+            if intent in self.diagnostic_intents:
                 continue
             examples = [self._fill_example(text) for e in self.entries if e.name == intent
                         for text in e.examples]

@@ -125,8 +125,7 @@ class _Compiled:
         self.value_words = frozenset(t for vl in self.lists.values()
                                      for tokens, _ in vl.forms for t in tokens)
         self.list_slots = phase.list_slots
-        self.diagnostic = frozenset(e.name for e in phase.entries if not e.in_help) - frozenset(
-            e.name for e in phase.entries if e.in_help)
+        self.diagnostic = phase.diagnostic_intents
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in phase.skeletons(keep_optional=False):
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
