@@ -2,14 +2,22 @@
 
     python scripts/make_cues.py [--out DIR]
 
-Deterministic: the same numpy version gives byte-identical files (fixed seeds, no downloads).
-Files are 16 kHz mono 16-bit WAV, one per ``voice_host.speech.cues.Cue``.
+    python scripts/make_cues.py --check DIR    # are the cues in DIR what this script makes?
+
+Deterministic up to the last bit: fixed seeds, no downloads. The floating-point maths (sin,
+exp, FFTs) may round differently in the last place on another CPU or numpy build, which can
+move a sample that lies on a rounding boundary by one step of 16-bit audio; so ``--check``
+compares samples, not bytes, and allows at most ``MAX_STEP`` steps on at most ``MAX_MOVED``
+of the samples. A changed cue (another pitch, length, level, noise seed) moves almost every
+sample by far more and is reported. Files are 16 kHz mono 16-bit WAV, one per
+``voice_host.speech.cues.Cue``.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,10 +26,15 @@ import numpy.typing as npt
 
 from voice_host.speech.cues import Cue
 from voice_host.speech.effects import bandpass, crackle
-from voice_host.speech.wav import to_int16, write_wav
+from voice_host.speech.types import SpeechError
+from voice_host.speech.wav import read_wav, to_int16, write_wav
 
 RATE = 16_000
 SEED = 1941  # the year the V campaign began
+MAX_STEP = 2
+"""Largest difference (in 16-bit steps) a sample may show between two CPUs."""
+MAX_MOVED = 0.01
+"""Largest share of samples that may differ at all."""
 Audio = npt.NDArray[np.float64]
 
 
@@ -214,11 +227,49 @@ def generate(out_dir: Path) -> list[Path]:
     return written
 
 
+def differences(fresh: Path, committed: Path) -> list[str]:
+    """What differs between two folders of cues beyond last-bit rounding (empty: the same)."""
+    problems = []
+    for cue in Cue:
+        name = f"{cue.value}.wav"
+        try:
+            new = read_wav(fresh / name).astype(np.int32)
+            old = read_wav(committed / name).astype(np.int32)
+        except SpeechError as exc:
+            problems.append(f"{name}: {exc}")
+            continue
+        if len(new) != len(old):
+            problems.append(f"{name}: {len(old)} samples, the script makes {len(new)}")
+            continue
+        step = np.abs(new - old)
+        moved = float(np.count_nonzero(step)) / max(1, len(step))
+        if step.size and (int(step.max()) > MAX_STEP or moved > MAX_MOVED):
+            problems.append(f"{name}: {moved:.1%} of the samples differ, by up to "
+                            f"{int(step.max())} steps")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     default = Path(__file__).resolve().parents[1] / "audio"
     parser.add_argument("--out", type=Path, default=default, help=f"folder (default {default})")
+    parser.add_argument("--check", type=Path, default=None, metavar="DIR",
+                        help="compare the cues in DIR with freshly generated ones; exit 1 "
+                             "if they differ beyond last-bit rounding")
     args = parser.parse_args(argv)
+    if args.check is not None:
+        with tempfile.TemporaryDirectory() as tmp:
+            generate(Path(tmp))
+            problems = differences(Path(tmp), args.check)
+        for problem in problems:
+            sys.stdout.write(problem + "\n")
+        if problems:
+            sys.stdout.write("The cue sounds differ from what the script makes: run "
+                             "scripts/make_cues.py\n")
+            return 1
+        sys.stdout.write(f"the {len(Cue)} cue sounds in {args.check} are what the script "
+                         "makes\n")
+        return 0
     files = generate(args.out)
     total = sum(p.stat().st_size for p in files)
     sys.stdout.write(f"wrote {len(files)} cue sounds to {args.out} ({total // 1024} KiB)\n")

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from voice_host.games import lexicon
 from voice_host.games.base import (
     Deal,
     Event,
@@ -298,6 +299,10 @@ def test_clue_must_not_be_a_visible_word_with_an_ending_added_or_removed(
     ("bus", "bud", "en"), ("cats", "cater", "en"), ("glass", "grass", "en"),
     ("star", "start", "en"), ("plan", "planet", "en"), ("chaise", "cheval", "fr"),
     ("dé", "dent", "fr"), ("lit", "satellite", "fr"), ("pois", "poisson", "fr"),
+    # both halves are words, but the whole is not said (or spelled) as the two joined
+    ("office", "ice", "en"), ("ice", "office", "en"), ("season", "sea", "en"),
+    ("magnet", "net", "en"), ("château", "chat", "fr"), ("grenouille", "nouille", "fr"),
+    ("portail", "porte", "fr"), ("feuille", "feu", "fr"), ("banane", "âne", "fr"),
 ])
 def test_clue_similar_but_different_word_is_allowed(clue: str, visible: str,
                                                     language: str) -> None:
@@ -325,6 +330,41 @@ def test_clue_must_not_be_a_compound_of_a_visible_word(clue: str, visible: str,
                                                        language: str) -> None:
     reason = clue_problem(clue, (visible,), language=language)
     assert reason is not None and f"contains {visible}, which is on the board." in reason
+
+
+needs_lexicon = pytest.mark.skipif(
+    not lexicon.dictionary_available("en") or not lexicon.dictionary_available("fr"),
+    reason="wordfreq (a core dependency) is not installed")
+
+
+@needs_lexicon
+@pytest.mark.parametrize(("clue", "visible", "language", "says"), [
+    # a compound of a visible word, whose other half is no word of the game's list
+    ("headache", "head", "en", "contains"), ("wishbone", "bone", "en", "contains"),
+    ("milkshake", "milk", "en", "contains"), ("foghorn", "horn", "en", "contains"),
+    ("Headaches", "head", "en", "contains"), ("hedgehogs", "hog", "en", "contains"),
+    ("fireman", "fire", "en", "contains"), ("tirebouchon", "bouchon", "fr", "contains"),
+    ("parapluie", "pluie", "fr", "contains"),
+    # a part of a visible compound word
+    ("hedge", "hedgehog", "en", "is part of"), ("hog", "hedgehog", "en", "is part of"),
+    ("lights", "flashlight", "en", "is part of"), ("brush", "toothbrush", "en", "is part of"),
+    ("bouchons", "tirebouchon", "fr", "is part of"),
+])
+def test_compounds_are_split_with_a_real_word_list(clue: str, visible: str, language: str,
+                                                   says: str) -> None:
+    reason = clue_problem(clue, (visible,), language=language)
+    assert reason == f"{clue[0].upper() + clue[1:]} {says} {visible}, which is on the board."
+
+
+def test_without_the_word_lists_the_engine_falls_back_to_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexicon, "_zipf_table", lambda language: None)
+    monkeypatch.setattr(lexicon, "_pronunciations", lambda: None)
+    assert not lexicon.dictionary_available("en")
+    assert clue_problem("snowman", ("snow",)) == "Snowman contains snow, which is on the board."
+    assert clue_problem("fire", ("firetruck",)) == "Fire is part of firetruck, which is on the " \
+                                                   "board."
+    assert clue_problem("net", ("planet",)) is None
 
 
 @pytest.mark.parametrize(("clue", "visible", "language"), [

@@ -139,3 +139,25 @@ def test_table_mode_views_hold_no_secrets(game: str) -> None:
                 assert not view.get(key), f"{game} table view has secret {key!r}: {view[key]}"
             assert {k: v for k, v in view.items() if k in public} == public
         step(state, rng)
+
+
+@pytest.mark.parametrize("name", ["Eve😀", "<b>Ben</b>", "💣", "Ada{}", "Ben\u200b", "123",
+                                  "Maximilian-Alexander de la Tour d'Auvergne"])
+@pytest.mark.parametrize("game", ["resistance", "ici-londres", "codenames"])
+def test_names_that_cannot_be_said_are_refused_at_setup(game: str, name: str) -> None:
+    from voice_host.games import SetupError, state_class
+
+    players = ["Ada", "Cleo", "Dan", "Finn", name][-(5 if game == "resistance" else 4):]
+    with pytest.raises(SetupError) as info:
+        state_class(game).new(players)  # type: ignore[attr-defined]
+    reason = info.value.reason
+    assert name in reason and ("cannot be said aloud" in reason or "too long" in reason)
+
+
+@pytest.mark.parametrize("name", ["Zoë", "Jean-Luc", "O'Neil", "Ana María", "Dr. Who", "Léa",
+                                  "Ingrid2"])
+def test_ordinary_names_are_accepted(name: str) -> None:
+    from voice_host.games import state_class
+
+    state = state_class("resistance").new(["Ada", "Ben", "Cleo", "Dan", name])  # type: ignore[attr-defined]
+    assert name in state.players

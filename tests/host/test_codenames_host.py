@@ -78,7 +78,7 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     run = play(tmp_path, opts, red_sweep(state), confirm=confirm)
     assert run.stop is Stop.FINISHED
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert over["reason"] == "all_agents_found"
     assert "The red team has found all its agents. Red wins!" in run.text
     assert "(game_over)" in run.text and run.text.count("(hit)") == 9
@@ -110,7 +110,7 @@ def test_assassin_loses_the_game_for_the_team_that_touches_it(tmp_path: Path) ->
               f"Oliver: {k[Colour.ASSASSIN][0]}"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["reason"] == "assassin"
+    assert over["winner"] == ["red"] and over["reason"] == "assassin"
     assert over["scores"] == {"red": 0, "blue": 1}
     assert f"{k[Colour.ASSASSIN][0].capitalize()} is the assassin!" in run.text
     assert "The blue team touched the assassin, so the red team wins!" in run.text
@@ -126,7 +126,7 @@ def test_the_other_teams_mistake_can_hand_over_the_win(tmp_path: Path) -> None:
               f"Sophie: {c2} two", f"Oliver: guess {blues[0]}", f"Oliver: guess {reds[8]}"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["reason"] == "all_agents_found"
+    assert over["winner"] == ["red"] and over["reason"] == "all_agents_found"
     assert over["scores"] == {"red": 9, "blue": 1}
     assert "The blue team uncovered the last red agent, so the red team wins!" in run.text
     assert "The red team stops guessing." in run.text
@@ -165,7 +165,7 @@ def test_table_mode_spymasters_state_colours_and_red_wins(tmp_path: Path) -> Non
         script += [f"Thomas: {w}", "Hannah: red"]
     run = play(tmp_path, opts, script)
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert f"Hannah, what colour is {words[0]}?" in run.text
     assert "Spymasters: choose a key card with red lights on its edges" in run.text
     assert "Lay the words out in five rows of five" in run.text
@@ -190,7 +190,7 @@ def test_table_mode_assassin_is_confirmed_and_colour_counts_are_checked(
     assert f"I heard: {words[0]} is the assassin. Is that right?" in run.text
     assert "All right, I have not done anything." in run.text
     over = run.game_over()
-    assert over["winner"] == "blue" and over["reason"] == "assassin"
+    assert over["winner"] == ["blue"] and over["reason"] == "assassin"
 
 
 def test_table_mode_a_colour_beyond_the_key_counts_is_refused(tmp_path: Path) -> None:
@@ -230,6 +230,35 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
     assert [a["action"]["type"] for a in run.events("action")] == ["DealGrid"]
     assert run.state.phase() == "clue" and run.state.clues == ()
     assert run.state.to_json() == dealt(opts).to_json()
+
+
+@pytest.mark.parametrize(("lang", "script", "said"), [
+    ("en", ["Hannah: ice cream 2", "Hannah: sea monster two", "Hannah: my clue is sea monster "
+            "for two", "Hannah: seven two", "Hannah: ocean", "Hannah: the clue is ocean"],
+     ["A clue is one word, and ice cream is two. Hannah, one word and a number, please.",
+      "A clue is one word, and sea monster is two.",
+      "Number words are not allowed as clues: seven cannot be told from the number by ear.",
+      "Say a number too, Hannah: ocean for how many words?"]),
+    ("fr", ["Hannah: glace vanille deux", "Hannah: sept deux", "Hannah: océan"],
+     ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
+      "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
+      "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
+])
+def test_a_clue_that_is_not_one_word_and_a_number_gets_its_reason(
+        tmp_path: Path, lang: str, script: list[str], said: list[str]) -> None:
+    opts = options(first="red", seed=9, lang=lang, words=lang)
+    run = play(tmp_path, opts, script)
+    for sentence in said:
+        assert sentence in run.text
+    assert "not a command I know" not in run.text and "pas une commande" not in run.text
+    assert run.state.clues == () and run.state.to_json() == dealt(opts).to_json()
+    assert [a["action"]["type"] for a in run.events("action")] == ["DealGrid"]
+
+
+def test_a_malformed_clue_from_another_player_is_answered_as_the_wrong_speaker(
+        tmp_path: Path) -> None:
+    run = play(tmp_path, options(first="red", seed=9), ["Thomas: ice cream 2"])
+    assert "Thomas, only Hannah, the red spymaster, gives the clue now." in run.text
 
 
 def test_bad_guesses_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -283,7 +312,7 @@ def test_undo_of_a_guess_with_confirmation(tmp_path: Path) -> None:
     run = play(tmp_path, opts, script, confirm="auto")
     assert "Undo the last move?" in run.text and "Done: the last move is undone." in run.text
     over = run.game_over()
-    assert over["winner"] == "red" and over["scores"] == {"red": 9, "blue": 0}
+    assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert len(run.events("undo")) == 1
     assert run.state.covered_colour(k[Colour.NEUTRAL][0]) is None
 
@@ -371,7 +400,7 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
               f"Oliver: {k[Colour.RED][0]}", f"Hannah: {c2} unlimited",
               *[f"Thomas: {w}" for w in k[Colour.RED][1:]]]
     whole = play(tmp_path, opts, script, name="whole")
-    assert whole.game_over()["winner"] == "red"
+    assert whole.game_over()["winner"] == ["red"]
     first_part = play(tmp_path, opts, script[:3], name="part")
     assert first_part.stop is Stop.INPUT_ENDED
     saved = load_game(tmp_path / "part.json")
@@ -416,7 +445,7 @@ def test_cli_play_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                  "--save", str(save)])
     assert code == 0
     last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert last == {"event": "game_over", "winner": first.value,
+    assert last == {"event": "game_over", "winner": [first.value],
                     "scores": {first.value: 9, first.other.value: 0},
                     "reason": "all_agents_found"}
     printed = capsys.readouterr().out
@@ -629,3 +658,22 @@ def test_without_a_secret_sink_the_key_stays_a_private_line() -> None:
     TextOutput(out).emit(lines)
     assert "Assassin:" not in out.getvalue()
     assert "Hannah and Sophie: I have given you the key privately." in out.getvalue()
+
+
+@pytest.mark.parametrize(("red", "blue", "says"), [
+    ("Ada", "Cleo,Dan,Eve", "the red team has 1. Move a player to it, for example --red "
+                            "Ada,Eve --blue Cleo,Dan."),
+    ("Ada,Ben,Cleo", "Dan", "the blue team has 1. Move a player to it, for example --red "
+                            "Ada,Ben --blue Dan,Cleo."),
+])
+def test_cli_says_how_to_fix_a_team_that_is_too_small(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], red: str, blue: str,
+        says: str) -> None:
+    from voice_host.cli import main
+
+    code = main(["play", "codenames", "--red", red, "--blue", blue, "--input", "text",
+                 "--output", "text", "--save", str(tmp_path / "g.json")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "Each team needs at least 2 players, a spymaster and an operative; " + says in err
+    assert not (tmp_path / "g.json").exists()

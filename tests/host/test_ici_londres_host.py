@@ -109,7 +109,8 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
          draws: list[tuple[str, str]] | None = None, confirm: str = "never",
          name: str = "game", state: IciLondresState | None = None, fresh: bool = True,
          host_state: dict[str, Any] | None = None,
-         rng: random.Random | None = None) -> Run:
+         rng: random.Random | None = None, listener: ListListener | None = None,
+         clock: Any = None) -> Run:
     secrets: list[Line] = []
 
     def sink(line: Line) -> str:
@@ -121,14 +122,15 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
     if host_state:
         adapter.host_state.update(host_state)
     out = io.StringIO()
-    listener = ListListener(script)
+    listener = listener or ListListener(script)
     log_path = tmp_path / f"{name}.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state or new_game(opts),
                       rng=rng or random.Random(opts["seed"]), output=TextOutput(out),
                       listener=listener, log=log, game_options=opts,
                       options=SessionOptions(confirm=confirm,
-                                             save_path=tmp_path / f"{name}.json"))
+                                             save_path=tmp_path / f"{name}.json"),
+                      **({"clock": clock} if clock is not None else {}))
     stop = session.run(fresh=fresh)
     log.close()
     events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
@@ -332,6 +334,46 @@ def test_countdown_silence_makes_time_up_and_pause_stops_the_clock(tmp_path: Pat
     assert "Cleo, name two icons. Ten seconds!" in run.text
 
 
+class TimedListener(ListListener):
+    """Each utterance takes its player some seconds; one that would end after the
+    countdown's seconds is cut off by the clock (silence, as the microphone reports it)."""
+
+    def __init__(self, items: Iterable[tuple[float, str | None]]) -> None:
+        timed = list(items)
+        super().__init__([text for _, text in timed])
+        self.seconds = [t for t, _ in timed]
+        self.now = 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if self.items and request.countdown and self.seconds[0] > request.countdown:
+            self.requests.append(request)
+            self.now += request.countdown
+            self.items.pop(0)
+            self.seconds.pop(0)
+            return Heard(HeardKind.SILENCE, source="test")
+        if self.seconds:
+            self.now += self.seconds.pop(0)
+        return super().listen(request)
+
+
+def test_countdown_is_one_clock_for_the_whole_answer(tmp_path: Path) -> None:
+    """Ten seconds for both icons: neither the first icon nor a line the host did not
+    understand starts the clock again."""
+    opts = options(players=PLAYERS3, mode="countdown")
+    listener = TimedListener([(5.0, "A sentence"), (4.0, "heart"), (3.0, "the giraffe"),
+                              (4.0, "book")])
+    run = play(tmp_path, opts, [], draws=DRAWS, listener=listener, clock=listener.clock)
+    assert [a for a in run.actions() if a["type"] == "Pick"] == [
+        {"type": "Pick", "player": "Ben", "icons": ["heart"]}]
+    assert {"type": "TimeUp", "player": "Ben"} in run.actions()
+    assert "Time is up! Ben loses 1 pick." in run.text
+    countdowns = [r.countdown for r in listener.requests if r.countdown]
+    assert countdowns[:3] == [10, 6, 3]
+
+
 def test_hannah_names_herself_in_competing_networks(tmp_path: Path) -> None:
     opts = options(players=["Ada", "Hannah", "Ben"], mode="competing")
     run = play(tmp_path, opts, ["Love in the library", "Hannah: heart and book"],
@@ -419,6 +461,37 @@ def test_tried_board_score_status_and_undo(tmp_path: Path) -> None:
     assert text.splitlines()[-2] == "HOST: It is Cleo's turn: one icon."
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_undo_after_the_coded_sentence_takes_back_only_the_sentence(
+        tmp_path: Path, lang: str) -> None:
+    opts = options(players=PLAYERS3, rounds=2, lang=lang)
+    heart, book, undo = (("heart", "book", "undo") if lang == "en"
+                         else ("coeur", "livre", "annule"))
+    run = play(tmp_path, opts, ["A sentence", heart, book, "Second sentence", undo],
+               draws=DRAWS)
+    assert run.state.round_number == 2
+    assert run.state.scores == {"Ada": 1, "Ben": 2, "Cleo": 1}  # round 1's hits stay
+    assert run.state.named_icons == ()
+    assert "recorded" not in run.session.adapter.host_state or \
+        run.session.adapter.host_state["recorded"] != 2
+    # the Speaker is asked for the sentence again
+    asked = "Ben, your coded sentence, please" if lang == "en" else "Ben, votre phrase codée"
+    assert run.text.count(asked) == 2, run.text
+
+
+@pytest.mark.parametrize(("lang", "help_word", "said"), [
+    ("en", "help", "Ada, say your coded sentence now, a subject, a verb and an object"),
+    ("fr", "aide", "Ada, dites maintenant votre phrase codée, un sujet, un verbe et un"),
+])
+def test_help_while_the_speaker_composes_says_what_to_do(
+        tmp_path: Path, lang: str, help_word: str, said: str) -> None:
+    run = play(tmp_path, options(players=PLAYERS3, lang=lang), [help_word, "A sentence"],
+               draws=DRAWS)
+    assert said in run.text
+    assert "for example: hit" not in run.text and "par exemple : touché" not in run.text
+    assert run.session.adapter.host_state["sentence"] == "A sentence"
+
+
 class BotListener:
     """The demo's players: each answer is ``Adapter.bot_utterance`` for the current prompt."""
 
@@ -459,7 +532,7 @@ def test_bot_utterances_play_whole_games_the_grammar_understands(
     events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
     heard = [e for e in events if e["event"] == "heard"]
     assert heard and all(e["intent"] == "pick" for e in heard), heard
-    assert not [e for e in events if e["event"] == "rejected"]
+    assert not [e for e in events if e["event"] == "refused"]
     assert len([e for e in events if e["event"] == "recorded"]) == 4
     assert [e for e in events if e["event"] == "game_over"]
 
@@ -601,3 +674,49 @@ def test_cli_host_deal_writes_the_speakers_icons_to_a_file(
     adapter = Adapter(options())
     assert all(adapter.icon(i) in secret for i in icons)
     assert not any(adapter.icon(i) in out for i in icons)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "That is too long for a coded sentence. Ada, one sentence of at most 30 words"),
+    ("fr", "C'est trop long pour une phrase codée. Ada, une seule phrase de 30 mots au plus"),
+])
+def test_a_coded_sentence_too_long_is_refused_with_a_sentence(tmp_path: Path, lang: str,
+                                                              said: str) -> None:
+    long = "word " * 1000
+    recording = Heard(HeardKind.SPEECH, text="", recording=np.zeros(16000 * 60, np.int16),
+                      source="test")
+    run = play(tmp_path, options(players=PLAYERS3, lang=lang),
+               [long.strip(), recording, "The cat ate the key"], draws=DRAWS)
+    assert run.text.count(said) == 2
+    assert long.strip() not in run.text  # never read back
+    assert run.session.adapter.host_state["sentence"] == "The cat ate the key"
+
+
+def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_typing(
+        tmp_path: Path) -> None:
+    """On a terminal the seconds left are redrawn in the prompt itself (not on the line the
+    player types on), and what was half typed when time ran out does not join the next
+    answer."""
+    import os
+    import pty
+
+    from voice_host.host.io import TextListener
+
+    master, slave = pty.openpty()
+    try:
+        stream = os.fdopen(slave, "r", encoding="utf-8", closefd=False)
+        echo = io.StringIO()
+        listener = TextListener(stream=stream, echo=echo)
+        request = ListenRequest(grammar=None, grammar_name="x", expected=("Ben",),
+                                countdown=1)
+        os.write(master, b"hea")                      # typed, never entered
+        assert listener.listen(request).kind is HeardKind.SILENCE
+        os.write(master, b"moon\n")
+        heard = listener.listen(request)
+        assert heard.kind is HeardKind.SPEECH and heard.text == "moon"
+        shown = echo.getvalue()
+        assert shown.startswith("[ 1 s] > \n[ 1 s] > ")
+        assert "(tick)" not in shown
+    finally:
+        os.close(master)
+        os.close(slave)

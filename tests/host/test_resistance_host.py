@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -22,10 +23,10 @@ from voice_host.games.resistance import (
     Setup,
 )
 from voice_host.host.adapter import Decision, Prompt
-from voice_host.host.adapters import new_game
+from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.io import Line, Style
-from voice_host.host.session import Stop
+from voice_host.host.io import Line, ScriptListener, Style, TextOutput
+from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
 
@@ -34,7 +35,7 @@ PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
 def options(**over: Any) -> dict[str, Any]:
     opts: dict[str, Any] = {"deal": "table", "lang": "en", "players": list(PLAYERS),
-                            "double_agent": True, "first": "Ada", "votes": "names", "seed": 7}
+                            "double_agent": True, "first": "Ada", "votes": "together", "seed": 7}
     opts.update(over)
     return opts
 
@@ -80,7 +81,7 @@ def test_spies_win_with_three_failed_missions(tmp_path: Path) -> None:
     run = run_script(tmp_path, script)
     assert run.stop is Stop.FINISHED
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["scores"] == {"heroes": 1, "spies": 3}
     assert over["reason"] == "three_failures"
     assert "Three missions have failed. The spies win!" in run.text
@@ -100,13 +101,43 @@ def test_heroes_win_when_the_double_agent_is_missed(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, confirm="never")
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["scores"] == {"heroes": 3, "spies": 0}
     assert over["reason"] == "double_agent_missed"
     assert "Spies, turn your role cards face up now." in run.text
     assert "Ben, turn over your role card. Were you the double agent? Yes or no." in run.text
     assert "Ben was not the double agent." in run.text
     assert "That is the first rejection for this mission" in run.text
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_only_the_accused_answers_whether_they_were_the_double_agent(
+        tmp_path: Path, lang: str) -> None:
+    yes, no = ("yes", "no") if lang == "en" else ("oui", "non")
+    accuse = "the double agent is Dan" if lang == "en" else "l'agent double est Dan"
+    script = [
+        "Ada and Ben", *votes(5), "no sabotage",
+        "Ben: Ben, Cleo and Dan", *votes(5), "success",
+        "Cleo and Dan", *votes(5), "zero",
+        accuse, f"Ben: {yes}", f"Eve: {yes}", f"Dan: {no}",
+    ]
+    if lang == "fr":
+        script = [line.replace("no sabotage", "aucun sabotage").replace("success", "réussite")
+                  .replace("zero", "zéro").replace(" and ", " et ") for line in script]
+        script = [{"yes": "oui", "no": "non", "I vote yes": "je vote oui", "approve": "pour",
+                   "yeah": "ouais"}.get(line, line) for line in script]
+    run = run_script(tmp_path, script, lang=lang)
+    if lang == "en":
+        assert "Ben, only Dan answers this. Dan, were you the double agent?" in run.text
+        assert "Eve, only Dan answers this." in run.text
+        assert "Dan was not the double agent." in run.text
+    else:
+        assert "Ben, seul Dan répond à cette question." in run.text
+        assert "Eve, seul Dan répond à cette question." in run.text
+    over = run.game_over()
+    assert over["winner"] == ["heroes"] and over["reason"] == "double_agent_missed"
+    answers = [a for a in run.events("action") if a["action"]["type"] == "ConfirmDoubleAgent"]
+    assert len(answers) == 1
 
 
 def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
@@ -124,7 +155,7 @@ def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
     assert "I heard: the spies say the double agent is Eve. Is that right?" in run.text
     assert "I heard: Eve was the double agent. Is that right?" in run.text
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["reason"] == "double_agent_found"
     assert over["scores"] == {"heroes": 3, "spies": 0}
 
@@ -136,7 +167,7 @@ def test_five_rejections_make_the_spies_win(tmp_path: Path) -> None:
         script += [team, *votes(2)]
     run = run_script(tmp_path, script)
     over = run.game_over()
-    assert over["winner"] == "spies"
+    assert over["winner"] == ["spies"]
     assert over["reason"] == "five_rejections"
     assert over["scores"] == {"heroes": 0, "spies": 0}
     assert "That is 3 rejections in a row; five and the spies win." in run.text
@@ -153,7 +184,7 @@ def test_without_double_agent_three_successes_win(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, double_agent=False)
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["reason"] == "three_successes"
     assert over["scores"] == {"heroes": 3, "spies": 0}
     assert "Double agent" not in run.text and "double agent" not in run.text.split(
@@ -196,7 +227,7 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     assert f"only the spies choose now: {' and '.join(spies)}" in run.text
     assert f"{spies[1]} is a spy; point at someone else." in run.text
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["reason"] == "double_agent_missed"
     assert over["scores"] == {"heroes": 3, "spies": 1}
     assert f"The double agent was {double_agent}." in run.text
@@ -205,6 +236,119 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     mission_cards = [e for e in run.log if e["event"] == "action"
                      and e["action"]["type"] == "PlayMissionCard"]
     assert len(mission_cards) == 2 + 3 + 2 + 3
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_votes_are_shown_together_then_taken_in_any_order(tmp_path: Path, lang: str) -> None:
+    """Everyone shows their vote on the host's count; the host then takes the votes in any
+    order (named, or from the player its prompt names), says none of them before the last,
+    and announces them all together."""
+    if lang == "en":
+        team, said = "Ada and Ben", ["Eve: no", "Cleo yes", "Dan votes no", "yes", "Ben: yes"]
+    else:
+        team, said = "Ada et Ben", ["Eve: non", "Cleo oui", "Dan vote non", "oui", "Ben: oui"]
+    run = run_script(tmp_path, [team, *said], lang=lang)
+    text = run.text
+    countdown = "Three, two, one, vote!" if lang == "en" else "Trois, deux, un, votez !"
+    assert countdown in text
+    after = text.split(countdown, 1)[1]
+    result = ("The team is approved, 3 to 2. Yes: Ada, Ben and Cleo. No: Dan and Eve."
+              if lang == "en" else
+              "L'équipe est acceptée, 3 contre 2. Oui : Ada, Ben et Cleo. Non : Dan et Eve.")
+    assert result in after
+    before_result = after.split(result, 1)[0]
+    for word in (("yes", "no") if lang == "en" else ("oui", "non")):
+        # no vote is repeated aloud before the result (only "yes or no" in the prompts)
+        assert f": {word}." not in before_result and f" : {word}." not in before_result
+    if lang == "en":
+        assert "Tell me the votes, in any order: your name, then yes or no. Ada?" in after
+        assert "Still to vote: Ada, Ben, Cleo and Dan. Ada?" in before_result
+        assert "Still to vote: Ada and Ben. Ada?" in before_result
+        assert "Ben, your vote?" in before_result
+    voted = [(a["action"]["player"], a["action"]["approve"]) for a in run.events("action")
+             if a["action"]["type"] == "CastVote"]
+    assert voted == [("Eve", False), ("Cleo", True), ("Dan", False), ("Ada", True),
+                     ("Ben", True)]
+    assert run.state.phase() == "mission"
+
+
+def test_a_second_vote_from_the_same_player_is_refused(tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", "Cleo: yes", "Cleo no", "Ada: yes"])
+    assert "Cleo, you have already voted." in run.text
+    assert run.state.votes == {"Cleo": True, "Ada": True}
+
+
+def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> None:
+    """The companion channel queues a seat's vote as ``CastVote(seat, approve)``; the session
+    takes it before it listens again, like a spoken one, and says none of it."""
+
+    class Pages:
+        def __init__(self) -> None:
+            self.queue: list[Any] = []
+            self.published = 0
+
+        def publish(self, state: Any) -> None:
+            self.published += 1
+            if state.phase() == "vote" and not state.votes and not self.queue:
+                self.queue = [CastVote("Dan", False), CastVote("Eve", True)]
+
+        def private_turn(self, state: Any) -> tuple[str, ...]:
+            return ()
+
+        def take_actions(self, state: Any = None) -> list[Any]:
+            out, self.queue = self.queue, []
+            return out
+
+    pages = Pages()
+    opts = options()
+    script = tmp_path / "s.txt"
+    script.write_text("Ada and Ben\nAda yes\nBen yes\nCleo no\n", encoding="utf-8")
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("resistance", {**opts, "companion": True}),
+                      state=new_game("resistance", opts), rng=random.Random(7),
+                      output=TextOutput(out), listener=ScriptListener(script),
+                      options=SessionOptions(confirm="never"), companion=pages)
+    session.run(fresh=True)
+    text = out.getvalue()
+    assert "or on your phone. Three, two, one, vote!" in text
+    assert "Still to vote: Ada, Ben and Cleo. Ada?" in text  # the phones' votes are in
+    assert "The team is approved, 3 to 2. Yes: Ada, Ben and Eve. No: Cleo and Dan." in text
+
+
+def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes="names")
+    assert "Three, two, one, vote!" in run.text
+    assert run.state.votes == {"Ben": False}
+
+
+def test_at_is_that_right_commands_are_answered_and_no_says_what_was_not_done(
+        tmp_path: Path) -> None:
+    script = ["Ada and Ben", *votes(5), "one sabotage",
+              "score", "four", "(silence)", "no",       # answered, asked again; then no
+              "undo", "what's the score", "no",         # the vote stays
+              "stop the game", "what", "no"]
+    run = run_script(tmp_path, script, confirm="auto")
+    text = run.text
+    question = "I heard: mission 1 had one sabotage card. Is that right?"
+    after = text.split(question, 1)[1]
+    assert after.count(question) == 3  # after the score, after "four", after the silence
+    assert "Missions won: heroes 0, spies 0." in after.split(question, 1)[0]
+    assert "Please answer yes or no.\nHOST: " + question in text
+    assert ("All right, I have not done anything. Not done: mission 1 had one sabotage card."
+            in text)
+    assert "Undo the last move?" in text and "All right, the last move stays." in text
+    assert "All right, we go on." in text
+    assert run.state.phase() == "mission" and len(run.state.vote_history) == 1
+    assert run.stop is Stop.INPUT_ENDED
+
+
+def test_a_yes_no_question_gives_up_after_three_answers_that_are_neither(
+        tmp_path: Path) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", *votes(5), "one sabotage", "four", "five",
+                                "maybe", "no sabotage", "yes"], confirm="auto")
+    assert run.text.count("Please answer yes or no.") == 2
+    assert "Not done: mission 1 had one sabotage card." in run.text
+    assert "Mission 1 succeeded" in run.text or "mission 1 succeeded" in run.text.lower()
 
 
 def test_count_mode_votes(tmp_path: Path) -> None:
@@ -217,13 +361,13 @@ def test_count_mode_votes(tmp_path: Path) -> None:
         "it's Cleo", "no",
     ]
     run = run_script(tmp_path, script, votes="count")
-    assert "Everyone, vote now: on three, thumbs up for yes or down for no." in run.text
+    assert "Three, two, one, vote!" in run.text
     assert "Ada, how many voted yes?" in run.text
     assert "In this game the leader tells me how many voted yes. Ada, how many?" in run.text
     assert "The team is rejected, 2 votes to 3." in run.text
     assert "The team is approved, 3 votes to 2." in run.text
     over = run.game_over()
-    assert over["winner"] == "heroes"
+    assert over["winner"] == ["heroes"]
     assert over["scores"] == {"heroes": 3, "spies": 1}
 
 
@@ -237,7 +381,11 @@ def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert "The team for mission 2 needs 3 players, you named 2." in run.text
     assert run.state.phase() == "team" and run.state.mission == 2
     assert run.state.proposed_team is None
-    assert not [e for e in run.log if e["event"] == "rejected"]  # refused before applying
+    # refused by the host before the engine saw it, with the reason in the log
+    refused = [e for e in run.log if e["event"] == "refused"]
+    assert [e["reason"] for e in refused] == [
+        "The team for mission 2 needs 3 players, you named 2."]
+    assert "action" not in refused[0] and refused[0]["intent"] == "propose_team"
 
 
 def test_unknown_name_chatter_and_silence_change_nothing(tmp_path: Path) -> None:
@@ -400,8 +548,8 @@ def test_describe_and_winner_json() -> None:
 
 
 @pytest.mark.parametrize(("deal", "vote_mode", "double_agent", "n"), [
-    ("table", "names", True, 5), ("host", "names", True, 7), ("table", "count", True, 8),
-    ("host", "count", False, 10), ("table", "names", False, 6)])
+    ("table", "together", True, 5), ("host", "together", True, 7), ("table", "count", True, 8),
+    ("host", "count", False, 10), ("table", "together", False, 6)])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_bot_utterances_are_legal_moves_the_matcher_understands(
         deal: str, vote_mode: str, double_agent: bool, n: int, lang: str) -> None:
@@ -433,7 +581,7 @@ def test_bot_utterances_are_legal_moves_the_matcher_understands(
                 state.apply(action)
         assert state.is_terminal()
         outcome = state.outcome()
-        assert outcome is not None and adapter.winner_json(outcome) in ("heroes", "spies")
+        assert outcome is not None and adapter.winner_json(outcome) in (["heroes"], ["spies"])
 
 
 # --------------------------------------------------------------------------- the CLI
@@ -456,7 +604,7 @@ def test_cli_plays_a_scripted_game(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     out = capsys.readouterr().out
     assert "Three missions have failed. The spies win!" in out
     last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert last == {"event": "game_over", "winner": "spies",
+    assert last == {"event": "game_over", "winner": ["spies"],
                     "scores": {"heroes": 0, "spies": 3}, "reason": "three_failures"}
 
 
@@ -513,7 +661,7 @@ def test_a_french_game_to_the_end(tmp_path: Path) -> None:
     ]
     run = run_script(tmp_path, script, lang="fr")
     over = run.game_over()
-    assert over["winner"] == "spies" and over["scores"] == {"heroes": 0, "spies": 3}
+    assert over["winner"] == ["spies"] and over["scores"] == {"heroes": 0, "spies": 3}
     assert "Ben, vous dirigez la mission 2. Choisissez une équipe de 3." in run.text
     assert "L'équipe de la mission 3 compte 2 joueurs, vous en avez nommé 1." in run.text
     assert "C'est le premier refus pour cette mission" in run.text

@@ -76,7 +76,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     cls = state_class(game)
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:
-        if entry["event"] not in ("action", "rejected"):
+        if entry["event"] not in ("action", "refused") or "action" not in entry:
             continue
         action = entry["action"]
         for name in secret_fields[action["type"]]:
@@ -147,3 +147,68 @@ def test_no_speaker_falls_back_to_words_on_screen(tmp_path: Path, monkeypatch,  
     assert "I cannot find a speaker" in captured.err
     assert captured.err.count("I cannot find a speaker") == 1
     assert "HOST: Welcome to Ici Londres" in captured.out
+
+
+STOP_CASES = [
+    # (game, options, lines before the word, the word, the answer to the confirmation)
+    ("ici-londres", {"players": ["Ada", "Ben", "Cleo"], "mode": "fragments", "rounds": 1,
+                     "first": None, "lang": "en", "deal": "table", "seed": 1}, [], "stop",
+     "yes"),
+    ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
+                    "votes": "together", "first": "Ada", "lang": "en", "deal": "table",
+                    "seed": 1}, ["Ada and Ben"], "stop", "yes"),
+    ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
+                    "votes": "together", "first": "Ada", "lang": "fr", "deal": "table",
+                    "seed": 1}, [], "arrête", "oui"),
+    ("codenames", {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": "red",
+                   "words": "en", "invalid_clue": "refuse", "lang": "en", "deal": "host",
+                   "seed": 1}, ["Ada: ocean two"], "quit", "yes"),
+    ("codenames", {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": "red",
+                   "words": "en", "invalid_clue": "refuse", "lang": "en", "deal": "host",
+                   "seed": 1}, [], "stop", "yes"),
+]
+
+
+@pytest.mark.parametrize(("game", "opts", "before", "word", "yes"), STOP_CASES,
+                         ids=[f"{c[0]}-{c[3]}" for c in STOP_CASES])
+def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
+        tmp_path: Path, game: str, opts: dict[str, object], before: list[str], word: str,
+        yes: str) -> None:
+    from scripted import run_script
+
+    run = run_script(tmp_path, game, dict(opts), [*before, word, yes], confirm="auto",
+                     save=tmp_path / "game.json")
+    assert run.stop is Stop.QUIT, run.text
+    question = ("Do you want to stop the game? It will be saved." if opts["lang"] == "en"
+                else "Voulez-vous arrêter la partie ? Elle sera sauvegardée.")
+    assert question in run.text
+    assert "[radio] stop" not in run.text  # not taken as the coded sentence
+    assert run.events("stopped")[-1]["reason"] == "quit"
+
+
+def test_the_log_has_refusals_with_their_reason_and_one_winner_type(tmp_path: Path) -> None:
+    """Every game writes ``game_over.winner`` as a list, and a command the host refuses is
+    logged with its reason, whether the host or the rules engine refused it."""
+    from scripted import run_script
+
+    res = run_script(tmp_path, "resistance", {
+        "players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
+        "votes": "together", "first": "Ada", "lang": "en", "deal": "table", "seed": 1},
+        ["Ada and Ben", "Cleo yes", "Cleo: no", "Ben and Cleo and Dan"], name="res")
+    refused = res.events("refused")
+    assert {"intent": "vote", "speaker": "Cleo", "reason": "Cleo, you have already voted."} \
+        .items() <= refused[0].items()
+    ici = run_script(tmp_path, "ici-londres", {
+        "players": ["Ada", "Ben", "Cleo"], "mode": "fragments", "rounds": 1, "first": None,
+        "lang": "en", "deal": "table", "seed": 1},
+        ["A sentence", "Cleo: heart", "heart", "hit", "Cleo: book", "hit"], name="ici")
+    assert ici.events("refused")[0]["reason"] == "Cleo, it is Ben's turn to guess."
+    assert ici.game_over()["winner"] == ["Ben"]
+    cn = run_script(tmp_path, "codenames", {
+        "red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": "red", "words": "en",
+        "invalid_clue": "refuse", "lang": "en", "deal": "host", "seed": 1},
+        ["Ada: ice cream two"], name="cn")
+    assert cn.events("refused")[0]["reason"].startswith("A clue is one word")
+    for run in (res, ici, cn):
+        for line in run.log:
+            assert line["event"] != "rejected"

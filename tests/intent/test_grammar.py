@@ -42,7 +42,8 @@ def test_phase_specific_intents() -> None:
     assert own("resistance", "mission") == {"mission_result"}
     assert own("resistance", "accuse") == {"accuse"}
     assert own("codenames", "guess") == {"guess", "pass"}
-    assert own("codenames", "clue") == {"clue"}
+    assert own("codenames", "clue") == {"clue", "clue_two_words", "clue_number_word",
+                                        "clue_no_number"}
     assert own("codenames", "colour") == {"colour"}
     assert own("ici-londres", "guess") == {"pick"}
     for game, phase in (("resistance", "answer"), ("ici-londres", "answer"),
@@ -158,3 +159,15 @@ def test_open_phase_offers_a_likely_word_grammar_to_the_recognizer() -> None:
     assert jsgf is not None and " lantern " in jsgf and " ocean " in jsgf
     closed = load_grammar("codenames").phase("guess", SlotValues(board_words=("piano",)))
     assert closed.recognition_jsgf() == closed.jsgf()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_help_and_the_recognizer_leave_out_the_diagnostic_clue_sentences(lang: str) -> None:
+    pg = load_grammar("codenames", lang).phase("clue", slot_values("codenames"))
+    assert pg.diagnostic_intents == {"clue_two_words", "clue_number_word", "clue_no_number"}
+    assert not set(pg.help_phrases()) & pg.diagnostic_intents
+    assert "clue" in pg.help_phrases()
+    for jsgf in (pg.recognition_jsgf(), pg.open_slot_jsgf("any_word")):
+        if jsgf is not None:
+            assert "<i_clue>" in jsgf
+            assert "clue_two_words" not in jsgf and "clue_no_number" not in jsgf

@@ -20,7 +20,7 @@ ALLOWED: dict[str, Any] = {
     "players": set(PLAYERS), "player": set(PLAYERS), "choice": {"yes", "no"},
     "sabotages": set(range(10)), "yes": set(range(11)),
     "colour": {"red", "blue", "neutral", "assassin"},
-    "number": set(range(10)) | {"unlimited"},
+    "number": set(range(10)) | {"unlimited"}, "number_word": set(range(11)),
 }
 
 text = st.one_of(st.text(max_size=60),
@@ -34,7 +34,7 @@ def _check(game: str, slots: Any) -> None:
         for item in values:
             if key == "icons":
                 assert item in icon_names
-            elif key == "word" and game == "codenames":
+            elif key in ("word", "word2") and game == "codenames":
                 assert isinstance(item, str) and item
             else:
                 assert item in ALLOWED[key], (key, item)

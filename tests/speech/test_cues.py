@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
 import struct
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -20,17 +22,55 @@ from voice_host.speech.effects import (
     white_noise,
 )
 from voice_host.speech.types import SAMPLE_RATE, AudioFormatError
+from voice_host.speech.wav import read_wav, write_wav
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_regenerating_gives_identical_files(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(REPO / "scripts" / "make_cues.py"), "--out",
-                    str(tmp_path)], check=True, capture_output=True)
-    for cue in Cue:
-        fresh = (tmp_path / f"{cue.value}.wav").read_bytes()
-        committed = (REPO / "audio" / f"{cue.value}.wav").read_bytes()
-        assert fresh == committed, f"{cue.value}.wav differs: run scripts/make_cues.py"
+def _check(folder: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(REPO / "scripts" / "make_cues.py"), "--check",
+                           str(folder)], capture_output=True, text=True)
+
+
+def test_regenerating_gives_the_committed_cues() -> None:
+    result = _check(REPO / "audio")
+    assert result.returncode == 0, result.stdout
+
+
+def _copy_with(tmp_path: Path, cue: Cue, change: Callable[[np.ndarray], np.ndarray]) -> Path:
+    folder = tmp_path / "audio"
+    shutil.copytree(REPO / "audio", folder)
+    path = folder / f"{cue.value}.wav"
+    write_wav(path, change(read_wav(path).astype(np.int32)).clip(-32768, 32767)
+              .astype(np.int16), SAMPLE_RATE)
+    return folder
+
+
+def test_last_bit_rounding_of_another_cpu_is_not_a_difference(tmp_path: Path) -> None:
+    # another CPU's libm rounds a few boundary samples the other way: one step, a few places
+    def another_cpu(x: np.ndarray) -> np.ndarray:
+        y = x.copy()
+        y[::997] += 1
+        y[500::1499] -= 1
+        return y
+
+    folder = _copy_with(tmp_path, Cue.TUNING, another_cpu)
+    assert (folder / "tuning.wav").read_bytes() != (REPO / "audio" / "tuning.wav").read_bytes()
+    result = _check(folder)
+    assert result.returncode == 0, result.stdout
+
+
+@pytest.mark.parametrize("change", [
+    lambda x: (x * 0.97).round(),                       # 0.26 dB quieter
+    lambda x: np.concatenate([x[1:], x[-1:]]),          # shifted by one sample
+    lambda x: np.concatenate([x, np.zeros(16)]),        # one millisecond longer
+    lambda x: x + np.where(np.arange(len(x)) % 50 == 0, 3, 0),  # a faint added click
+])
+def test_a_changed_cue_is_caught(tmp_path: Path, change: Callable[[np.ndarray], np.ndarray]
+                                 ) -> None:
+    result = _check(_copy_with(tmp_path, Cue.TUNING, change))
+    assert result.returncode == 1
+    assert "tuning.wav" in result.stdout and "run scripts/make_cues.py" in result.stdout
 
 
 def test_every_cue_is_present_small_and_16khz_mono() -> None:

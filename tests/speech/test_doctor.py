@@ -29,7 +29,7 @@ def _fake_recognizers(monkeypatch: pytest.MonkeyPatch, factory: object) -> None:
 
 
 def test_report_with_a_scripted_recognizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    recognizer = ScriptedRecognizer(["vote yes"], confidence=0.8)
+    recognizer = ScriptedRecognizer(["i vote yes"], confidence=0.8)
     calls: list[tuple[str, str | None, str]] = []
 
     def create(asr: str = "auto", *, vosk_model: str | None = None, lang: str = "en"):  # type: ignore[no-untyped-def]
@@ -45,15 +45,18 @@ def test_report_with_a_scripted_recognizer(monkeypatch: pytest.MonkeyPatch) -> N
     assert calls == [("pocketsphinx", None, "en")]
     assert "no audio devices found" in report
     assert "scripted" in report and "(--asr pocketsphinx)" in report
-    assert 'heard "vote yes" (confidence 0.80)' in report
-    assert recognizer.grammar is not None and recognizer.grammar.name == "doctor.vote"
+    assert ('said "I vote yes" in the resistance vote phase, heard "i vote yes" (recognizer '
+            'confidence 0.80), understood as a vote yes (confidence ') in report
+    # the real phase's grammar, with the players' names, went to the recognizer
+    assert recognizer.grammar is not None and recognizer.grammar.name == "resistance.vote"
+    assert {"vote", "yes", "no", "ada"} <= set(recognizer.grammar.words)
     heard_audio = recognizer.audio[0]
     assert len(heard_audio) / SAMPLE_RATE > 0.4
     assert np.abs(heard_audio.astype(np.int32)).max() > 3000  # real speech was rendered
 
 
 def test_devices_are_listed(monkeypatch: pytest.MonkeyPatch) -> None:
-    _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer(["vote yes"]))
+    _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer(["i vote yes"]))
     out = io.StringIO()
     doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice())
     assert "microphone: Fake Mic; speaker: Fake Speaker" in out.getvalue()
@@ -63,8 +66,30 @@ def test_wrong_word_heard_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer(["vote no"]))
     out = io.StringIO()
     assert doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice()) == 1
-    assert 'heard "vote no"' in out.getvalue()
+    assert 'heard "vote no"' in out.getvalue() and "understood as a vote no" in out.getvalue()
     assert "1 problem(s) found." in out.getvalue()
+
+
+@pytest.mark.parametrize("transcript", ["yes and no", "i said yes to the pizza"])
+def test_a_yes_the_vote_phase_does_not_take_fails(monkeypatch: pytest.MonkeyPatch,
+                                                  transcript: str) -> None:
+    """A transcript that holds "yes" but that the real vote phase would not act on is a
+    failed round trip (a private yes/no check passed it)."""
+    _fake_recognizers(monkeypatch, lambda *a, **k: ScriptedRecognizer([transcript]))
+    out = io.StringIO()
+    assert doctor.run(_args("--tts", "espeak-ng"), out=out, sd=FakeSoundDevice()) == 1
+    assert f'heard "{transcript}"' in out.getvalue()
+    assert "understood as a vote yes" not in out.getvalue()
+
+
+def test_french_round_trip_uses_the_french_vote_phase(monkeypatch: pytest.MonkeyPatch) -> None:
+    recognizer = ScriptedRecognizer(["je vote oui"])
+    _fake_recognizers(monkeypatch, lambda *a, **k: recognizer)
+    out = io.StringIO()
+    assert doctor.run(_args("--tts", "espeak-ng", "--lang", "fr"), out=out,
+                      sd=FakeSoundDevice()) == 0, out.getvalue()
+    assert "understood as a vote yes" in out.getvalue()
+    assert recognizer.grammar is not None and "oui" in recognizer.grammar.words
 
 
 def test_recognizer_that_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,7 +123,8 @@ def test_real_round_trip_with_pocketsphinx() -> None:
     code = doctor.run(_args("--asr", "pocketsphinx"), out=out, sd=FakeSoundDevice(devices=[]))
     report = out.getvalue()
     assert code == 0, report
-    assert 'said "vote yes", heard "' in report and "yes" in report.split("heard", 1)[1]
+    assert 'said "I vote yes" in the resistance vote phase' in report
+    assert "understood as a vote yes" in report
 
 
 def test_audio_processing_names_missing_optional_libraries(

@@ -166,6 +166,8 @@ def test_every_sentence_of_every_phase_is_inside_its_constraint() -> None:
                 assert document, (lang, game, phase)
                 constraint = TokenConstraint(WordGraph(document), pg.written_forms())
                 for utterance in pg.sample(random.Random(3), 5):
+                    if utterance.intent in pg.diagnostic_intents:
+                        continue  # ("ice cream two") left out of the recognizer's grammar
                     positions = walk(constraint, utterance.text)
                     # the recognizer grammar leaves out what JSGF cannot spell (digits)
                     if all(is_jsgf_token(t) for t in utterance.text.split()):

@@ -24,6 +24,7 @@ import enum
 import random
 import types
 import typing
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
@@ -269,12 +270,39 @@ def check_player_names(players: Sequence[str], description: GameDescription) -> 
         )
     if any(not p for p in names):
         raise SetupError("Every player needs a name.")
+    for p in names:
+        problem = name_problem(p)
+        if problem:
+            raise SetupError(problem)
     seen: set[str] = set()
     for p in names:
         if p.casefold() in seen:
             raise SetupError(f"Two players are called {p}; please give everyone a different name.")
         seen.add(p.casefold())
     return names
+
+
+MAX_NAME_LENGTH = 24
+"""Longest player name (it is said in almost every sentence)."""
+_NAME_PUNCTUATION = frozenset(" -'’.")
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or None. A name is said aloud and recognized
+    by ear, so it is letters (any alphabet, with accents), digits, and spaces, hyphens,
+    apostrophes or dots between them: no emoji, symbols or markup."""
+    bad = [c for c in name if not (unicodedata.category(c)[0] in "LMN"
+                                   or c in _NAME_PUNCTUATION)]
+    if bad:
+        shown = "".join(dict.fromkeys(bad))
+        return (f"The name {name} cannot be said aloud: it has {shown!r} in it. Use letters, "
+                "with spaces, hyphens or apostrophes if needed.")
+    if not any(unicodedata.category(c)[0] == "L" for c in name):
+        return f"The name {name} cannot be said aloud: a name needs letters."
+    if len(name) > MAX_NAME_LENGTH:
+        return (f"The name {name} is too long to say in every sentence: use at most "
+                f"{MAX_NAME_LENGTH} characters, a first name or a nickname.")
+    return None
 
 
 def default_random_action(state: GameState, rng: random.Random) -> Action:

@@ -19,13 +19,14 @@ words folded to lowercase ASCII letters (case and accents ignored, "œ" read as 
 refuses, with a spoken reason: anything but one word of letters (hyphenated compounds
 included), a number word, a visible word, a visible word with an ending added or removed
 (plural, "-ed", "-ing", "-er", "-ly", irregular plurals ...; French plural, feminine and verb
-endings), and a part of a visible compound word or a compound made with a visible word. There
-is no dictionary in the engine, so these checks are heuristics that err on the side of the rule:
-endings are undone by spelling rules (so "corner" counts as "corn" with an ending), and a word
-counts as a compound part when the rest of the longer word is a known word (the word list plus
-common compound parts in ``codenames_words``) or both pieces are long ("water" + "fall"); thus
-"fire" is part of "firetruck" but "net" is not part of "planet". Covered words no longer
-restrict clues.
+endings), and a part of a visible compound word or a compound made with a visible word.
+Endings are undone by spelling rules (so "corner" counts as "corn" with an ending). Fused
+compounds are split with real word lists (:mod:`voice_host.games.lexicon`: wordfreq's English
+and French frequencies, and for English the CMU pronouncing dictionary): "headache" contains
+"head" because "ache" is a word and "headache" is said "head" + "ache"; "office" does not
+contain "ice". Without those packages the other piece must be in the game's word list or the
+common compound parts of ``codenames_words``, or both pieces must be long ("water" +
+"fall"). Covered words no longer restrict clues.
 
 An invalid clue is either refused (option ``invalid_clue="refuse"``: the spymaster tries again)
 or, with ``invalid_clue="penalty"``, played anyway with the official penalty: the turn ends
@@ -47,6 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from voice_host.games import lexicon
 from voice_host.games.base import (
     JSON,
     Action,
@@ -278,22 +280,55 @@ def _lexicon(language: str) -> frozenset[str]:
 
 
 def _is_word(rest: str, language: str) -> bool:
-    lexicon = _lexicon(language)
-    return rest in lexicon or any(b in lexicon for b in word_bases(rest, language))
+    """A known word, or a known word with an ending: in the real word list when it is
+    installed (``lexicon``; ``rest`` spelled with its accents), else in the engine's own
+    lists (``rest`` folded)."""
+    if lexicon.dictionary_available(language):
+        return any(lexicon.is_dictionary_word(w, language) or fold(w) in _lexicon(language)
+                   for w in (rest, *word_bases(rest, language)))
+    lexicon_words = _lexicon(language)
+    return rest in lexicon_words or any(b in lexicon_words for b in word_bases(rest, language))
+
+
+def _plausible_boundary(first: str, second: str) -> bool:
+    """Spelling check of a join, where no pronunciation is known: a consonant before a vowel
+    belongs to the vowel's syllable ("chat|eau" is "châ-teau", "port|ail" is "por-tail"), two
+    vowels may be one sound ("feu|ille"), and a doubled consonant is one sound ("pois|son");
+    none of these is where two words meet."""
+    last, nxt = first[-1], second[0]
+    if nxt in _VOWELS:
+        return False
+    return not (last == nxt and last not in _VOWELS)
 
 
 def is_compound_part(part: str, whole: str, language: str = "en") -> bool:
-    """True when folded ``whole`` is ``part`` joined to another word, at either end: "fire" in
-    "firetruck", "man" in "snowman". The other word must be a known word, or both pieces
-    must be long ("water" + "fall"), so "net" is not taken as a part of "planet"."""
+    """True when ``whole`` is ``part`` joined to another word, at either end: "fire" in
+    "firetruck", "man" in "snowman". Both are lowercase letters (folded, or spelled with
+    their accents when the real word lists are there).
+
+    With the real word lists installed (:mod:`voice_host.games.lexicon`) the other piece must
+    be a common word, and the join must sound (English, by the pronouncing dictionary) or be
+    spelled (otherwise) like two words put together: "head" + "ache", "hedge" + "hog", but not
+    "off" + "ice" for "office" nor "chat" + "eau" for "château". Without them the other piece
+    must be in the engine's list of words, or both pieces must be long ("water" + "fall")."""
     if len(part) < MIN_COMPOUND_PART or len(whole) - len(part) < MIN_COMPOUND_PART:
         return False
     if whole.startswith(part):
-        rest = whole[len(part):]
+        first, second = part, whole[len(part):]
+        rest = second
     elif whole.endswith(part):
-        rest = whole[: -len(part)]
+        first, second = whole[: -len(part)], part
+        rest = first
     else:
         return False
+    if lexicon.dictionary_available(language):
+        if not _is_word(rest, language):
+            return False
+        sounds = lexicon.sounds_joined(first, second, whole, language)
+        if sounds is not None:
+            return sounds
+        return _plausible_boundary(first, second)
+    part, whole, rest = fold(part), fold(whole), fold(rest)
     if _is_word(rest, language):
         return True
     return (len(part) >= MIN_LONG_PART and len(rest) >= MIN_LONG_REST
@@ -304,6 +339,19 @@ def _spoken(word: str) -> str:
     """A word at the start of a sentence."""
     word = word.strip()
     return word[:1].upper() + word[1:]
+
+
+def _spelled(word: str) -> str:
+    """Lowercase letters of ``word`` with their accents (NFC)."""
+    return unicodedata.normalize("NFC", "".join(c for c in word.casefold() if c.isalpha()))
+
+
+def _word_forms(word: str, language: str) -> tuple[str, ...]:
+    """The words ``word`` may be with an ending removed ("lights" -> "light"), when they are
+    words of the language."""
+    return tuple(b for b in word_bases(word, language)
+                 if (len(b) > MIN_COMPOUND_PART or word in (b + "s", b + "x"))
+                 and (lexicon.is_dictionary_word(b, language) or fold(b) in _lexicon(language)))
 
 
 def clue_problem(word: str, visible_words: Iterable[str], *, language: str = "en") -> str | None:
@@ -335,13 +383,17 @@ def clue_problem(word: str, visible_words: Iterable[str], *, language: str = "en
     for v, joined, _parts in visible:
         if same_word_family(clue, joined, language):
             return f"{_spoken(text)} is just {v} with a different ending."
-    for v, joined, parts in visible:
+    spelled = _spelled(text)
+    for v, _joined, parts in visible:
+        spelled_v = _spelled(v)
         if len(parts) > 1 and any(
                 clue == p or same_word_family(clue, p, language) for p in parts):
             return f"{_spoken(text)} is part of {v}, which is on the board."
-        if is_compound_part(clue, joined, language):
+        if any(is_compound_part(form, spelled_v, language)
+               for form in (spelled, *_word_forms(spelled, language))):
             return f"{_spoken(text)} is part of {v}, which is on the board."
-        if is_compound_part(joined, clue, language):
+        if any(is_compound_part(spelled_v, form, language)
+               for form in (spelled, *_word_forms(spelled, language))):
             return f"{_spoken(text)} contains {v}, which is on the board."
     return None
 
@@ -654,9 +706,11 @@ class CodenamesState:
         if isinstance(red_size, bool) or not isinstance(red_size, int):
             raise SetupError("The red team size must be a whole number.")
         if red_size < 2 or n - red_size < 2:
+            small, big = ("red", "blue") if red_size < 2 else ("blue", "red")
             raise SetupError(
-                f"Each team needs at least 2 players; with {n} players red can have 2 to "
-                f"{n - 2}, not {red_size}.")
+                f"Each team needs at least 2 players, a spymaster and an operative, but the "
+                f"red team has {red_size} and the blue team has {n - red_size}: move a "
+                f"player from the {big} team to the {small} team.")
         first_team: Team | None = None
         if first is not None:
             first_team = _team_value(first)

@@ -38,6 +38,10 @@ class Prompt:
     """A command, or a free recording."""
     countdown: int | None = None
     """Seconds on the clock (contre la montre)."""
+    countdown_key: str | None = None
+    """Identity of the clock: prompts with the same key share one countdown (a player's
+    whole answer, over several picks and lines the host did not understand); defaults to
+    ``key``."""
     reminder: tuple[Line, ...] = ()
     """A short form said after a refusal (defaults to ``lines``)."""
 
@@ -119,7 +123,10 @@ class GameAdapter(Protocol):
         """Icons already named this round (Ici Londres), or what fits the game."""
         ...
 
-    def winner_json(self, outcome: Outcome) -> Any: ...
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        """The winners as the log's ``game_over.winner`` writes them: always a list (the
+        winning team or side, or the players tied for first)."""
+        ...
 
     def bot_utterance(self, state: GameState, prompt: Prompt, rng: random.Random) -> tuple[
             str, str]:

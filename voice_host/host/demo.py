@@ -175,7 +175,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game == "ici-londres":
         options.update(mode="fragments", rounds=args.rounds)
     elif args.game == "resistance":
-        options.update(double_agent=True, votes="names")
+        options.update(double_agent=True, votes="together")
     else:
         options.update(words="en", invalid_clue="refuse")
     state = new_game(args.game, options)
@@ -214,8 +214,11 @@ def run(args: argparse.Namespace) -> int:
     decode = sorted(players.decode_seconds)
     median = decode[len(decode) // 2] * 1000 if decode else 0.0
     outcome = session.state.outcome()
+    winners = adapter.winner_json(outcome) if outcome else []
+    won = f"Winner: {winners[0]}" if len(winners) == 1 else \
+        f"Winners: {', '.join(winners) or 'none'}"
     print(f"\nDemo {'finished' if stop is Stop.FINISHED else 'stopped: ' + stop.value} in "
-          f"{elapsed:.0f} s. Winner: {adapter.winner_json(outcome) if outcome else 'none'}.\n"
+          f"{elapsed:.0f} s. {won}.\n"
           f"Players spoke {players.count} times; {players.misheard} were understood as something "
           f"other than what was meant (median decode {median:.0f} ms).\n"
           f"Output folder: {out.resolve()}\n"

@@ -1,9 +1,12 @@
 """``voice-host doctor``: check what this computer offers for speech, and try a round trip.
 
 Reports the sound devices, the text-to-speech engine, the recognizer ``--asr`` would choose,
-the Vosk models installed, and then, with no microphone needed, synthesizes "vote yes" into a
-WAV file with silence around it, cuts the utterance out with the endpointer, recognizes it
-with a small yes/no grammar and says what was heard and how long it took.
+the Vosk models installed, and then, with no microphone needed, synthesizes "I vote yes" into
+a WAV file with silence around it, cuts the utterance out with the endpointer, and sends it
+through the host's own path for a real game phase — the Resistance vote, its grammar from
+``grammars/`` given to whatever recognizer ``--asr`` picked (``wiring.Ears``), then the
+matcher (``understanding.understand``) — and says what was heard, what the host understood,
+and how long it took. It passes only when the host would have taken the vote.
 """
 
 from __future__ import annotations
@@ -21,21 +24,14 @@ from typing import Any, TextIO
 import numpy as np
 
 from voice_host.host import models_cmd
-from voice_host.speech.types import RecognitionGrammar, Recognizer, SpeechError
+from voice_host.speech.types import Recognizer, SpeechError
 
-ROUND_TRIP_TEXT = "vote yes"
-"""What the doctor says to itself."""
-
-VOTE_JSGF = """#JSGF V1.0;
-grammar doctor;
-public <vote> = [i] [vote] (yes | no) [please];
-"""
-VOTE_GRAMMAR = RecognitionGrammar(
-    name="doctor.vote",
-    jsgf=VOTE_JSGF,
-    words=frozenset({"i", "vote", "yes", "no", "please"}),
-)
-"""A tiny grammar for the round trip (independent of the game grammars)."""
+ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "je vote oui"}
+"""What the doctor says to itself, by language."""
+ROUND_TRIP_GAME = "resistance"
+ROUND_TRIP_PHASE = "vote"
+ROUND_TRIP_PLAYERS = ("Ada", "Ben", "Cleo", "Dan", "Eve")
+"""The real phase the round trip goes through (the names only fill the grammar)."""
 
 
 @dataclass(frozen=True)
@@ -177,20 +173,25 @@ def check_models() -> Check:
 
 
 def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
-    """Synthesize "vote yes", recognize it with a yes/no grammar, report the result."""
+    """Synthesize "I vote yes" and hear it as the host would in a Resistance vote: the
+    phase's grammar on the recognizer, then the matcher; report what was understood."""
+    from voice_host.host.io import ListenRequest
+    from voice_host.host.understanding import understand
+    from voice_host.host.wiring import Ears
+    from voice_host.intent import GrammarError, Matcher, SlotValues, load_grammar
     from voice_host.speech.effects import silence
     from voice_host.speech.source import WavSource
     from voice_host.speech.synthesizer import TtsSynthesizer
     from voice_host.speech.wav import write_wav
 
-    text = ROUND_TRIP_TEXT if lang == "en" else "je vote oui"
-    grammar = VOTE_GRAMMAR
-    if lang == "fr":
-        grammar = RecognitionGrammar(
-            name="doctor.vote.fr",
-            jsgf="#JSGF V1.0;\ngrammar doctor;\npublic <vote> = [je] [vote] (oui | non);\n",
-            words=frozenset({"je", "vote", "oui", "non"}),
-        )
+    text = ROUND_TRIP_TEXT.get(lang, ROUND_TRIP_TEXT["en"])
+    try:
+        phase = load_grammar(ROUND_TRIP_GAME, lang).phase(
+            ROUND_TRIP_PHASE, SlotValues(players=ROUND_TRIP_PLAYERS))
+    except GrammarError as error:
+        return Check("round trip", False, f"the {ROUND_TRIP_GAME} grammar cannot load: {error}")
+    request = ListenRequest(grammar=phase, grammar_name=f"{ROUND_TRIP_GAME}.{ROUND_TRIP_PHASE}",
+                            expected=(ROUND_TRIP_PLAYERS[0],))
     try:
         synth = TtsSynthesizer(engine, _NoOutput())
         t0 = time.perf_counter()
@@ -201,17 +202,25 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
             path = Path(tmp) / "vote.wav"  # through a file and the endpointer, like a WAV line
             write_wav(path, np.concatenate([pad, speech, pad]))
             utterance = WavSource(path).listen(timeout=5.0)
-        recognizer.set_grammar(grammar)
         t1 = time.perf_counter()
-        transcript = recognizer.recognize(utterance.samples)
+        heard = Ears(recognizer).hear(utterance.samples, request, source="doctor")
         asr_ms = (time.perf_counter() - t1) * 1000
     except SpeechError as error:
         return Check("round trip", False, str(error))
-    heard = transcript.text or "(nothing)"
-    wanted = "yes" if lang == "en" else "oui"
-    ok = wanted in transcript.text.split() and not transcript.rejected
-    detail = (f'said "{text}", heard "{heard}" (confidence {transcript.confidence:.2f}); '
-              f"a {utterance.duration:.2f} s utterance, rendered in {tts_ms:.0f} ms "
+    understood = understand(heard, Matcher(phase), speaker=ROUND_TRIP_PLAYERS[0])
+    best = understood.best
+    ok = (best is not None and best.intent == "vote" and best.slots.get("choice") == "yes"
+          and not (understood.result is not None and understood.result.ambiguous))
+    if best is not None:
+        meaning = f"understood as a {best.intent} {best.slots.get('choice', '')}".rstrip()
+        meaning += f" (confidence {understood.confidence:.2f})"
+    else:
+        meaning = {"rejected_by_recognizer": "the recognizer judged it out of grammar",
+                   "silence": "nothing was heard"}.get(understood.why_not,
+                                                       "not understood as a vote")
+    detail = (f'said "{text}" in the {ROUND_TRIP_GAME} {ROUND_TRIP_PHASE} phase, heard '
+              f'"{heard.text or "(nothing)"}" (recognizer confidence {heard.confidence:.2f}), '
+              f"{meaning}; a {utterance.duration:.2f} s utterance, rendered in {tts_ms:.0f} ms "
               f"and recognized in {asr_ms:.0f} ms")
     return Check("round trip", ok, detail)
 

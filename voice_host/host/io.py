@@ -97,7 +97,12 @@ class Heard:
     details: Mapping[str, float | str] = field(default_factory=dict, compare=False)
     """The recognizer's own figures (scores, margins), for logs and tuning."""
     error: str = ""
-    """For ERROR: a sentence saying what went wrong."""
+    """For ERROR: a sentence saying what went wrong (in English)."""
+    error_key: str = ""
+    """For ERROR: the narration key of that sentence, so the host says it in the game's
+    language ("common.recording_cut_short"); empty when there is none."""
+    error_params: tuple[tuple[str, Any], ...] = ()
+    """The values the ``error_key`` sentence is filled with."""
     recording: Samples | None = field(default=None, compare=False, repr=False)
     """The raw audio of the utterance, when there was audio."""
     source: str = ""
@@ -219,17 +224,24 @@ class TextListener:
             return False
 
     def listen(self, request: ListenRequest) -> Heard:
-        if self.echo is not None and not self._prompted:
-            print(self.prompt, end="", file=self.echo, flush=True)
-        self._prompted = True
-        if request.purpose == "slice" and self.listens_in_slices:
-            ready, _, _ = select.select([self.stream.fileno()], [], [], request.timeout)
-            if not ready:
-                return Heard(HeardKind.SILENCE, source="keyboard")
-        elif request.countdown and not self._wait_for_line(request.countdown):
+        if request.countdown:
+            # contre la montre: the clock is drawn in the prompt itself (or, for a stream
+            # that cannot be waited on, the plain prompt once)
+            waited = self._wait_for_line(request.countdown)
+            if waited is None and self.echo is not None and not self._prompted:
+                print(self.prompt, end="", file=self.echo, flush=True)
             self._prompted = False
-            return Heard(HeardKind.SILENCE, source="keyboard")
-        self._prompted = False
+            if waited is False:
+                return Heard(HeardKind.SILENCE, source="keyboard")
+        else:
+            if self.echo is not None and not self._prompted:
+                print(self.prompt, end="", file=self.echo, flush=True)
+            self._prompted = True
+            if request.purpose == "slice" and self.listens_in_slices:
+                ready, _, _ = select.select([self.stream.fileno()], [], [], request.timeout)
+                if not ready:
+                    return Heard(HeardKind.SILENCE, source="keyboard")
+            self._prompted = False
         line = self.stream.readline()
         if not line:
             return Heard(HeardKind.END)
@@ -239,28 +251,57 @@ class TextListener:
         speaker, text = parse_script_line(line)
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
 
-    def _wait_for_line(self, seconds: int) -> bool:
-        """Contre la montre at the keyboard: count down aloud (on screen) while waiting for a
-        typed line; False when the clock ran out. Streams that cannot be waited on (a pipe
-        in tests, a StringIO) are read at once."""
+    def clock_prompt(self, remaining: int) -> str:
+        """The input prompt with the seconds left, always the same width (so redrawing it
+        in place never moves what the player is typing)."""
+        return f"[{remaining:2d} s] {self.prompt}"
+
+    def _wait_for_line(self, seconds: int) -> bool | None:
+        """Contre la montre at the keyboard: wait for a typed line while the seconds left
+        count down in the prompt itself; False when the clock ran out (what was half typed
+        is dropped, so it cannot join the next player's answer). None for streams that
+        cannot be waited on (a pipe in tests, a StringIO): they are read at once."""
         try:
             fd = self.stream.fileno()
         except (AttributeError, OSError, ValueError):
-            return True
+            return None
         if not os.isatty(fd):
-            return True
+            return None
+        redraw = self.echo is not None and _is_terminal(self.echo)
+        if self.echo is not None:
+            print(self.clock_prompt(seconds), end="", file=self.echo, flush=True)
         for remaining in range(seconds - 1, -1, -1):
             ready, _, _ = select.select([fd], [], [], 1.0)
             if ready:
                 return True
-            if self.echo is not None:
-                print(f"\rHOST: (tick) {remaining}  {self.prompt}", end="", file=self.echo,
+            if self.echo is not None and redraw:
+                # save the cursor, redraw the prompt's clock at the line start, come back to
+                # where the player is typing
+                print(f"\x1b7\r{self.clock_prompt(remaining)}\x1b8", end="", file=self.echo,
                       flush=True)
         if self.echo is not None:
-            print(file=self.echo)
+            print(file=self.echo, flush=True)
+        _drop_typed_input(fd)
         return False
 
     def close(self) -> None:
+        pass
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return os.isatty(stream.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _drop_typed_input(fd: int) -> None:
+    """Discard what was typed but not yet entered on the terminal ``fd``."""
+    try:
+        import termios
+
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (ImportError, OSError):
         pass
 
 

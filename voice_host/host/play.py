@@ -15,7 +15,7 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, saves_dir
+from voice_host.host.store import EventLog, SaveError, check_save_path, saves_dir
 
 
 def split_names(text: str) -> list[str]:
@@ -53,9 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--players", required=True, help="names in seating order, A,B,C,D,E")
     res.add_argument("--no-double-agent", action="store_true", help="the simpler variant")
     res.add_argument("--first", default=None, help="first leader (default: random)")
-    res.add_argument("--votes", choices=["names", "count"], default="names",
-                     help="names: the host calls each player in turn (default); count: the "
-                          "leader says how many voted yes")
+    res.add_argument("--votes", choices=["together", "count"], default="together",
+                     help="together (default): on the host's count everyone shows their vote "
+                          "at once, then says it, in any order; count: the same show of "
+                          "thumbs, and the leader says how many voted yes")
     add_common(res)
     ici = games.add_parser("ici-londres", help="Ici Londres (3-6 players)")
     ici.add_argument("--players", required=True, help="names in seating order, A,B,C")
@@ -128,6 +129,11 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
                 undo: list[dict[str, Any]] | None = None) -> int:
     lang = options.get("lang", "en")
     try:
+        check_save_path(save_path)
+    except SaveError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    try:
         io = wiring.build_io(args, game=game, lang=lang, save_path=save_path)
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
@@ -162,12 +168,14 @@ def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], st
         stop = session.run(fresh=fresh)
     except KeyboardInterrupt:
         session.save()
-        print(f"\nStopped. The game is saved: voice-host resume {save_path}", file=sys.stderr)
+        print("\nStopped. The game is saved.", file=sys.stderr)
         stop = Stop.QUIT
     finally:
         io.close()
         log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
+    if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
+        print(f"To continue this game: voice-host resume {save_path}", file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

@@ -7,33 +7,62 @@ import random
 import sys
 from pathlib import Path
 
-from voice_host.games import state_class
+from voice_host.games import GameError, GameState, SetupError, state_class
 from voice_host.host.play import add_common, run_session
-from voice_host.host.store import SaveError, latest_save, load_game, rng_from_json
+from voice_host.host.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", type=Path, default=None,
-                        help="saved game (default: the most recent one)")
+                        help="saved game (default: the most recent unfinished one)")
     add_common(parser)
 
 
+def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
+    """A saved game ready to continue: its record, its state and its random generator.
+    Raises SaveError with a sentence when the file cannot be resumed (nothing is written)."""
+    saved = load_game(path)
+    try:
+        cls = state_class(saved.game)
+    except SetupError:
+        raise SaveError(f"The saved game at {path} is for a game I do not know "
+                        f"({saved.game}).") from None
+    try:
+        state = cls.from_json(saved.state)
+    except (GameError, KeyError, ValueError, TypeError, AttributeError, IndexError):
+        raise SaveError(f"The saved game at {path} is damaged and cannot be resumed.") from None
+    rng = random.Random()
+    rng.setstate(rng_from_json(saved.rng))
+    return saved, state, rng
+
+
+def latest_unfinished() -> Path | None:
+    """The most recently saved game that has not ended (damaged files are skipped)."""
+    for path in saved_games():
+        try:
+            _, state, _ = open_saved(path)
+        except SaveError:
+            continue
+        if not state.is_terminal():
+            return path
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
-    path = args.file or latest_save()
+    path = args.file or latest_unfinished()
     if path is None:
-        print("There is no saved game to resume.", file=sys.stderr)
+        print("There is no unfinished saved game to resume. Start one with voice-host play.",
+              file=sys.stderr)
         return 2
     try:
-        saved = load_game(path)
-        state = state_class(saved.game).from_json(saved.state)
+        saved, state, rng = open_saved(path)
     except SaveError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except (KeyError, ValueError, TypeError):
-        print(f"The saved game at {path} is damaged and cannot be resumed.", file=sys.stderr)
+    if state.is_terminal():
+        print(f"The game saved at {path} has already ended. Start a new one with voice-host "
+              "play.", file=sys.stderr)
         return 2
-    rng = random.Random()
-    rng.setstate(rng_from_json(saved.rng))
     options = dict(saved.options)
     if args.lang != "en":  # a language given on the command line wins over the saved one
         options["lang"] = args.lang

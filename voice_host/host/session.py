@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import random
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from voice_host.host.store import (
     rng_from_json,
     rng_to_json,
     save_game,
+    saves_dir,
 )
 from voice_host.host.understanding import understand
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
@@ -36,6 +39,12 @@ UNIVERSAL = frozenset({
 CONFIRM_BELOW = 0.75
 """Actions understood with less confidence than this are confirmed first (--confirm auto)."""
 SILENCES_BEFORE_PAUSE = 3
+CONFIRM_TRIES = 3
+"""Answers to a yes/no question that are neither yes nor no before the host gives up."""
+ANSWERED_DURING_CONFIRM = frozenset({
+    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
+"""Universal commands answered while a yes/no question waits (which is then asked again);
+the others (help, repeat, undo, stop...) get the question again."""
 UNDO_DEPTH = 50
 LISTEN_SLICE = 1.5
 """While phones may answer, a listener that can stop early (the microphone, a terminal)
@@ -64,7 +73,8 @@ class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
-                 undo: list[dict[str, Any]] | None = None, companion: Any = None) -> None:
+                 undo: list[dict[str, Any]] | None = None, companion: Any = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.adapter = adapter
         self.state = state
         self.rng = rng
@@ -82,6 +92,10 @@ class Session:
         self._silences = 0
         self.paused = False
         self.companion = companion
+        self.clock = clock
+        """Seconds, monotonic: what a countdown is measured with."""
+        self._clock: tuple[str, float] | None = None
+        """The running countdown: its key and the seconds already used."""
         """A CompanionChannel (host/companion) when players use the companion page: it gets
         every new state; secret inputs come from it instead of the microphone, and votes,
         picks and guesses may come from it as well as aloud."""
@@ -146,6 +160,8 @@ class Session:
             self.save()
         else:
             self.say_key("common.resumed")
+            if not self.state.is_terminal():  # whose turn it is, and what they are at
+                self.say(self.adapter.status(self.state))
         if (self.companion is not None and not self.companion.seats.locked
                 and self.companion.wait_for_everyone):
             stop = self.wait_for_seats()
@@ -327,6 +343,17 @@ class Session:
         print(line.text, file=self.screen, flush=True)
         self.say_key("companion.move_code_shown", name=seat)
 
+    def countdown_left(self, prompt: Prompt) -> float | None:
+        """Seconds left on the prompt's clock (None without one). The clock runs only while
+        the host listens for it, not while it speaks or the game is paused, and it is one
+        clock for every prompt that shares its ``countdown_key``."""
+        if not prompt.countdown:
+            return None
+        key = prompt.countdown_key or prompt.key
+        if self._clock is None or self._clock[0] != key:
+            self._clock = (key, 0.0)
+        return max(0.0, prompt.countdown - self._clock[1])
+
     def listen_once(self, prompt: Prompt) -> Stop | None:
         if (self.companion is not None and self._slices() and not prompt.countdown
                 and prompt.kind is PromptKind.COMMAND and self.companion.phone_turn(self.state)):
@@ -334,25 +361,35 @@ class Session:
             return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
             else (None, None)
+        left = self.countdown_left(prompt)
+        if left is not None and left <= 0 and not self.paused:
+            return self.on_silence(prompt)  # the clock ran out during the last answer
+        countdown = None if left is None else max(1, math.ceil(left - 1e-6))
         request = ListenRequest(
             grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
             expected=prompt.expected, timeout=self.options.silence_timeout,
-            countdown=prompt.countdown, record=prompt.kind is PromptKind.RECORD,
+            countdown=countdown, record=prompt.kind is PromptKind.RECORD,
             prompt=prompt)
-        if prompt.countdown:
-            self.output.tick(prompt.countdown)
+        if countdown:
+            self.output.tick(countdown)
+        started = self.clock()
         heard = self.listener.listen(request)
+        if self._clock is not None and left is not None and not self.paused:
+            self._clock = (self._clock[0], self._clock[1] + max(0.0, self.clock() - started))
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
         if heard.kind is HeardKind.END:
             self.save()
-            self.say_key("common.input_ended")
+            self.say_key(self.resume_key("common.input_ended"), file=self.save_name())
             self.log.write("stopped", reason="input_ended")
             return Stop.INPUT_ENDED
         if heard.kind is HeardKind.ERROR:
             self.log.write("input_error", error=heard.error, source=heard.source)
-            self.say([Line(heard.error, lang="en"), *self.reminder(prompt)])
+            said = (self.narrator.line(heard.error_key, **dict(heard.error_params))
+                    if heard.error_key and self.narrator.has(heard.error_key)
+                    else Line(heard.error, lang="en"))
+            self.say([said, *self.reminder(prompt)])
             return None
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
@@ -361,8 +398,16 @@ class Session:
             command = self.universal_in_recording(heard, prompt)
             if command is not None:  # "repeat", "pause", "stop the game"... not a message
                 return self.universal(command, prompt)
-            self.log.write("recorded", speaker=heard.speaker, source=heard.source)
-            self.say(self.adapter.on_recording(self.state, heard))
+            before = self.snapshot()
+            lines = self.adapter.on_recording(self.state, heard)
+            if self.snapshot() != before:  # the message was taken: one move, one undo step
+                self.log.write("recorded", speaker=heard.speaker, source=heard.source)
+                self.undo_stack.append(before)
+                del self.undo_stack[:-UNDO_DEPTH]
+            elif lines:  # refused (too long, the wrong player): the reason goes in the log
+                self.log.write("refused", intent="record", speaker=heard.speaker,
+                               reason=" ".join(line.text for line in lines))
+            self.say(lines)
             self.save()
             return None
         assert matcher is not None
@@ -450,6 +495,10 @@ class Session:
         if decision.reply:
             self.say(decision.reply)
         if decision.action is None:
+            if decision.reply:  # the host refused the command: say why in the log too
+                self.log.write("refused", intent=match.intent, slots=_jsonable(match.slots),
+                               speaker=speaker, reason=" ".join(line.text for line in
+                                                                decision.reply))
             return None
         confidence = match.confidence * heard.confidence
         spoken_check = decision.confirm_spoken if heard.spoken else None
@@ -459,13 +508,12 @@ class Session:
         if needs:
             what = decision.confirm or spoken_check or self.adapter.describe(self.state,
                                                                             decision.action)
-            self.say([self.narrator.line("common.confirm", what=what)])
-            answer = self.ask_yes_no(prompt)
-            if answer is None:
-                self.say_key("common.cancelled")
-                return None
-            if not answer:
-                self.say_key("common.cancelled")
+            question = [self.narrator.line("common.confirm", what=what)]
+            self.say(question)
+            if not self.ask_yes_no(prompt, question):
+                # what was not done, and what the host is still waiting for
+                self.say([self.narrator.line("common.cancelled_what", what=what),
+                          *self.reminder(prompt)])
                 return None
         if self.apply(decision.action):
             for action in decision.then:
@@ -473,30 +521,48 @@ class Session:
                     break
         return None
 
-    def ask_yes_no(self, prompt: Prompt) -> bool | None:
-        """Listen for a yes/no answer from the same players; None when none came."""
+    def ask_yes_no(self, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
+        """Listen for a yes/no answer from the same players; None when none came.
+
+        A universal command meanwhile (score, status, slower...) is answered and the
+        ``question`` asked again; anything else that is not yes or no (a number, table talk,
+        silence) gets "please answer yes or no" and the question again, up to
+        ``CONFIRM_TRIES`` times."""
         pg, matcher = self.phase_grammar("answer")
         request = ListenRequest(grammar=pg, grammar_name=f"{self.adapter.game}.answer",
                                 expected=prompt.expected, timeout=self.options.silence_timeout,
                                 purpose="confirm", prompt=prompt)
-        heard = self.listener.listen(request)
-        understood = understand(heard, matcher,
-                                speaker=self.resolve_speaker(heard.speaker, prompt))
-        best = understood.best
-        self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                       source=heard.source, intent=best.intent if best else None,
-                       slots=dict(best.slots) if best else {},
-                       confidence=round(understood.confidence, 3))
-        if best is None or best.intent != "answer":
-            return None
-        return bool(best.slots.get("choice") == "yes")
+        misses = 0
+        while True:
+            heard = self.listener.listen(request)
+            if heard.kind is HeardKind.END:
+                return None
+            understood = understand(heard, matcher,
+                                    speaker=self.resolve_speaker(heard.speaker, prompt))
+            best = understood.best
+            self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
+                           source=heard.source, intent=best.intent if best else None,
+                           slots=dict(best.slots) if best else {},
+                           confidence=round(understood.confidence, 3))
+            if best is not None and best.intent == "answer" and \
+                    best.slots.get("choice") in ("yes", "no"):
+                return bool(best.slots.get("choice") == "yes")
+            if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
+                self.universal(best, prompt)
+                self.say(question)
+                continue
+            misses += 1
+            if misses >= CONFIRM_TRIES:
+                return None
+            hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
+            self.say([self.narrator.line(hint), *question])
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
         before = self.snapshot()
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.log.write("rejected", action=public_record(action), reason=exc.reason)
+            self.log.write("refused", action=public_record(action), reason=exc.reason)
             self.say([Line(exc.reason, lang=self.narrator.lang)])
             return False
         if record_undo:
@@ -516,9 +582,12 @@ class Session:
 
     def universal(self, match: IntentMatch, prompt: Prompt) -> Stop | None:
         intent = match.intent
-        if intent == "help":
-            pg, _ = self.phase_grammar(prompt.phase if prompt.kind is PromptKind.COMMAND
-                                       else "answer")
+        if intent == "help" and prompt.kind is PromptKind.RECORD:
+            # what to say now is a free sentence, not a command
+            self.say_key("common.help_record", player=prompt.expected[0] if prompt.expected
+                         else "")
+        elif intent == "help":
+            pg, _ = self.phase_grammar(prompt.phase)
             phrases = pg.help_phrases()
             examples = [ps[0] for name, ps in phrases.items() if ps and name not in UNIVERSAL]
             examples = examples[:6] or [ps[0] for ps in phrases.values() if ps][:4]
@@ -555,15 +624,28 @@ class Session:
             return self.undo(prompt)
         elif intent == "quit":
             if self.options.confirm != "never":
-                self.say_key("common.confirm_quit")
-                if not self.ask_yes_no(prompt):
-                    self.say_key("common.cancelled")
+                question = [self.narrator.line("common.confirm_quit")]
+                self.say(question)
+                if not self.ask_yes_no(prompt, question):
+                    self.say_key("common.not_quit")
                     return None
             self.save()
-            self.say_key("common.quit", where=str(self.options.save_path or ""))
+            self.say_key(self.resume_key("common.quit"), file=self.save_name())
             self.log.write("stopped", reason="quit")
             return Stop.QUIT
         return None
+
+    def resume_key(self, key: str) -> str:
+        """``key``, or its ``_file`` form when the game is saved outside the saves folder:
+        a bare ``voice-host resume`` would not find it there, so the hint names the file."""
+        path = self.options.save_path
+        if path is None or path.resolve().parent == saves_dir().resolve():
+            return key
+        return f"{key}_file"
+
+    def save_name(self) -> str:
+        """The save file's name, to say aloud (the whole path is printed on the screen)."""
+        return self.options.save_path.name if self.options.save_path else ""
 
     def undo(self, prompt: Prompt) -> Stop | None:
         if not self.undo_stack:
@@ -571,13 +653,15 @@ class Session:
             return None
         last = self.undo_stack[-1]
         if self.options.confirm != "never":
-            self.say_key("common.confirm_undo")
-            if not self.ask_yes_no(prompt):
-                self.say_key("common.cancelled")
+            question = [self.narrator.line("common.confirm_undo")]
+            self.say(question)
+            if not self.ask_yes_no(prompt, question):
+                self.say_key("common.not_undone")
                 return None
         self.undo_stack.pop()
         self.restore(last)
         self._last_prompt_key = None
+        self._clock = None
         self.log.write("undo")
         self.save()
         self.say_key("common.undone")
@@ -589,6 +673,11 @@ class Session:
         self.save()
         self.log.write("game_over", winner=self.adapter.winner_json(outcome),
                        scores=dict(outcome.scores), reason=outcome.reason)
+
+
+def _jsonable(slots: Any) -> dict[str, Any]:
+    """Slot values as the log writes them (tuples become lists)."""
+    return json.loads(json.dumps(dict(slots), default=list))
 
 
 def new_state(game: str, players: Sequence[str], **options: Any) -> GameState:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -71,17 +72,32 @@ class SavedGame:
                 "host_state": self.host_state, "undo": self.undo}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SavedGame:
-        if data.get("format") != SAVE_FORMAT:
+    def from_json(cls, data: Any) -> SavedGame:
+        if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise SaveError("That file is not a voice-host saved game.")
         if data.get("version") != SAVE_VERSION:
             raise SaveError("That saved game was made by another version of voice-host.")
         try:
-            return cls(game=data["game"], options=dict(data["options"]), state=data["state"],
-                       rng=list(data["rng"]), host_state=dict(data["host_state"]),
-                       undo=list(data["undo"]))
-        except (KeyError, TypeError) as exc:
+            saved = cls(game=data["game"], options=dict(data["options"]), state=data["state"],
+                        rng=data["rng"], host_state=dict(data["host_state"]),
+                        undo=list(data["undo"]))
+        except (KeyError, TypeError, ValueError) as exc:
             raise SaveError("That saved game is damaged; a part is missing.") from exc
+        if not isinstance(saved.game, str):
+            raise SaveError("That saved game is damaged: it does not say which game it is.")
+        if not isinstance(saved.state, Mapping):
+            raise SaveError("That saved game is damaged: the game itself is missing.")
+        if not _is_rng(saved.rng):
+            raise SaveError("That saved game is damaged: its random state cannot be read.")
+        if saved.options.get("lang", "en") not in ("en", "fr"):
+            raise SaveError("That saved game is damaged: its language is neither English nor "
+                            "French.")
+        for snap in saved.undo:
+            if not (isinstance(snap, Mapping) and isinstance(snap.get("state"), Mapping)
+                    and isinstance(snap.get("host_state"), Mapping)
+                    and _is_rng(snap.get("rng"))):
+                raise SaveError("That saved game is damaged: its undo history cannot be read.")
+        return saved
 
 
 def save_game(path: Path, saved: SavedGame) -> None:
@@ -98,12 +114,50 @@ def load_game(path: Path) -> SavedGame:
     return SavedGame.from_json(data)
 
 
-def latest_save() -> Path | None:
+def saved_games() -> list[Path]:
+    """Save files in the data folder, the most recently written first."""
     folder = saves_dir()
     if not folder.is_dir():
-        return None
-    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
-    return files[-1] if files else None
+        return []
+    files = []
+    for path in folder.glob("*.json"):
+        try:
+            files.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
+    return [p for _, p in sorted(files, reverse=True)]
+
+
+def check_save_path(path: Path) -> None:
+    """Raise SaveError (a sentence) when a game cannot be saved at ``path``; writes nothing
+    there (a throw-away file next to it is created and removed)."""
+    if path.is_dir():
+        raise SaveError(f"I cannot save the game at {path}: that is a folder. Choose a file "
+                        "with --save.")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.close(fd)
+        os.unlink(tmp)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise SaveError(f"I cannot save the game at {path}: {reason.lower()}. Choose another "
+                        "file with --save.") from None
+
+
+def _is_rng(data: Any) -> bool:
+    """Whether ``data`` is a random generator's state as :func:`rng_to_json` writes it."""
+    if not (isinstance(data, list) and len(data) == 3):
+        return False
+    version, internal, gauss = data
+    if not (isinstance(version, int) and isinstance(internal, list) and internal
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in internal)):
+        return False
+    try:
+        random.Random().setstate(rng_from_json(data))
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return gauss is None or isinstance(gauss, float)
 
 
 def rng_to_json(state: tuple[Any, ...]) -> list[Any]:

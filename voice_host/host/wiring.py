@@ -7,6 +7,7 @@ the speech extras."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 import threading
@@ -52,8 +53,11 @@ class SecretFiles:
         if not line.to:
             return None
         path = self.path_for(line.to)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
+        # only this computer's user may read the secrets, like the save file
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(fd, 0o600)  # a file left by an older version is made private too
+        with os.fdopen(fd, "a", encoding="utf-8") as f:
             f.write(line.text + "\n")
         # what the host says aloud: the file's name, not a long path (the folder is printed
         # on the screen at the start)
@@ -202,15 +206,25 @@ class Ears:
         return self.recognizer.recognize(samples)
 
     def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
-        from voice_host.speech.types import SpeechError
-        from voice_host.speech.wav import read_wav
+        """A recorded utterance through the recognizer; a broken, cut-off or too short
+        recording is an ERROR with its sentence, never decoded (a fragment of a word can be
+        heard as a confident "no")."""
+        from voice_host.speech.types import RecordingTooShort, SpeechError
+        from voice_host.speech.wav import read_utterance_wav
 
         try:
-            samples = read_wav(path)
+            samples = read_utterance_wav(path)
+        except RecordingTooShort as exc:
+            if exc.declared is not None:
+                return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                             error_key="common.recording_cut_short",
+                             error_params=(("declared", f"{exc.declared:.1f}"),
+                                           ("actual", f"{exc.actual:.1f}")))
+            return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                         error_key="common.recording_too_short",
+                         error_params=(("actual", f"{exc.actual:.2f}"),))
         except SpeechError as exc:
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
-        if len(samples) == 0:
-            return Heard(HeardKind.SILENCE, source=str(path))
         return self.hear(samples, request, source=str(path))
 
 
@@ -346,7 +360,8 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
     secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
                           else save_path.parent / f"{save_path.stem}-secrets")
     banner: list[str] = []
-    if getattr(args, "deal", "table") == "host":
+    if getattr(args, "deal", "table") == "host" and not getattr(args, "companion", False):
+        # (with the companion page the secrets go to the phones: no folder is written)
         banner.append(f"Each player's secrets are written to {secrets.folder}")
     needs_recognizer = (args.script is None and args.input == "mic") or (
         args.script is not None and _script_has_wav(args.script))

@@ -112,6 +112,9 @@ class IntentEntry:
     """Parsed sentences."""
     examples: tuple[str, ...] = ()
     """Phrases to read out as help; ``{list}`` stands for a value of that list."""
+    in_help: bool = True
+    """False for sentences the host understands only to say what is wrong with them ("ice
+    cream two": a clue is one word); help never offers them."""
 
 
 @dataclass(frozen=True)
@@ -278,6 +281,14 @@ class PhaseGrammar:
         return out
 
     @cached_property
+    def diagnostic_intents(self) -> frozenset[str]:
+        """Intents understood only to say what is wrong with them (``help = false`` in the
+        grammar file): help never offers them, the recognizer's grammar leaves them out, and
+        the matcher lets a command read about as well win over them."""
+        return frozenset(e.name for e in self.entries if not e.in_help) - frozenset(
+            e.name for e in self.entries if e.in_help)
+
+    @cached_property
     def literal_words(self) -> frozenset[str]:
         """Every literal word of the phase's templates (not list values)."""
         return frozenset(w for e in self.entries for t in e.templates
@@ -405,6 +416,12 @@ class PhaseGrammar:
 
         intent_rules: dict[str, list[str]] = {}
         for entry in self.entries:
+            if entry.name in self.diagnostic_intents:
+                # sentences understood only to say what is wrong with them ("ice cream two",
+                # "ocean") would loosen the recognizer's search (PocketSphinx heard "ocean
+                # two" as "low shoot two", Whisper as the one word "ashenu"); typed lines and
+                # the open-vocabulary decode still reach them
+                continue
             for template in entry.templates:
                 def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
                     return slot_rule(slot, entry.limits.get(slot.slot_name, 10))
@@ -540,6 +557,8 @@ class PhaseGrammar:
         """A few short example phrases per intent, to read out as "what you can say now"."""
         out: dict[str, tuple[str, ...]] = {}
         for intent in self.intents:
+            if intent in self.diagnostic_intents:
+                continue
             examples = [self._fill_example(text) for e in self.entries if e.name == intent
                         for text in e.examples]
             kept = tuple(dict.fromkeys(x for x in examples if x))
@@ -615,7 +634,8 @@ def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
         expand(template, rules, keep_optional=True)
     return IntentEntry(name=name, phases=phases_tuple, fixed=dict(entry.get("slots", {})),
                        limits=dict(entry.get("max", {})), templates=templates,
-                       examples=tuple(entry.get("examples", ())))
+                       examples=tuple(entry.get("examples", ())),
+                       in_help=bool(entry.get("help", True)))
 
 
 def _plurals(word: str) -> tuple[str, ...]:

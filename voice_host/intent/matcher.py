@@ -125,10 +125,12 @@ class _Compiled:
         self.value_words = frozenset(t for vl in self.lists.values()
                                      for tokens, _ in vl.forms for t in tokens)
         self.list_slots = phase.list_slots
+        self.diagnostic = phase.diagnostic_intents
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in phase.skeletons(keep_optional=False):
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
         self.has_wild = any("{*}" in key for key in self.exact)
+        self.has_two_wild = any(key.count("{*}") > 1 for key in self.exact)
         self.fuzzy: list[_Fuzzy] = []
         self.index: dict[str, list[int]] = {}
         self.wild_ids: list[int] = []
@@ -354,6 +356,15 @@ class Matcher:
         if word_confidences is not None and len(word_confidences) == len(tokens) and tokens:
             mean = sum(min(1.0, max(0.0, c)) for c in word_confidences) / len(tokens)
             factor = 0.5 + 0.5 * mean
+        diagnostic = self._c.diagnostic
+        if diagnostic:
+            # a sentence understood only to say what is wrong with it ("blue ocean two" as a
+            # two-word clue) gives way to a command read about as well ("ocean two"), and is
+            # never an alternative to it
+            real = [r for r in accepted if r.intent not in diagnostic
+                    and r.cost - accepted[0].cost < AMBIGUITY_MARGIN]
+            if real:
+                accepted = [r for r in accepted if r.intent not in diagnostic]
         best_cost = accepted[0].cost
         kept: list[_Reading] = []
         for reading in accepted:
@@ -386,14 +397,19 @@ class Matcher:
                 self._add(entry, list(zip(skeleton, seq, strict=True)), cost, None, who,
                           readings)
         if c.has_wild:
-            for i, item in enumerate(seq):
-                if item.list_name is not None or item.key in c.fillers or \
-                        item.key in c.function or item.key in c.vetoes:
-                    continue
-                wild_keys = keys[:i] + ("{*}",) + keys[i + 1:]
+            free = [i for i, item in enumerate(seq)
+                    if not (item.list_name is not None or item.key in c.fillers
+                            or item.key in c.function or item.key in c.vetoes)]
+            # one open word ("ocean two"), or two where a template has two ("ice cream two",
+            # said to be told that a clue is one word)
+            positions: list[tuple[int, ...]] = [(i,) for i in free]
+            if c.has_two_wild:
+                positions += [(i, j) for i in free for j in free if i < j]
+            for where in positions:
+                wild_keys = tuple("{*}" if k in where else key for k, key in enumerate(keys))
                 found = c.exact.get(wild_keys)
                 if found:
-                    extra = 0.3 if item.key in c.literals else 0.0
+                    extra = sum(0.3 for k in where if seq[k].key in c.literals)
                     for entry, skeleton in found:
                         self._add(entry, list(zip(skeleton, seq, strict=True)), cost + extra,
                                   None, who, readings)

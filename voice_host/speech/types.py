@@ -31,6 +31,17 @@ class AudioFormatError(SpeechError):
     """An empty, corrupt or unsupported WAV or stream."""
 
 
+class RecordingTooShort(AudioFormatError):
+    """A recording that cannot be an utterance: its data is shorter than its header says,
+    or too short to hold a word. ``declared`` (None when the header gives no length) and
+    ``actual`` are seconds."""
+
+    def __init__(self, message: str, *, actual: float, declared: float | None = None) -> None:
+        super().__init__(message)
+        self.actual = actual
+        self.declared = declared
+
+
 class RecognizerUnavailable(SpeechError):
     """A backend cannot start (library or model missing); the message says what to do."""
 

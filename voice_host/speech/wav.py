@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, Samples
+from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, RecordingTooShort, Samples
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -87,6 +87,49 @@ def read_wav(path: str | Path) -> Samples:
         raise AudioFormatError(f"I cannot open the sound file {p.name}.") from None
     audio, rate = decode_wav(data)
     return to_int16(resample(audio, rate, SAMPLE_RATE))
+
+
+MIN_UTTERANCE_SECONDS = 0.25
+"""The shortest recording that can hold a spoken word ("no" takes about a quarter second)."""
+_STREAMED_SIZES = frozenset({0, 0xFFFFFFFF})
+"""Data sizes a streaming writer puts in the header when it does not know the length."""
+
+
+def read_utterance_wav(path: str | Path) -> Samples:
+    """Read a WAV that should hold one spoken utterance, as :func:`read_wav` does, but refuse
+    (``RecordingTooShort``) a file whose data is shorter than its header says (a cut-off
+    recording) or too short to hold a word."""
+    p = Path(path)
+    samples = read_wav(p)
+    data = p.read_bytes()
+    actual = len(samples) / SAMPLE_RATE
+    declared = _declared_seconds(data)
+    if declared is not None and declared - actual > 0.01:
+        raise RecordingTooShort(
+            f"That recording is cut short: its header says {declared:.1f} seconds, but only "
+            f"{actual:.1f} seconds of sound are there.", actual=actual, declared=declared)
+    if actual < MIN_UTTERANCE_SECONDS:
+        raise RecordingTooShort(
+            f"That recording is too short to hold a word: {actual:.2f} seconds.",
+            actual=actual)
+    return samples
+
+
+def _declared_seconds(data: bytes) -> float | None:
+    """The length the data chunk's header announces, in seconds (None when unknown, e.g. a
+    streamed file's placeholder size)."""
+    pos, byte_rate = 12, 0
+    while pos + 8 <= len(data):
+        chunk_id = data[pos : pos + 4]
+        (size,) = struct.unpack_from("<I", data, pos + 4)
+        if chunk_id == b"fmt " and pos + 16 <= len(data):
+            (byte_rate,) = struct.unpack_from("<I", data, pos + 16)
+        elif chunk_id == b"data":
+            if size in _STREAMED_SIZES or size >= 0x7FFF0000 or byte_rate <= 0:
+                return None
+            return size / byte_rate
+        pos += 8 + size + (size & 1)
+    return None
 
 
 def read_wav_native(path: str | Path) -> tuple[FloatArray, int]:

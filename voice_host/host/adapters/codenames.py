@@ -26,7 +26,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.games import Action, Event, GameState, Outcome, SetupError
 from voice_host.games.codenames import (
     ClueGiven,
     CodenamesState,
@@ -95,6 +95,16 @@ def new_game(options: dict[str, Any]) -> GameState:
     """A fresh game from ``play``'s options (red, blue, deal, first, words, invalid_clue)."""
     red = list(options.get("red") or [])
     blue = list(options.get("blue") or [])
+    if len(red) + len(blue) >= 4 and min(len(red), len(blue)) < 2:
+        small, big = (red, blue) if len(red) < 2 else (blue, red)
+        moved = big[-1]
+        fixed_red = [*red, moved] if small is red else red[:-1]
+        fixed_blue = blue[:-1] if small is red else [*blue, moved]
+        which = "red" if small is red else "blue"
+        raise SetupError(
+            f"Each team needs at least 2 players, a spymaster and an operative; the {which} "
+            f"team has {len(small)}. Move a player to it, for example --red "
+            f"{','.join(fixed_red)} --blue {','.join(fixed_blue)}.")
     return CodenamesState.new(
         [*red, *blue], deal=options.get("deal") or "table", red_size=len(red) or None,
         first=options.get("first"), words=options.get("words") or "en",
@@ -242,6 +252,8 @@ class Adapter:
         phase = s.phase()
         intent = match.intent
         if phase == "clue":
+            if intent in ("clue_two_words", "clue_number_word", "clue_no_number"):
+                return self._malformed_clue(s, match, speaker)
             if intent != "clue":
                 return self._reply("not_now")
             return self._clue(s, match, speaker)
@@ -272,6 +284,24 @@ class Adapter:
 
     def _reply(self, key: str, **params: Any) -> Decision:
         return Decision(reply=(self._line(key, **params),))
+
+    def _malformed_clue(self, s: CodenamesState, match: IntentMatch,
+                        speaker: str | None) -> Decision:
+        """A clue of two words, a number word, or no number: say what is wrong with it."""
+        team = s.current_team
+        spymaster = s.spymaster(team)
+        if speaker is not None and speaker != spymaster:
+            return self._reply("clue_wrong_speaker", speaker=speaker, spymaster=spymaster,
+                               team=self._team(team))
+        if match.intent == "clue_two_words":
+            words = f"{match.slots.get('word', '')} {match.slots.get('word2', '')}".strip()
+            return self._reply("clue_one_word", words=words, spymaster=spymaster)
+        if match.intent == "clue_number_word":
+            said = match.slots.get("number_word")
+            return self._reply("clue_number_word", spymaster=spymaster,
+                               word=self._number(None if said == "unlimited" else _as_int(said)))
+        return self._reply("clue_say_number", spymaster=spymaster,
+                           word=str(match.slots.get("word", "")))
 
     def _clue(self, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
         team = s.current_team
@@ -559,8 +589,8 @@ class Adapter:
                  for t, w, n in s.clues]
         return [self._line("clues_list", clues="; ".join(items))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
-        return outcome.winners[0] if outcome.winners else None
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        return list(outcome.winners)
 
     # ------------------------------------------------------------------ demo players
 

@@ -49,6 +49,7 @@ from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator, catalogue
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.cues import Cue
+from voice_host.speech.types import SAMPLE_RATE
 
 GAME = "ici-londres"
 NS = "ici_londres"
@@ -64,6 +65,14 @@ ICON_ENTRIES: tuple[IconEntry, ...] = tuple(
               french_synonyms=i.french_synonyms) for i in ICONS)
 """Every icon as the grammar's slot values (all 36 stay nameable, so that an icon already
 named gets a spoken reason instead of "not understood")."""
+
+
+MAX_SENTENCE_WORDS = 30
+"""Longest coded sentence, in words (the rules want one sentence: subject, verb, object)."""
+MAX_SENTENCE_CHARS = 240
+"""... and in characters."""
+MAX_SENTENCE_SECONDS = 20.0
+"""... and as a recording, in seconds."""
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
@@ -216,6 +225,8 @@ class Adapter:
         lines.append(ask_line)
         return Prompt(lines=tuple(lines), phase="guess", expected=(player,),
                       key=f"{key}|{player}|{left[player]}", countdown=countdown,
+                      # one count of ten seconds for the player's whole answer
+                      countdown_key=f"countdown|{s.round_number}|{player}",
                       reminder=(ask_line,))
 
     def _answer_prompt(self, s: IciLondresState) -> Prompt:
@@ -245,7 +256,13 @@ class Adapter:
             return []
         if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
             return [self._line("record_wrong_player", speaker=s.speaker)]
-        sentence = heard.text.strip()  # typed text, or a caption; "" for raw audio
+        sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
+        seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE
+        if (len(sentence) > MAX_SENTENCE_CHARS or len(sentence.split()) > MAX_SENTENCE_WORDS
+                or seconds > MAX_SENTENCE_SECONDS):
+            # one sentence, as the rules say: a speech would be read back for minutes
+            return [self._line("record_too_long", speaker=s.speaker,
+                               words=MAX_SENTENCE_WORDS)]
         self.host_state["recorded"] = s.round_number
         self.host_state["sentence"] = sentence
         repeat = self.narrator.text(f"{NS}.radio.repeat", lang=RADIO_LANG)
@@ -504,7 +521,7 @@ class Adapter:
             items.append(self._t(key, icon=self.icon(n["icon"]), player=n["player"]))
         return [self._line("info.tried_intro", items=self._t("info.tried_sep").join(items))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
+    def winner_json(self, outcome: Outcome) -> list[str]:
         return sorted(outcome.winners)
 
     # ------------------------------------------------------------------ demo players

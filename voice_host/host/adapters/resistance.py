@@ -11,8 +11,14 @@ there were. The host turns that count into the engine's secret mission cards (sa
 to spies on the team, in seat order — who played which card is never known or said), and
 refuses a count the dealt roles cannot produce without saying why in a way that names anyone.
 
-Votes are called name by name in seating order, starting with the leader, or with
-``options["votes"] == "count"`` the leader says how many voted yes.
+Votes are simultaneous, as the rules want: when a team is proposed the host counts "three,
+two, one, vote!" and everyone shows a thumb at once (or votes on their phone with the
+companion page). Then the host takes each player's vote in any order ("Ada yes", "Ada: yes",
+or a plain "yes" from the player its prompt names: the first still to vote, in seating order
+from the leader) without repeating any, and announces them all together with the result. A
+vote is an ordinary engine action (``CastVote``), whoever delivers it: speech, a script, or a
+seat's page through the companion channel's queue. With ``options["votes"] == "count"`` the
+leader says how many voted yes instead.
 """
 
 from __future__ import annotations
@@ -141,6 +147,10 @@ class Adapter:
         """A variant index that depends only on the game (so a resumed game says the same)."""
         return len(state.vote_history) + state.mission - 1
 
+    def companion_votes(self) -> bool:
+        """Players have the companion page open and may vote on it."""
+        return bool(self.options.get("companion")) and not self.count_votes
+
     def count_phase(self) -> str:
         """The grammar phase of count mode: the leader says how many voted yes. It is a
         phase of its own so that, in ordinary votes, "I vote yes" cannot be heard as a
@@ -181,7 +191,12 @@ class Adapter:
             lines.append(self._line("host_deal_companion" if self.companion else "host_deal"))
             lines.append(self._line("companion_action_cards" if self.companion
                                     else "host_action_cards"))
-        lines.append(self._line("count_votes" if self.count_votes else "name_votes"))
+        if self.count_votes:
+            lines.append(self._line("count_votes"))
+        else:
+            lines.append(self._line("together_votes_companion"
+                                    if self.options.get("companion") else "together_votes",
+                                    example=s.players[0]))
         first = _find_player(s.players, self.options.get("first"))
         if first:
             lines.append(self._line("first_leader_chosen", leader=first))
@@ -255,12 +270,17 @@ class Adapter:
                                          players=len(s.players)),))
             order = self.voting_order(s)
             voter = order[0]
-            key = "vote_prompt_first" if not s.votes else "vote_prompt"
-            return Prompt(lines=(self._line(key, player=voter,
-                                            variant=len(s.votes) + n_votes),),
-                          phase="vote", expected=tuple(order),
-                          key=f"vote|{n_votes}|{voter}",
-                          reminder=(self._line("vote_reminder", player=voter),))
+            still = self._names(order)
+            if not s.votes:
+                line = self._line("vote_tell", player=voter)
+            elif len(order) == 1:
+                line = self._line("vote_last", player=voter)
+            else:
+                line = self._line("vote_waiting", players=still, player=voter)
+            return Prompt(lines=(line,), phase="vote", expected=tuple(order),
+                          key=f"vote|{n_votes}|{len(s.votes)}",
+                          reminder=(self._line("vote_reminder", players=still,
+                                               player=voter),))
         if phase == Phase.MISSION and self.companion:
             waiting = s.current_players()
             lines = [self._line("mission_companion", team=self._names(s.proposed_team or ()))]
@@ -316,6 +336,9 @@ class Adapter:
         if phase == Phase.ACCUSE and intent == "accuse":
             return self._accuse(s, match, speaker)
         if phase == Phase.ANSWER and intent == "answer":
+            if speaker is not None and s.accused is not None and speaker != s.accused:
+                return Decision(reply=(self._line("answer_only_accused", speaker=speaker,
+                                                  player=s.accused),))
             choice = match.slots.get("choice")
             if choice not in ("yes", "no"):
                 return Decision(reply=(self._line("answer_reminder", player=s.accused),))
@@ -458,16 +481,12 @@ class Adapter:
                                 team=self._names(event.team), mission=event.mission)]
             if s.deal is Deal.TABLE:
                 lines.append(self._line("team_cards", leader=event.leader))
-            if self.count_votes:
-                lines.append(self._line("count_call"))
-            else:
-                lines.append(self._line("vote_call_intro" if not s.vote_history
-                                        else "vote_call_short",
-                                        variant=len(s.vote_history)))
+            # everyone shows their vote at once, on the count, before anyone says it
+            lines.append(self._line("vote_countdown_companion" if self.companion_votes()
+                                    else "vote_countdown", variant=len(s.vote_history)))
             return lines
         if isinstance(event, VoteCast):
-            return [self._line("vote_cast_yes" if event.approve else "vote_cast_no",
-                               player=event.player)]
+            return []  # votes were shown together; the result names them all together
         if isinstance(event, VoteResult):
             return self._vote_result(s, event)
         if isinstance(event, MissionResult):
@@ -663,8 +682,8 @@ class Adapter:
             return [] if s.proposed_team else [self._line("board_no_teams")]
         return [self._line("board_rejected_teams", teams="; ".join(rejected))]
 
-    def winner_json(self, outcome: Outcome) -> Any:
-        return outcome.winners[0] if outcome.winners else None
+    def winner_json(self, outcome: Outcome) -> list[str]:
+        return list(outcome.winners)
 
     # ------------------------------------------------------------------ demo players
 

@@ -1,0 +1,144 @@
+"""Real word lists for the Codenames clue check: which strings are words, and (English) how
+they are pronounced, so a fused compound ("headache", "hedgehog") can be split.
+
+* Words: the ``wordfreq`` package (word frequencies of English and French from many sources).
+  A piece counts as a word when it is common enough: at least ``MIN_ZIPF`` on the Zipf scale
+  (``MIN_ZIPF_SHORT`` for three-letter pieces, where abbreviations and fragments abound).
+* Pronunciations (English only): the CMU pronouncing dictionary shipped in the pocketsphinx
+  wheel. A split is a compound only when the whole word sounds like its two parts said one
+  after the other ("head" + "ache" = "headache", but "off" + "ice" is not "office").
+
+Both are optional: without them :func:`dictionary` returns None and :func:`sounds_joined`
+returns None, and the engine falls back to its own word list and spelling rules. Nothing here
+imports the rest of voice_host.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+import unicodedata
+from collections.abc import Mapping
+from pathlib import Path
+
+MIN_ZIPF = 3.0
+"""Zipf frequency (log10 of occurrences per billion words) a piece of four or more letters
+needs to count as a word: "ache" 3.4, "hog" 3.6; "vau" 2.8, "teau" 2.2 are not words."""
+MIN_ZIPF_SHORT = 3.5
+"""... and a three-letter piece ("pla" 3.3 is an abbreviation, not a word)."""
+SHORT = 3
+"""Length of a piece that needs ``MIN_ZIPF_SHORT``."""
+
+
+MIN_ZIPF_REDUCED = 4.0
+"""A compound whose second part's vowel is reduced ("fireman": F AY ER M AH N) counts only
+when both parts are this common ("fire" 5.3 + "man" 5.8, not "mag" 3.7 + "net" in
+"magnet")."""
+
+
+@functools.lru_cache(maxsize=4)
+def _zipf_table(language: str) -> Mapping[str, float] | None:
+    """Lowercase word (accents kept: "gré" is a word, "gre" in "grenouille" is not) -> its
+    Zipf frequency, or None without ``wordfreq``."""
+    try:
+        import wordfreq
+    except ImportError:
+        return None
+    try:
+        # the "small" list holds every word down to Zipf 3 (a millionth), which is as far as
+        # the thresholds here look, and loads ten times faster than the large one
+        freqs = wordfreq.get_frequency_dict(language, wordlist="small")
+    except (LookupError, ValueError, OSError):
+        return None
+    table: dict[str, float] = {}
+    for word, freq in freqs.items():
+        if freq <= 0 or not word.isalpha():
+            continue
+        key = unicodedata.normalize("NFC", word.casefold())
+        zipf = math.log10(freq) + 9.0
+        if zipf > table.get(key, -1.0):
+            table[key] = zipf
+    return table
+
+
+def dictionary_available(language: str) -> bool:
+    """True when a real word list for ``language`` is installed."""
+    return _zipf_table(language) is not None
+
+
+def zipf(word: str, language: str) -> float:
+    """Zipf frequency of lowercase ``word`` as spelled (0 when unknown or no word list)."""
+    table = _zipf_table(language)
+    return 0.0 if table is None else table.get(unicodedata.normalize("NFC", word), 0.0)
+
+
+def is_dictionary_word(word: str, language: str) -> bool | None:
+    """Whether lowercase ``word`` (as spelled) is a common word of ``language``; None without
+    a word list."""
+    if _zipf_table(language) is None:
+        return None
+    return zipf(word, language) >= (MIN_ZIPF_SHORT if len(word) <= SHORT else MIN_ZIPF)
+
+
+def _cmudict_path() -> Path | None:
+    override = os.environ.get("VOICE_HOST_CMUDICT")
+    if override:
+        return Path(override)
+    try:
+        import pocketsphinx
+    except ImportError:
+        return None
+    path = Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
+    return path if path.is_file() else None
+
+
+@functools.lru_cache(maxsize=1)
+def _pronunciations() -> Mapping[str, tuple[tuple[str, ...], ...]] | None:
+    """English word -> its pronunciations (phones without stress), or None."""
+    path = _cmudict_path()
+    if path is None:
+        return None
+    table: dict[str, list[tuple[str, ...]]] = {}
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 2:
+            continue
+        word = parts[0].split("(")[0].casefold()
+        table.setdefault(word, []).append(tuple(p.rstrip("012") for p in parts[1:]))
+    return {w: tuple(ps) for w, ps in table.items()}
+
+
+def sounds_joined(first: str, second: str, whole: str, language: str) -> bool | None:
+    """Whether ``whole`` is pronounced as ``first`` then ``second`` (English); None when a
+    pronunciation is unknown (or for French, which has no dictionary here)."""
+    if language != "en":
+        return None
+    table = _pronunciations()
+    if table is None:
+        return None
+    a, b, w = table.get(first), table.get(second), table.get(whole)
+    if not (a and b and w):
+        return None
+    joined = {x + y for x in a for y in b}
+    if any(p in joined for p in w):
+        return True
+    # a compound may reduce the second part's vowel ("fireman": F AY ER M AH N)
+    common = min(zipf(first, language), zipf(second, language)) >= MIN_ZIPF_REDUCED
+    return common and any(_reduced_match(p, joined) for p in w)
+
+
+def _reduced_match(phones: tuple[str, ...], joined: set[tuple[str, ...]]) -> bool:
+    vowels = {"AA", "AE", "AH", "AO", "EH", "IH", "UH"}
+    for j in joined:
+        if len(j) != len(phones):
+            continue
+        if all(x == y or (x == "AH" and y in vowels) for x, y in zip(phones, j, strict=True)):
+            differences = sum(x != y for x, y in zip(phones, j, strict=True))
+            if differences <= 1:
+                return True
+    return False
