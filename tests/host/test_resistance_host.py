@@ -6,6 +6,7 @@ import io
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -283,9 +284,23 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
     takes it before it listens again, like a spoken one, and says none of it."""
 
     class Pages:
+        """The parts of a CompanionChannel the session uses, with every seat confirmed."""
+
+        seats = SimpleNamespace(locked=True)
+        wait_for_everyone = False
+
         def __init__(self) -> None:
             self.queue: list[Any] = []
             self.published = 0
+
+        def pending(self) -> int:
+            return len(self.queue)
+
+        def phone_turn(self, state: Any) -> bool:
+            return False
+
+        def take_seat_events(self) -> list[Any]:
+            return []
 
         def publish(self, state: Any) -> None:
             self.published += 1
