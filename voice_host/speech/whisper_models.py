@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,10 +181,8 @@ def join_parts(name: str) -> Path:
     if len(parts) != len(entry.packages):
         raise ModelError(f"The parts of Whisper {entry.name} are incomplete: found "
                          f"{len(parts)} of {len(entry.packages)}. Reinstall the speech extra.")
-    target = installed_dir(entry.name)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
+
+    def fill(work: Path) -> None:
         digest = hashlib.sha256()
         with open(work / "model.bin", "wb") as out:
             for part in parts:
@@ -199,6 +198,17 @@ def join_parts(name: str) -> Path:
             if not extra.name.startswith("model.bin"):
                 shutil.copy2(extra, work / extra.name)
         _write_stamp(work, digest.hexdigest())
+
+    return _install_atomically(installed_dir(entry.name), fill)
+
+
+def _install_atomically(target: Path, fill: Callable[[Path], None]) -> Path:
+    """Fill a temporary folder beside ``target``, then rename it into place: the model
+    folder is either complete or absent, whatever happens on the way."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        fill(work)
         if target.exists():
             shutil.rmtree(target)
         os.replace(work, target)
@@ -270,26 +280,21 @@ def download(name: str) -> Path:
     except ImportError as error:
         raise ModelError("Downloading Whisper models needs faster-whisper: "
                          "pip install 'voice-host[speech]'.") from error
-    target = installed_dir(entry.name)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
+
+    def fetch(work: Path) -> None:
         download_model(entry.name, output_dir=str(work))
         if not is_whisper_folder(work):
             raise ModelError(f"The download of Whisper {entry.name} is incomplete.")
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(work, target)
+
+    try:
+        return _install_atomically(installed_dir(entry.name), fetch)
     except ModelError:
-        shutil.rmtree(work, ignore_errors=True)
         raise
     except Exception as error:  # the hub client raises many kinds of network errors
-        shutil.rmtree(work, ignore_errors=True)
         raise ModelError(
             f"Could not download Whisper {entry.name}: the model hub cannot be reached from "
             "here. The bundled models work offline: tiny.en (English) and base (English and "
             "French) come with the speech extra.") from error
-    return target
 
 
 def remove(name: str) -> Path:
