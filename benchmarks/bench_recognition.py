@@ -936,7 +936,9 @@ def run(args: argparse.Namespace) -> int:
     results: dict[str, list[Outcome]] = {}
     rss: dict[str, float] = {}
     context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(max(1, args.jobs), mp_context=context) as pool:
+    # a fresh process per system, so each one's peak memory is its own
+    with concurrent.futures.ProcessPoolExecutor(max(1, args.jobs), mp_context=context,
+                                                max_tasks_per_child=1) as pool:
         futures = {}
         for system in systems:
             lang = system_language(system)
