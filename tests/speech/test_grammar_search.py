@@ -173,3 +173,13 @@ def test_every_sentence_of_every_phase_is_inside_its_constraint() -> None:
                     if all(is_jsgf_token(t) for t in utterance.text.split()):
                         assert constraint.can_end(positions), (lang, game, phase,
                                                                utterance.text)
+
+
+def test_whisper_loops_are_cut_from_a_free_transcript() -> None:
+    pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
+    from voice_host.speech.whisper_asr import without_loops
+
+    assert without_loops("for the full full full full full") == "for the full"
+    assert without_loops("i wrote yes i wrote yes i wrote yes") == "i wrote yes"
+    assert without_loops("ocean two") == "ocean two"
+    assert without_loops("yes no yes") == "yes no yes"  # not a repeat in a row

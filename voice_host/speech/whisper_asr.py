@@ -378,7 +378,7 @@ class WhisperRecognizer:
         self._free = _free_score(ids, rows, self._eot)
         if grammar is None or not grammar.searches:
             # warming up, or open vocabulary: the free decode is the answer
-            text = _plain(free_text)
+            text = without_loops(_plain(free_text))
             return {"text": text, "confidence": 0.7 if text else 0.0, "rejected": False,
                     "closed": False, "alternatives": [], "details": details}
         details["free_text"] = free_text
@@ -468,8 +468,8 @@ class WhisperRecognizer:
         if grammar.open and free_text:
             # an open phase: a word nobody listed, or a clue said the wrong way -- the
             # matcher judges the free transcript (and says why a clue is refused)
-            return {"text": _plain(free_text), "confidence": 0.6, "rejected": False,
-                    "closed": False, "alternatives": [], "details": details}
+            return {"text": without_loops(_plain(free_text)), "confidence": 0.6,
+                    "rejected": False, "closed": False, "alternatives": [], "details": details}
         return {"text": "", "confidence": 0.0, "rejected": True,
                 "closed": False, "alternatives": [], "details": details}
 
@@ -590,3 +590,17 @@ def _plain(text: str) -> str:
     for char in text.lower():
         folded.append(char if (char.isalnum() or char in "'’") else " ")
     return " ".join("".join(folded).split())
+
+
+def without_loops(text: str) -> str:
+    """A free transcript with Whisper's loops cut: a word or phrase said again and again in
+    a row ("for the full full full full") is kept once."""
+    words = text.split()
+    out: list[str] = []
+    for word in words:
+        out.append(word)
+        for size in range(1, 5):  # a repeated phrase of up to four words
+            if len(out) >= 2 * size and out[-size:] == out[-2 * size:-size]:
+                del out[-size:]
+                break
+    return " ".join(out)
