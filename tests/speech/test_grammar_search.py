@@ -14,7 +14,6 @@ from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
     WordGraph,
-    allowed_arrays,
     fold_text,
     parse_jsgf,
     phase_tokens,
@@ -126,7 +125,7 @@ def test_allowed_tokens_follow_the_grammar() -> None:
         assert ids[text] not in first, text
     after_v = first[ids[" v"]]
     assert ids["ote"] in constraint.allowed(after_v, trie)
-    arrays = allowed_arrays(constraint, constraint.start, trie)
+    arrays = constraint.allowed_arrays(constraint.start, trie)
     assert sorted(arrays.ids.tolist()) == sorted(first)
     # " yes" and " Yes" are the same word: one group
     group = {int(t): int(g) for t, g in zip(arrays.ids, arrays.groups, strict=True)}

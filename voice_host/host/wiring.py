@@ -186,7 +186,6 @@ class Ears:
         closed = bool(getattr(transcript, "closed_grammar", False))
         pg = request.grammar
         if (closed and pg is not None and pg.open_vocabulary and len(samples)
-                and not getattr(self.recognizer, "searches_open_slots", False)
                 and (transcript.rejected or not transcript.text.strip())):
             # the likely clue words did not fit: listen again with the full vocabulary, so
             # a clue word nobody listed can still be heard

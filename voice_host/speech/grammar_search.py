@@ -433,6 +433,23 @@ class TokenConstraint:
         self._allowed[positions] = out
         return out
 
+    def allowed_arrays(self, positions: Positions, vocabulary: TokenTrie) -> AllowedTokens:
+        """:meth:`allowed` as arrays, for scoring every allowed token at once (cached)."""
+        import numpy as np
+
+        cached = self._arrays.get(positions)
+        if cached is None:
+            allowed = self.allowed(positions, vocabulary)
+            index: dict[Positions, int] = {}
+            groups = [index.setdefault(after, len(index)) for after in allowed.values()]
+            cached = AllowedTokens(
+                np.fromiter(allowed.keys(), dtype=np.int64, count=len(allowed)),
+                np.asarray(groups, dtype=np.int64), tuple(index))
+            if len(self._arrays) > 20_000:
+                self._arrays.clear()
+            self._arrays[positions] = cached
+        return cached
+
 
 def phase_tokens(graph: WordGraph, spellings: Mapping[str, tuple[str, ...]],
                  token_texts: Mapping[int, str]) -> set[int] | None:
@@ -488,24 +505,6 @@ class AllowedTokens:
     " Yes" and " yes", share one)."""
     after: tuple[Positions, ...]
     """Positions per group."""
-
-
-def allowed_arrays(constraint: TokenConstraint, positions: Positions,
-                   vocabulary: TokenTrie) -> AllowedTokens:
-    """:meth:`TokenConstraint.allowed` as arrays (cached with the constraint)."""
-    import numpy as np
-
-    cached = constraint._arrays.get(positions)
-    if cached is None:
-        allowed = constraint.allowed(positions, vocabulary)
-        index: dict[Positions, int] = {}
-        groups = [index.setdefault(after, len(index)) for after in allowed.values()]
-        cached = AllowedTokens(np.fromiter(allowed.keys(), dtype=np.int64, count=len(allowed)),
-                               np.asarray(groups, dtype=np.int64), tuple(index))
-        if len(constraint._arrays) > 20_000:
-            constraint._arrays.clear()
-        constraint._arrays[positions] = cached
-    return cached
 
 
 class _VocabNode:

@@ -58,7 +58,6 @@ from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
     WordGraph,
-    allowed_arrays,
     fold_text,
     phase_tokens,
 )
@@ -271,7 +270,6 @@ class WhisperRecognizer:
         self._buffer: list[Samples] = []
         self._lock = threading.Lock()
         self._order = itertools.count()
-        self._free: tuple[float, int] = (0.0, 1)
         if warm:
             self.warm()
 
@@ -349,7 +347,7 @@ class WhisperRecognizer:
                   cap: int, suppress: list[int] | None = None
                   ) -> list[tuple[list[int], list[Any]]]:
         """Continue each prefix greedily (one batched call, up to ``cap`` tokens in all); per
-        prefix, the new tokens and the distributions of every step after the prefix (one
+        prefix, the new tokens and the log-probabilities of every step after the prefix (one
         more than the tokens when it ended)."""
         total = max(cap, max(len(p) for p in prefixes) + 1)
         batch = self._ct2.StorageView.from_array(
@@ -363,7 +361,7 @@ class WhisperRecognizer:
         for prefix, answer in zip(prefixes, answers, strict=True):
             length = len(prefix)
             out.append((list(answer.sequences_ids[0])[length:total],
-                        list(answer.logits[0])[length:]))
+                        [_log_softmax(row) for row in answer.logits[0][length:]]))
         return out
 
     def _decode(self, samples: Samples, grammar: _Grammar | None) -> dict[str, Any]:
@@ -375,26 +373,27 @@ class WhisperRecognizer:
         # the free decode first: what Whisper hears, with exact scores
         (ids, rows), = self._rollouts(encoded, [()], cap)
         free_text = self._tokenizer.decode([t for t in ids if t < self._eot]).strip()
-        self._free = _free_score(ids, rows, self._eot)
         if grammar is None or not grammar.searches:
             # warming up, or open vocabulary: the free decode is the answer
             text = without_loops(_plain(free_text))
             return {"text": text, "confidence": 0.7 if text else 0.0, "rejected": False,
                     "closed": False, "alternatives": [], "details": details}
         details["free_text"] = free_text
+        free = _free_score(ids, rows, self._eot)
         reason = "no grammar sentence"
         for constraint, suppress in grammar.searches:
             finished = self._search(encoded, constraint, suppress, cap, ids, rows)
             if not finished:
                 continue
-            answer = self._judge(encoded, finished, free_text, details)
+            answer = self._judge(encoded, finished, free_text, free, details)
             if answer is not None:
                 return answer
             reason = str(details.get("rejected_because", reason))
         return self._fallback(grammar, free_text, details, reason=reason)
 
     def _judge(self, encoded: np.ndarray, finished: list[_Finished], free_text: str,
-               details: dict[str, float | str]) -> dict[str, Any] | None:
+               free: tuple[float, int], details: dict[str, float | str]
+               ) -> dict[str, Any] | None:
         """The best sentence found, scored exactly, when it passes the rejection test (else
         None, with the reason in ``details``)."""
         tuning = self.tuning
@@ -415,7 +414,7 @@ class WhisperRecognizer:
         best = scored[0]
         mean_margin = best.margin / best.steps
         text = _plain(self._tokenizer.decode(list(best.tokens)))
-        free_total, free_steps = self._free
+        free_total, free_steps = free
         similarity = fuzz.ratio(_plain(free_text), text) / 100
         details.update(margin=round(mean_margin, 4), score=round(best.score / best.steps, 4),
                        heard=text, similarity=round(similarity, 3),
@@ -487,17 +486,16 @@ class WhisperRecognizer:
                  ids: list[int], rows: list[Any], exact: bool) -> None:
             nonlocal best
             tokens = list(prefix)
-            for step, row in enumerate(rows):
+            for step, logp in enumerate(rows):
                 if len(tokens) >= cap:
                     break
-                logp = _log_softmax(row)
                 whole = float(logp.max())
                 if constraint.can_end(positions):
                     end = float(logp[self._eot])
                     done = _Finished(tuple(tokens), score + end, margin + end - whole, exact)
                     finished.append(done)
                     best = max(best, done.margin)
-                allowed = allowed_arrays(constraint, positions, self._vocab)
+                allowed = constraint.allowed_arrays(positions, self._vocab)
                 if not len(allowed.ids):
                     break
                 chosen = ids[step] if step < len(ids) else None
@@ -575,13 +573,9 @@ class WhisperRecognizer:
 def _free_score(ids: list[int], rows: list[Any], eot: int) -> tuple[float, int]:
     """Sum of log-probabilities of the free decode (with its end-of-text when it ended) and
     its number of steps."""
-    total = 0.0
-    steps = 0
-    for step, row in enumerate(rows):
-        token = ids[step] if step < len(ids) else eot
-        total += float(_log_softmax(row)[token])
-        steps += 1
-    return total, max(1, steps)
+    total = sum(float(logp[ids[step] if step < len(ids) else eot])
+                for step, logp in enumerate(rows))
+    return total, max(1, len(rows))
 
 
 def _plain(text: str) -> str:
