@@ -12,6 +12,7 @@ from typing import Any
 
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Line, ScriptListener, TextOutput
+from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog
 
@@ -48,10 +49,10 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     secrets: dict[str, list[str]] = {}
 
-    def sink(line: Line) -> str:
+    def sink(line: Line) -> Delivery:
         assert line.to is not None
         secrets.setdefault(line.to, []).append(line.text)
-        return f"secret-{line.to}.txt"
+        return Delivery(Via.FILE, f"secret-{line.to}.txt")
 
     adapter = make_adapter(game, game_opts, secret_sink=sink)
     if host_state:

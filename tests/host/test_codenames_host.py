@@ -17,6 +17,8 @@ from voice_host.games.codenames import CodenamesState, Colour, Team, clue_proble
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, Line, ListenRequest, ScriptListener, TextOutput
+from voice_host.host.registry import registration
+from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
@@ -474,7 +476,8 @@ class BotListener:
             return Heard(HeardKind.END)
         if request.purpose == "confirm":
             return Heard(HeardKind.SPEECH, text="yes")
-        speaker, text = self.adapter.bot_utterance(self.session.state, request.prompt, self.rng)
+        speaker, text = registration(self.adapter.game).bots(
+            self.adapter, self.session.state, request.prompt, self.rng)
         self.said.append((speaker, text))
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
 
@@ -484,7 +487,8 @@ class BotListener:
 
 def bot_game(deal: str, seed: int) -> tuple[Stop, str, list[tuple[str, str]]]:
     opts = options(deal=deal, seed=seed)
-    adapter = make_adapter("codenames", opts, secret_sink=lambda line: "x")
+    adapter = make_adapter("codenames", opts,
+                           secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
     bots = BotListener(adapter, random.Random(seed + 100))
     out = io.StringIO()
     session = Session(adapter=adapter, state=new_game("codenames", opts),
@@ -527,7 +531,8 @@ def test_demo_clue_words_are_valid_and_phrases_parse() -> None:
         prompt = adapter.prompt(state)
         assert prompt is not None and prompt.phase == "clue"
         pg = grammar.phase("clue", adapter.slot_values(state))
-        speaker, text = adapter.bot_utterance(state, prompt, random.Random(seed))
+        speaker, text = registration(adapter.game).bots(
+            adapter, state, prompt, random.Random(seed))
         assert speaker == state.spymaster(state.current_team)
         match = Matcher(pg).match(text, speaker=speaker).best
         assert match is not None and match.intent == "clue", text
@@ -564,7 +569,9 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     recognizer = ScriptedRecognizer(heard, confidence=0.9)
     ears = Ears(recognizer)
     out = io.StringIO()
-    session = Session(adapter=make_adapter("codenames", opts, secret_sink=lambda line: "x"),
+    adapter = make_adapter("codenames", opts,
+                           secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
+    session = Session(adapter=adapter,
                       state=new_game("codenames", opts), rng=random.Random(opts["seed"]),
                       output=TextOutput(out),
                       listener=ScriptListener(script, decode_wav=ears.decode_wav),
@@ -630,9 +637,9 @@ def test_key_sent_to_a_private_channel_that_is_not_a_file() -> None:
     opts = options(first="red", seed=43, companion=True)
     sent: list[Line] = []
 
-    def page(line: Line) -> str:
+    def page(line: Line) -> Delivery:
         sent.append(line)
-        return "your companion page"
+        return Delivery(Via.COMPANION, "your companion page")
 
     adapter = make_adapter("codenames", opts, secret_sink=page)
     state = new_game("codenames", opts)

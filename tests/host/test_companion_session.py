@@ -26,6 +26,7 @@ from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E4
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
 from voice_host.host.io import Heard, HeardKind, ListenRequest, ScriptListener, TextOutput  # noqa: E402,E501
+from voice_host.host.registry import registration  # noqa: E402
 from voice_host.host.session import Session, SessionOptions, Stop  # noqa: E402
 from voice_host.host.store import EventLog  # noqa: E402
 
@@ -261,7 +262,8 @@ class BotPlayers:
             return Heard(HeardKind.END)
         if request.purpose == "confirm":
             return Heard(HeardKind.SPEECH, text="yes", speaker=request.expected[0])
-        speaker, text = self.adapter.bot_utterance(self.session.state, request.prompt,
+        speaker, text = registration(self.adapter.game).bots(
+            self.adapter, self.session.state, request.prompt,
                                                    self.rng)
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="bot")
 

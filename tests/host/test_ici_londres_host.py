@@ -30,6 +30,8 @@ from voice_host.host.io import (
     parse_script_line,
 )
 from voice_host.host.narration import catalogue
+from voice_host.host.registry import registration
+from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog, load_game, rng_from_json
 
@@ -113,9 +115,9 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
          clock: Any = None) -> Run:
     secrets: list[Line] = []
 
-    def sink(line: Line) -> str:
+    def sink(line: Line) -> Delivery:
         secrets.append(line)
-        return str(tmp_path / f"secret-{line.to}.txt")
+        return Delivery(Via.FILE, str(tmp_path / f"secret-{line.to}.txt"))
 
     adapter: Adapter = (FixedDrawAdapter(opts, draws, secret_sink=sink) if draws is not None
                         else Adapter(opts, secret_sink=sink))
@@ -493,7 +495,7 @@ def test_help_while_the_speaker_composes_says_what_to_do(
 
 
 class BotListener:
-    """The demo's players: each answer is ``Adapter.bot_utterance`` for the current prompt."""
+    """The demo's players: each answer is the registered bots' utterance for the current prompt."""
 
     def __init__(self, adapter: Adapter, rng: random.Random) -> None:
         self.adapter = adapter
@@ -505,7 +507,8 @@ class BotListener:
         state = self.session.state
         prompt = self.adapter.prompt(state)
         assert prompt is not None
-        speaker, text = self.adapter.bot_utterance(state, prompt, self.rng)
+        speaker, text = registration(self.adapter.game).bots(
+            self.adapter, state, prompt, self.rng)
         assert speaker in prompt.expected
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
 
@@ -519,7 +522,7 @@ def test_bot_utterances_play_whole_games_the_grammar_understands(
         tmp_path: Path, lang: str, mode: str) -> None:
     """Demo players: every utterance is a legal, understood move, and the game ends."""
     opts = options(players=PLAYERS4, mode=mode, rounds=4, lang=lang, seed=7)
-    adapter = Adapter(opts, secret_sink=lambda line: "secret.txt")
+    adapter = Adapter(opts, secret_sink=lambda line: Delivery(Via.FILE, "secret.txt"))
     bots = BotListener(adapter, random.Random(3))
     log_path = tmp_path / "bots.jsonl"
     log = EventLog(log_path)

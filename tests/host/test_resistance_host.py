@@ -27,6 +27,8 @@ from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
 from voice_host.host.io import Line, ScriptListener, Style, TextOutput
+from voice_host.host.registry import registration
+from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
@@ -584,7 +586,8 @@ def test_bot_utterances_are_legal_moves_the_matcher_understands(
                 break
             prompt = adapter.prompt(state)
             assert prompt is not None
-            speaker, text = adapter.bot_utterance(state, prompt, rng)
+            speaker, text = registration(adapter.game).bots(
+            adapter, state, prompt, rng)
             assert speaker in state.players
             match = Matcher(grammar.phase(prompt.phase, adapter.slot_values(state))).match(
                 text, speaker=speaker)
@@ -694,9 +697,9 @@ def test_companion_pages_take_the_mission_cards() -> None:
     assert isinstance(state, ResistanceState)
     delivered: list[Line] = []
 
-    def channel(line: Line) -> str:
+    def channel(line: Line) -> Delivery:
         delivered.append(line)
-        return "your companion page"
+        return Delivery(Via.COMPANION, "your companion page")
 
     adapter = Adapter(opts, secret_sink=channel)
     assert "companion page" in texts(adapter.opening(state))

@@ -14,6 +14,7 @@ import pytest
 from voice_host.games import state_class
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.registry import registration
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog, load_game
 from voice_host.host.wiring import SecretFiles
@@ -43,7 +44,8 @@ class TextBots:
             return Heard(HeardKind.END)
         if request.purpose == "confirm":
             return Heard(HeardKind.SPEECH, text="yes", speaker=request.expected[0])
-        speaker, text = self.session.adapter.bot_utterance(self.session.state, request.prompt,
+        speaker, text = registration(self.session.adapter.game).bots(
+            self.session.adapter, self.session.state, request.prompt,
                                                            self.rng)
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
 

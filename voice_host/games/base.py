@@ -11,8 +11,10 @@ OpenSpiel's Python games):
   and applies it like any other action, so the outcome is recorded, serializable and
   replayable;
 * a closed set of frozen-dataclass actions and events per game, serialized generically;
-* every refusal is an :class:`IllegalAction` carrying a sentence a narrator can say, raised
-  *before* anything changes;
+* every refusal is an :class:`IllegalAction` carrying a *code* and its parameters (the host
+  says it in the game's language from its own tables; the engine's English table gives
+  ``reason`` so the engine stays usable alone), raised *before* anything changes;
+* ``copy()`` gives an independent state to try actions on;
 * ``to_json()`` / ``from_json()`` round-trip losslessly at any point;
 * hidden information leaves only through ``public_view()`` and ``player_view(name)``.
 """
@@ -47,11 +49,38 @@ class GameError(Exception):
 
 
 class IllegalAction(GameError):
-    """An action the rules do not allow now. ``reason`` is one short spoken sentence."""
+    """An action the rules do not allow now.
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    ``code`` names the rule that refused it (``"not_your_turn"``) and ``params`` the facts
+    the sentence needs (names, numbers, words: JSON-friendly values, sequences of names as
+    tuples). The host renders it in the game's language; ``reason`` is the engine's own
+    English sentence, from the ``messages`` table of the engine's subclass."""
+
+    messages: ClassVar[Mapping[str, str]] = {}
+    """Code -> English template with ``{param}`` fields (one table per engine)."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params: dict[str, Any] = params
+        # TRANSITION (removed once every engine raises codes): an unknown code is an
+        # old-style English sentence
+        template = self.messages.get(code, code)
+        self.reason = template.format(**english_params(params)) if params else template
+        super().__init__(self.reason)
+
+
+def english_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Parameters as the engines' English tables write them: a sequence of names is joined
+    ("Ada, Ben and Cleo"), enums by value."""
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, (tuple, list)):
+            out[key] = join_names([str(v) for v in value])
+        elif isinstance(value, enum.Enum):
+            out[key] = value.value
+        else:
+            out[key] = value
+    return out
 
 
 class SetupError(GameError):
@@ -113,6 +142,9 @@ class GameState(Protocol):
     """What every engine state offers. See the module docstring."""
 
     description: ClassVar[GameDescription]
+    refusals: ClassVar[type[IllegalAction]]
+    """The engine's :class:`IllegalAction` subclass, whose ``messages`` lists every code it
+    raises."""
     action_types: ClassVar[tuple[type[Action], ...]]
     event_types: ClassVar[tuple[type[Event], ...]]
 
@@ -139,6 +171,11 @@ class GameState(Protocol):
         ...
 
     def apply(self, action: Action) -> list[Event]: ...
+
+    def copy(self: S) -> S:
+        """An independent state (the host tries an action and its follow-ups on a copy
+        before asking for confirmation)."""
+        ...
 
     def is_terminal(self) -> bool: ...
 
@@ -303,15 +340,6 @@ def name_problem(name: str) -> str | None:
         return (f"The name {name} is too long to say in every sentence: use at most "
                 f"{MAX_NAME_LENGTH} characters, a first name or a nickname.")
     return None
-
-
-def default_random_action(state: GameState, rng: random.Random) -> Action:
-    if state.is_chance_node():
-        return state.chance_action(rng)
-    actions = state.legal_actions()
-    if not actions:
-        raise GameError("no legal action")
-    return rng.choice(actions)
 
 
 def join_names(names: Sequence[str], conj: str = "and") -> str:

@@ -1321,6 +1321,9 @@ class CodenamesState:
             "history": [dict(a) for a in self._history],
         }
 
+    def copy(self) -> CodenamesState:
+        return CodenamesState.from_json(self.to_json())
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CodenamesState:
         if data.get("game") != cls.description.name or data.get("version") != 1:

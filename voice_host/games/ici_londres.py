@@ -835,6 +835,9 @@ class IciLondresState:
         """Every action applied so far, in order (a host can replay all but the last to undo)."""
         return tuple(action_from_json(type(self), r) for r in self._history)
 
+    def copy(self) -> IciLondresState:
+        return IciLondresState.from_json(self.to_json())
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> IciLondresState:
         """Rebuild a saved game from :meth:`to_json` output. Raises ``ValueError`` when the

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from voice_host.games import Action, Event, GameState, Outcome
@@ -60,12 +60,11 @@ class Decision:
     confirm_spoken: str | None = None
     """A description to confirm only when the words came through the recognizer (an
     open-vocabulary word such as a Codenames clue is easy to mishear, not to mistype)."""
-    host_update: Mapping[str, Any] = field(default_factory=dict)
-    """Changes to the adapter's own host state (saved with the game)."""
     then: tuple[Action, ...] = ()
     """Further actions applied right after ``action`` as one move (one undo step), e.g.
-    the secret mission cards a reported sabotage count stands for. The adapter checks the
-    whole sequence first; the loop stops at the first refusal."""
+    the secret mission cards a reported sabotage count stands for. The session tries the
+    whole sequence on a copy of the game first (nothing is asked or applied when the rules
+    refuse any of it)."""
 
 
 class GameAdapter(Protocol):
@@ -126,9 +125,4 @@ class GameAdapter(Protocol):
     def winner_json(self, outcome: Outcome) -> list[str]:
         """The winners as the log's ``game_over.winner`` writes them: always a list (the
         winning team or side, or the players tied for first)."""
-        ...
-
-    def bot_utterance(self, state: GameState, prompt: Prompt, rng: random.Random) -> tuple[
-            str, str]:
-        """Demo players: (speaker, what they say) — a legal move phrased naturally."""
         ...

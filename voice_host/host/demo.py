@@ -21,6 +21,7 @@ from voice_host.host import models_cmd, wiring
 from voice_host.host.adapter import GameAdapter
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.registry import registration
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog
 
@@ -80,7 +81,8 @@ class ScriptedPlayers:
             text = "yes" if self.understood_as_meant else self.rng.choice(
                 ["no", "no that's wrong"])
         else:
-            speaker, text = self.adapter.bot_utterance(self.session.state, prompt, self.rng)
+            speaker, text = registration(self.adapter.game).bots(
+            self.adapter, self.session.state, prompt, self.rng)
         wav = self.folder / f"{self.count:04d}-{speaker}.wav"
         samples = self.synthesize(text, self.voices[speaker], wav)
         started = time.perf_counter()

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voice_host.games import Action, GameState, IllegalAction, state_class
+from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import public_record
 from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.io import Heard, HeardKind, Line, Listener, ListenRequest, Output
+from voice_host.host.refusals import refusal_line
+from voice_host.host.registry import registration
 from voice_host.host.store import (
     EventLog,
     SavedGame,
@@ -85,6 +87,7 @@ class Session:
         self.game_options = game_options or {}
         self.undo_stack: list[dict[str, Any]] = undo or []
         self.narrator = adapter.narrator
+        self.registration = registration(adapter.game)
         self.grammar = load_grammar(adapter.game, adapter.narrator.lang)
         self._matchers: dict[str, tuple[PhaseGrammar, Matcher]] = {}
         self._last_prompt_key: str | None = None
@@ -489,9 +492,6 @@ class Session:
 
     def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
                   speaker: str | None) -> Stop | None:
-        if decision.host_update:
-            self.adapter.host_state.update(decision.host_update)
-            self.save()
         if decision.reply:
             self.say(decision.reply)
         if decision.action is None:
@@ -499,6 +499,8 @@ class Session:
                 self.log.write("refused", intent=match.intent, slots=_jsonable(match.slots),
                                speaker=speaker, reason=" ".join(line.text for line in
                                                                 decision.reply))
+            return None
+        if not self.dry_run([decision.action, *decision.then]):
             return None
         confidence = match.confidence * heard.confidence
         spoken_check = decision.confirm_spoken if heard.spoken else None
@@ -562,8 +564,7 @@ class Session:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.log.write("refused", action=public_record(action), reason=exc.reason)
-            self.say([Line(exc.reason, lang=self.narrator.lang)])
+            self.refuse(action, exc)
             return False
         if record_undo:
             self.undo_stack.append(before)
@@ -576,6 +577,24 @@ class Session:
         if self.companion is not None:
             self.companion.publish(self.state)
         self.say(self.adapter.narrate(self.state, events))
+        return True
+
+    def refuse(self, action: Action, error: IllegalAction) -> None:
+        """Say why the rules refused ``action``, in the game's language; log the code."""
+        self.log.write("refused", action=public_record(action), code=error.code,
+                       params=_jsonable(error.params), reason=error.reason)
+        self.say([refusal_line(self.narrator, error, self.registration.refusal_words)])
+
+    def dry_run(self, actions: Sequence[Action]) -> bool:
+        """Try ``actions`` (a move and its follow-ups) on a copy of the game; on a refusal
+        say why and return False. Nothing is asked, applied or saved before this passed."""
+        trial = self.state.copy()
+        for action in actions:
+            try:
+                trial.apply(action)
+            except IllegalAction as exc:
+                self.refuse(action, exc)
+                return False
         return True
 
     # ------------------------------------------------------------------ universal commands
@@ -679,8 +698,3 @@ def _jsonable(slots: Any) -> dict[str, Any]:
     """Slot values as the log writes them (tuples become lists)."""
     return json.loads(json.dumps(dict(slots), default=list))
 
-
-def new_state(game: str, players: Sequence[str], **options: Any) -> GameState:
-    cls = state_class(game)
-    state: GameState = cls.new(players, **options)  # type: ignore[attr-defined]
-    return state

@@ -29,6 +29,7 @@ from voice_host.host.io import (
     TextOutput,
     heard_from_transcript,
 )
+from voice_host.host.secrets import SPOKEN, Delivery, SecretSink, Via
 
 
 class WiringError(Exception):
@@ -49,9 +50,9 @@ class SecretFiles:
         safe = re.sub(r"[^\w-]+", "_", player, flags=re.UNICODE).strip("_") or "player"
         return self.folder / f"secret-{safe}.txt"
 
-    def __call__(self, line: Line) -> str | None:
+    def __call__(self, line: Line) -> Delivery:
         if not line.to:
-            return None
+            return SPOKEN
         path = self.path_for(line.to)
         # only this computer's user may read the secrets, like the save file
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -61,7 +62,7 @@ class SecretFiles:
             f.write(line.text + "\n")
         # what the host says aloud: the file's name, not a long path (the folder is printed
         # on the screen at the start)
-        return path.name
+        return Delivery(Via.FILE, path.name)
 
 
 # --------------------------------------------------------------------------- speech output
@@ -72,7 +73,7 @@ class SpeechOutput:
     cue sounds and recordings, and prints each line as a caption."""
 
     def __init__(self, synth: Any, *, captions: TextOutput | None,
-                 secret_sink: Callable[[Line], str | None] | None) -> None:
+                 secret_sink: SecretSink | None) -> None:
         self.synth = synth
         self.captions = captions
         self.secret_sink = secret_sink
@@ -340,7 +341,7 @@ class HostIO:
 
     output: Output
     listener: Listener
-    secret_sink: Callable[[Line], str | None] | None
+    secret_sink: SecretSink | None
     banner: str = ""
     summary: Callable[[], str] | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)

@@ -21,12 +21,11 @@ unknown word is refused with a reason.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome, SetupError
+from voice_host.games import Action, Event, GameState, IllegalAction, Outcome, SetupError
 from voice_host.games.codenames import (
     ClueGiven,
     CodenamesState,
@@ -51,10 +50,11 @@ from voice_host.games.codenames import (
     team_colour,
 )
 from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapter import Decision, Prompt
-from voice_host.host.adapters import SecretSink
+from voice_host.host.adapter import Decision, GameAdapter, Prompt
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator
+from voice_host.host.registry import GameRegistration
+from voice_host.host.secrets import SecretSink, Via, deliver
 from voice_host.intent import IntentMatch, SlotValues
 
 GAME = "codenames"
@@ -448,14 +448,10 @@ class Adapter:
             assert team is not None
             secret = Line("\n".join(self._key_texts(s, event, spymaster, team)),
                           lang=self.narrator.lang, style=Style.PRIVATE, to=spymaster)
-            where = self.secret_sink(secret) if self.secret_sink is not None else None
-            if where and (os.sep in where or where.endswith(".txt")):
-                lines.append(self.narrator.line("common.secret_file", player=spymaster,
-                                                path=where))
-            elif where:  # a private channel that is not a file (the companion page)
-                lines.append(self._line("key_elsewhere", spymaster=spymaster, where=where))
-            else:  # no sink: the output decides what to do with the private line
-                lines.append(secret)
+            said, delivery = deliver(self.narrator, self.secret_sink, secret,
+                                     elsewhere="codenames.key_elsewhere", spymaster=spymaster)
+            lines.extend(said)
+            if delivery.via is Via.SPOKEN:  # one "given privately" for all of them
                 unsent.append(spymaster)
         if unsent:
             lines.append(self._line("key_sent", spymasters=self._names(unsent)))
@@ -686,3 +682,18 @@ def _as_int(value: object) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value.strip())
     return None
+
+
+def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
+    """This game's refusal parameters in words (the names and numbers need none)."""
+    return {}
+
+
+def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
+                  rng: random.Random) -> tuple[str, str]:
+    assert isinstance(adapter, Adapter)
+    return adapter.bot_utterance(state, prompt, rng)
+
+
+REGISTRATION = GameRegistration(state_class=CodenamesState, new_game=new_game, adapter=Adapter,
+                                refusal_words=refusal_words, bots=bot_utterance)

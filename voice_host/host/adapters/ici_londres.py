@@ -23,7 +23,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.games import Action, Event, GameState, IllegalAction, Outcome
 from voice_host.games.base import Deal
 from voice_host.games.ici_londres import (
     Draw,
@@ -43,10 +43,11 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.games.icons import ICON_NAMES, ICONS
-from voice_host.host.adapter import Decision, Prompt, PromptKind
-from voice_host.host.adapters import SecretSink
+from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator, catalogue
+from voice_host.host.registry import GameRegistration
+from voice_host.host.secrets import SecretSink, deliver
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.cues import Cue
 from voice_host.speech.types import SAMPLE_RATE
@@ -421,14 +422,9 @@ class Adapter:
         secret = self.narrator.line(f"{NS}.secret_icons", style=Style.PRIVATE,
                                     to=event.speaker, round=s.round_number,
                                     speaker=event.speaker, icons=self.icons(event.icons))
-        if self.secret_sink is not None:
-            where = self.secret_sink(secret)
-            if where:
-                key = "common.secret_file" if where.endswith(".txt") \
-                    else "common.secret_elsewhere"
-                return [self.narrator.line(key, player=event.speaker, path=where)]
-        # no sink of our own: the output routes the private line
-        return [secret, self._line("secret_sent", speaker=event.speaker)]
+        lines, _ = deliver(self.narrator, self.secret_sink, secret,
+                           sent=f"{NS}.secret_sent", speaker=event.speaker)
+        return lines
 
     def _round_ended(self, event: RoundEnded) -> list[Line]:
         if event.complete:
@@ -596,3 +592,18 @@ class Adapter:
             else:
                 picks.append(rng.choice([i for i in free if i not in picks]))
         return picks
+
+
+def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
+    """This game's refusal parameters in words (the names and numbers need none)."""
+    return {}
+
+
+def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
+                  rng: random.Random) -> tuple[str, str]:
+    assert isinstance(adapter, Adapter)
+    return adapter.bot_utterance(state, prompt, rng)
+
+
+REGISTRATION = GameRegistration(state_class=IciLondresState, new_game=new_game, adapter=Adapter,
+                                refusal_words=refusal_words, bots=bot_utterance)

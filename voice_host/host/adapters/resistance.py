@@ -23,7 +23,6 @@ leader says how many voted yes instead.
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -56,10 +55,11 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
-from voice_host.host.adapter import Decision, Prompt
-from voice_host.host.adapters import SecretSink
+from voice_host.host.adapter import Decision, GameAdapter, Prompt
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator
+from voice_host.host.registry import GameRegistration
+from voice_host.host.secrets import SecretSink, deliver
 from voice_host.intent import IntentMatch, SlotValues
 
 GAME = "resistance"
@@ -525,12 +525,9 @@ class Adapter:
         spies = self._names(event.known_spies)
         secret = self._text(f"secret_{event.role.value}", player=event.player, spies=spies)
         private = Line(secret, lang=self.narrator.lang, style=Style.PRIVATE, to=event.player)
-        where = self.secret_sink(private) if self.secret_sink is not None else None
-        if where and (os.sep in where or where.endswith(".txt")):
-            return [self.narrator.line("common.secret_file", player=event.player, path=where)]
-        if where:  # a private channel that is not a file (the companion page)
-            return [self._line("secret_elsewhere", player=event.player, where=where)]
-        return [private, self._line("secret_sent", player=event.player)]
+        lines, _ = deliver(self.narrator, self.secret_sink, private,
+                           elsewhere="resistance.secret_elsewhere", sent="resistance.secret_sent")
+        return lines
 
     def _vote_result(self, s: ResistanceState, event: VoteResult) -> list[Line]:
         params = {"yes_count": event.yes_count, "no_count": event.no_count,
@@ -744,3 +741,18 @@ class Adapter:
         if count == 1:
             return self._bot("sabotages_1", rng)
         return self._bot("sabotages_n", rng, number=self._text(f"bot.number.{count}"))
+
+
+def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
+    """This game's refusal parameters in words (the names and numbers need none)."""
+    return {}
+
+
+def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
+                  rng: random.Random) -> tuple[str, str]:
+    assert isinstance(adapter, Adapter)
+    return adapter.bot_utterance(state, prompt, rng)
+
+
+REGISTRATION = GameRegistration(state_class=ResistanceState, new_game=new_game, adapter=Adapter,
+                                refusal_words=refusal_words, bots=bot_utterance)

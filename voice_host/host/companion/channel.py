@@ -33,6 +33,8 @@ from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.seats import SeatBook, safe
 from voice_host.host.companion.strings import page_strings, page_text
+from voice_host.host.io import Line
+from voice_host.host.secrets import SPOKEN, Delivery, Via
 
 log = logging.getLogger("voice_host.companion")
 
@@ -245,15 +247,16 @@ class CompanionChannel:
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)
 
-    def deliver(self, line: Any) -> str | None:
-        """A PRIVATE host line (``line.to`` names the player) to that player's page only.
-        Returns where it went (usable as the output's secret sink), or None."""
-        seat = getattr(line, "to", None)
-        text = str(getattr(line, "text", line))
+    def deliver(self, line: Line) -> Delivery:
+        """A PRIVATE host line (``line.to`` names the player) to that player's page only
+        (the output's secret sink). A line for nobody at this table stays with the output."""
+        seat = line.to
         if seat not in self.players:
-            return None
-        self.hub.post(seat_audience(seat), {"type": "private", "text": text}, keep="always")
-        return self.words("host.secret_place")  # the host says "... is on <this>"
+            return SPOKEN
+        self.hub.post(seat_audience(seat), {"type": "private", "text": line.text},
+                      keep="always")
+        # the host says "... is on <this>"
+        return Delivery(Via.COMPANION, self.words("host.secret_place"))
 
     def tell(self, seat: str, text: str) -> None:
         """A private sentence for one seat (not kept for new devices)."""
