@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.games import state_class
 from voice_host.games.base import Deal, Event, IllegalAction, SetupError, event_to_json
 from voice_host.games.ici_londres import (
     Draw,
@@ -32,6 +31,7 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.games.icons import ICON_NAMES, ICONS, KINDS, Icon, icon_by_name
+from voice_host.host.registry import registration
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn")
 
@@ -180,7 +180,7 @@ def test_three_to_six_players(n: int) -> None:
     assert IciLondresState.description.min_players == 3
     assert IciLondresState.description.max_players == 6
     assert IciLondresState.description.name == "ici-londres"
-    assert state_class("ici-londres") is IciLondresState
+    assert registration("ici-londres").state_class is IciLondresState
 
 
 @pytest.mark.parametrize(("n", "rounds"), [(3, 12), (4, 12), (5, 10), (6, 12)])

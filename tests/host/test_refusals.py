@@ -12,7 +12,7 @@ import pytest
 from voice_host.games import IllegalAction
 from voice_host.host.narration import Narrator, catalogue
 from voice_host.host.refusals import refusal_key, refusal_text
-from voice_host.host.registry import GAME_NAMES, registration
+from voice_host.host.registry import game_names, registration
 
 
 def fields(template: str) -> set[str]:
@@ -34,7 +34,7 @@ def raised_codes(state_class: type) -> list[tuple[str, int]]:
     return found
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_engine_raises_only_codes_of_its_table(game: str) -> None:
     cls = registration(game).state_class
     messages = cls.refusals.messages
@@ -44,7 +44,7 @@ def test_the_engine_raises_only_codes_of_its_table(game: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_refusal_has_a_sentence_in_every_language(game: str, lang: str) -> None:
     messages = registration(game).state_class.refusals.messages
     table = catalogue(lang, game)
@@ -58,7 +58,7 @@ def test_every_refusal_has_a_sentence_in_every_language(game: str, lang: str) ->
                 "parameters of this refusal")
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_an_unknown_code_is_a_bug_not_a_sentence(game: str) -> None:
     with pytest.raises(KeyError):
         registration(game).state_class.refusals("no_such_rule")

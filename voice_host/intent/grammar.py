@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voice_host.intent.errors import GrammarError, IntentError
 from voice_host.intent.expand import (
@@ -33,8 +33,9 @@ from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
 from voice_host.intent.phonetic import similarity
 from voice_host.intent.template import Node, Slot, parse_template
 
-GAMES: tuple[str, ...] = ("resistance", "ici-londres", "codenames")
-"""Games with grammar files."""
+if TYPE_CHECKING:
+    from voice_host.intent.matcher import Matcher
+
 
 RUNTIME_LISTS: tuple[str, ...] = ("player", "icon", "board_word")
 """Lists whose values come from the game at run time."""
@@ -244,6 +245,14 @@ class PhaseGrammar:
     """Word classes for the matcher."""
     slot_values: SlotValues = field(default_factory=SlotValues)
     """The run-time values this phase was built with."""
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        """The matcher of this phase (built once, cached with the phase: the one cache of
+        phase grammars is :meth:`GameGrammar.phase`)."""
+        from voice_host.intent.matcher import Matcher
+
+        return Matcher(self)
 
     @cached_property
     def intents(self) -> tuple[str, ...]:

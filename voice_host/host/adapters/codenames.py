@@ -715,5 +715,6 @@ REGISTRATION = GameRegistration(
                    "penalty", default="refuse", choices=("refuse", "penalty")),
     ),
     seat=seat_teams,
+    example_slots=lambda lang: {"board_words": tuple(WORD_LISTS.get(lang, WORD_LISTS["en"])[:25])},
     demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
 )

@@ -618,4 +618,5 @@ REGISTRATION = GameRegistration(
         GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
     ),
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
+    example_slots=lambda lang: {"icons": ICON_ENTRIES},
 )
