@@ -122,7 +122,6 @@ class Narrate(Voice):
         self.host_state["night_done"] = True
         return lines
 
-
     def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
         s = resistance(state)
         lines: list[Line] = []
