@@ -223,3 +223,21 @@ def test_every_refusal_has_its_own_french_sentence(code: str) -> None:
     assert not re.search(r"\b(the|is|are|you|must|already|only|players?)\b", sentence), \
         sentence
     assert not [p for p in english_fragments() if p in sentence]
+
+
+def test_a_count_the_dealt_roles_cannot_give_is_answered_in_french_naming_nobody(
+        tmp_path: Path) -> None:
+    """Host deal without phones: the leader's count becomes secret cards; a count that the
+    team's roles cannot produce (more than its cards, or a sabotage on a team of heroes) is
+    answered in French without a rule's reason, which could tell who the spies are."""
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    state.apply(Setup("Ada", (Role.SPY, Role.DOUBLE_AGENT, Role.HERO, Role.SPY, Role.HERO)))
+    state.apply(ProposeTeam("Ada", ("Ben", "Cleo")))
+    for p in PLAYERS:
+        state.apply(CastVote(p, True))
+    run = French(tmp_path, ["il y a eu cinq sabotages", "un sabotage", "aucun sabotage"],
+                 state=state, deal="host")
+    not_fit = FR.text("resistance.mission_not_fit")
+    assert said_lines(run.text).count(not_fit) == 2
+    assert run.session.state.successes == 1
+    assert_only_french(run, [])
