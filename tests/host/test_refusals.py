@@ -73,3 +73,50 @@ def test_names_are_joined_in_the_games_language() -> None:
     assert error.code == "twice" and error.params == {"names": ("Ada", "Ben")}
     # a code the host's tables do not have falls back to the engine's English
     assert refusal_text(Narrator("resistance", "fr"), error) == "You named Ada and Ben twice."
+
+
+class NoAnswers:
+    """A listener that must not be asked anything."""
+
+    def listen(self, request: object) -> object:
+        raise AssertionError("the host asked for a confirmation of a move it must refuse")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: str) -> None:
+    """The session tries the move and its follow-ups on a copy first: nothing is asked,
+    applied, saved or undoable, and the refusal is said in the game's language."""
+    import io
+    import random
+
+    from voice_host.games.resistance import CastVote, ProposeTeam
+    from voice_host.host.adapter import Decision, Prompt
+    from voice_host.host.io import Heard, HeardKind, TextOutput
+    from voice_host.host.session import Session, SessionOptions
+    from voice_host.intent import IntentMatch
+
+    options = {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "lang": lang,
+               "deal": "table", "seed": 1}
+    reg = registration("resistance")
+    state = reg.new_game(options)
+    rng = random.Random(1)
+    while state.is_chance_node():  # the first leader is drawn
+        state.apply(state.chance_action(rng))
+    out = io.StringIO()
+    session = Session(adapter=reg.adapter(options), state=state, rng=random.Random(1),
+                      output=TextOutput(out), listener=NoAnswers(),  # type: ignore[arg-type]
+                      options=SessionOptions(confirm="auto"), game_options=options)
+    leader = state.current_players()[0]
+    before = state.to_json()
+    mate = "Ben" if leader != "Ben" else "Ada"
+    decision = Decision(action=ProposeTeam(leader, (leader, mate)),
+                        then=(CastVote("Zoe", True),), confirm="the team")
+    session.carry_out(decision, IntentMatch("propose_team", {}, 1.0, ""),
+                      Prompt(lines=(), phase="team", expected=(leader,), key="k"),
+                      Heard(HeardKind.SPEECH, text="x", spoken=True), leader)
+    assert session.state.to_json() == before and not session.undo_stack
+    expected = Narrator("resistance", lang).text("resistance.refusal.unknown_player", name="Zoe")
+    assert out.getvalue().strip().endswith(expected)
