@@ -545,7 +545,9 @@ class IciLondresState:
         first, second = rng.sample(ICON_NAMES, ICONS_PER_MESSAGE)
         return Draw((first, second))
 
-    def _allowed_sizes(self, player: str) -> tuple[int, ...]:
+    def pick_sizes(self, player: str) -> tuple[int, ...]:
+        """How many icons ``player`` may name in one pick now, by the round's transmission
+        type and the picks they have left (empty when they have none)."""
         left = self._picks_left.get(player, 0)
         mode = self.mode
         if mode is Transmission.FRAGMENTS:
@@ -576,7 +578,7 @@ class IciLondresState:
         free = [icon for icon in ICON_NAMES if icon not in self.named_icons]
         actions: list[Action] = []
         for p in actors if player is None else (player,):
-            sizes = self._allowed_sizes(p)
+            sizes = self.pick_sizes(p)
             if 1 in sizes:
                 actions.extend(Pick(p, (icon,)) for icon in free)
             if 2 in sizes:
@@ -600,7 +602,7 @@ class IciLondresState:
         player = rng.choice(actors)
         if self.mode is Transmission.COUNTDOWN and rng.random() < 0.1:
             return TimeUp(player)
-        size = rng.choice(self._allowed_sizes(player))
+        size = rng.choice(self.pick_sizes(player))
         taken = set(self.named_icons)
         free = [icon for icon in ICON_NAMES if icon not in taken]
         return Pick(player, tuple(rng.sample(free, size)))
