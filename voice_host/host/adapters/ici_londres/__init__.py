@@ -29,12 +29,13 @@ from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.games.base import Deal
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapter import Decision, Prompt
+from voice_host.host.adapters import ici_londres_phone
 from voice_host.host.adapters.ici_londres import interpret, narrate, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.voice import GAME, Voice, ici
 from voice_host.host.io import Heard, Line
-from voice_host.host.registry import GameRegistration
+from voice_host.host.registry import GameOption, GameRegistration
 from voice_host.intent import IntentMatch, SlotValues
 
 
@@ -102,8 +103,19 @@ class Adapter(Voice):
         return queries.winner_json(outcome)
 
 
-REGISTRATION = GameRegistration(state_class=IciLondresState, new_game=new_game, adapter=Adapter,
-                                refusal_words=refusal_words, bots=bot_utterance)
+REGISTRATION = GameRegistration(
+    state_class=IciLondresState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bot_utterance, companion=ici_londres_phone,
+    options=(
+        GameOption("players", "names in seating order, A,B,C", kind="names", required=True),
+        GameOption("first", "first Speaker (default: the first name)"),
+        GameOption("mode", "first transmission type (default fragments)",
+                   default="fragments",
+                   choices=("fragments", "competing", "double-zero", "countdown")),
+        GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
+    ),
+    demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
+)
 
 __all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",
            "refusal_words"]
