@@ -123,6 +123,11 @@ class GameRegistration:
         """Every option at its default (the seating left out)."""
         return {o.name: o.default for o in self.options if not o.required}
 
+    def complete(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with every option it leaves out at its default (a game saved by an
+        older version may lack a newer option), ``deal`` and ``lang`` included."""
+        return {"deal": "table", "lang": "en", **self.defaults(), **options}
+
     @property
     def table_size(self) -> int:
         """Players at the demo's table (what ``simulate`` seats by default)."""
@@ -153,8 +158,10 @@ def registrations() -> tuple[GameRegistration, ...]:
 
 def make_adapter(game: str, options: Mapping[str, Any], *,
                  secret_sink: SecretSink | None = None) -> GameAdapter:
-    return registration(game).adapter(dict(options), secret_sink=secret_sink)
+    reg = registration(game)
+    return reg.adapter(reg.complete(options), secret_sink=secret_sink)
 
 
 def new_game(game: str, options: Mapping[str, Any]) -> GameState:
-    return registration(game).new_game(dict(options))
+    reg = registration(game)
+    return reg.new_game(reg.complete(options))
