@@ -29,13 +29,38 @@ other refusal is the engine's, said by the session from ``[codenames.refusal]``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from voice_host.games.codenames import CodenamesState
+from voice_host.host.adapters import codenames_phone
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
-from voice_host.host.registry import GameRegistration
+from voice_host.host.registry import GameOption, GameRegistration
 
-REGISTRATION = GameRegistration(state_class=CodenamesState, new_game=new_game, adapter=Adapter,
-                                refusal_words=refusal_words, bots=bot_utterance)
 
-__all__ = ["GAME", "REGISTRATION", "Adapter", "bot_utterance", "new_game", "refusal_words"]
+def seat_teams(names: Sequence[str]) -> dict[str, Any]:
+    """Two teams from a seating list: the first half (rounded up) red, spymasters first."""
+    half = (len(names) + 1) // 2
+    return {"red": list(names[:half]), "blue": list(names[half:])}
+
+
+REGISTRATION = GameRegistration(
+    state_class=CodenamesState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bot_utterance, companion=codenames_phone,
+    options=(
+        GameOption("red", "red team, spymaster first: A,B", kind="names", required=True),
+        GameOption("blue", "blue team, spymaster first: C,D", kind="names", required=True),
+        GameOption("first", "starting team (table mode: as the key card shows)",
+                   choices=("red", "blue")),
+        GameOption("words", "word list", default="en", choices=("en", "fr")),
+        GameOption("invalid_clue", "refuse an invalid clue (default) or apply the official "
+                   "penalty", default="refuse", choices=("refuse", "penalty")),
+    ),
+    seat=seat_teams,
+    demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
+)
+
+__all__ = ["GAME", "REGISTRATION", "Adapter", "bot_utterance", "new_game", "refusal_words",
+           "seat_teams"]
