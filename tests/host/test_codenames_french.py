@@ -18,9 +18,6 @@ from voice_host.games.codenames import (
     CodenamesState,
     Colour,
     DealGrid,
-    GiveClue,
-    Guess,
-    StateColour,
     Team,
 )
 from voice_host.host.adapters.codenames import refusal_words
@@ -126,7 +123,7 @@ def test_clue_and_guess_refusals_are_said_in_french(tmp_path: Path) -> None:
         "Touchez au moins un mot avant de passer.",
         "Hannah, les maîtres-espions ne devinent pas. Thomas, quel mot ?",
         "Sophie, c'est à l'équipe rouge de deviner.",
-        "Voleur est déjà couvert : c'est rouge.",
+        "Le mot Voleur est déjà couvert : c'est rouge.",
         "Je ne connais personne qui s'appelle Zed dans cette partie.",
     ):
         assert sentence in text, sentence
@@ -158,7 +155,7 @@ def test_penalty_refusals_are_said_in_french(tmp_path: Path) -> None:
         "Voleur n'est pas un mot de l'équipe bleue : nommez un de vos propres mots.",
         "Sophie, la pénalité demande un mot de votre équipe.",
         "Sophie couvre lune avec un agent de l'équipe bleue.",
-        "Lune est déjà couvert : c'est bleu.",
+        "Le mot Lune est déjà couvert : c'est bleu.",
     ):
         assert sentence in text, sentence
     assert french("penalty_not_own", word="Voleur", team=B) in text
@@ -169,22 +166,20 @@ def test_penalty_refusals_are_said_in_french(tmp_path: Path) -> None:
 
 def test_table_mode_colour_refusals_are_said_in_french(tmp_path: Path) -> None:
     opts = options(deal="table")
-    state = fixed_game(opts)
-    team = R
-    for word in NEUTRAL_WORDS:  # the seven bystanders, each ending a turn
-        state.apply(GiveClue(team, "chose", 1))
-        state.apply(Guess(team, word))
-        state.apply(StateColour(word, Colour.NEUTRAL))
-        team = team.other
-    state.apply(GiveClue(team, "chose", 1))
-    state.apply(Guess(team, "voleur"))
-    spymaster = state.spymaster(team)
-    other = state.spymaster(team.other)
-    script = [f"{other}: rouge",          # only the active spymaster sees the key
-              f"{spymaster}: neutre",     # all seven bystanders are covered already
-              f"{spymaster}: rouge"]
-    run = play(tmp_path, opts, script, state=state, name="table")
+    seats = {R: ("Hannah", "Thomas"), B: ("Sophie", "Oliver")}
+    script: list[str] = []
+    for turn, word in enumerate(NEUTRAL_WORDS):  # the seven bystanders, each ending a turn
+        spymaster, operative = seats[R if turn % 2 == 0 else B]
+        script += [f"{spymaster}: chose un", f"{operative}: {word}", f"{spymaster}: neutre"]
+    spymaster, operative = seats[B]  # blue's turn after seven
+    other = seats[R][0]
+    script += [f"{spymaster}: chose un", f"{operative}: voleur",
+               f"{other}: rouge",            # only the active spymaster sees the key
+               f"{spymaster}: neutre",       # all seven bystanders are covered already
+               f"{spymaster}: rouge"]
+    run = play(tmp_path, opts, script, state=fixed_game(opts), name="table")
     text = run.text
+    assert text.count("est un simple passant.") == 7
     assert f"{other}, seul {spymaster} voit la clé." in text
     assert "Les 7 passants sont déjà couverts." in text
     assert french("no_bystander_left", total=7) in text

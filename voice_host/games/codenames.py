@@ -17,10 +17,10 @@ Two knowledge models (:class:`~voice_host.games.base.Deal`):
 Clue validation (:func:`clue_problem`) is a pure function, shared with the host. It works on
 words folded to lowercase ASCII letters (case and accents ignored, "œ" read as "oe") and
 refuses, with a :class:`CodenamesRefusal` (a code and its words, said by the host in the
-game's language): anything but one word of letters (hyphenated compounds
-included), a number word, a visible word, a visible word with an ending added or removed
-(plural, "-ed", "-ing", "-er", "-ly", irregular plurals ...; French plural, feminine and verb
-endings), and a part of a visible compound word or a compound made with a visible word.
+game's language): anything but one word of letters (hyphenated compounds included), a number
+word, a visible word, a visible word with an ending added or removed (plural, "-ed", "-ing",
+"-er", "-ly", irregular plurals ...; French plural, feminine and verb endings), and a part
+of a visible compound word or a compound made with a visible word.
 Endings are undone by spelling rules (so "corner" counts as "corn" with an ending). Fused
 compounds are split with real word lists (:mod:`voice_host.games.lexicon`: wordfreq's English
 and French frequencies, and for English the CMU pronouncing dictionary): "headache" contains
