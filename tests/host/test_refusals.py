@@ -100,13 +100,14 @@ def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: 
 
     options = {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "lang": lang,
                "deal": "table", "seed": 1}
-    reg = registration("resistance")
-    state = reg.new_game(options)
+    from voice_host.host.registry import make_adapter, new_game
+
+    state = new_game("resistance", options)
     rng = random.Random(1)
     while state.is_chance_node():  # the first leader is drawn
         state.apply(state.chance_action(rng))
     out = io.StringIO()
-    session = Session(adapter=reg.adapter(options), state=state, rng=random.Random(1),
+    session = Session(adapter=make_adapter("resistance", options), state=state, rng=random.Random(1),
                       output=TextOutput(out), listener=NoAnswers(),  # type: ignore[arg-type]
                       options=SessionOptions(confirm="auto"), game_options=options)
     leader = state.current_players()[0]

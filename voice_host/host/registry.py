@@ -84,7 +84,8 @@ class GameRegistration:
     """The engine's state class; its ``description`` is the game's spec (name, players,
     options with their defaults and help)."""
     new_game: Callable[[dict[str, Any]], GameState]
-    """A fresh state from the JSON-able options the command line builds (kept in saves)."""
+    """A fresh state from the JSON-able options the command line builds (kept in saves);
+    called through :func:`new_game`, which fills in every option's default first."""
     adapter: Callable[..., GameAdapter]
     """``adapter(options, secret_sink=...)``: the game's voice for one session."""
     refusal_words: RefusalWords

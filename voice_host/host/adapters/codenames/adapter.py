@@ -19,7 +19,9 @@ from voice_host.intent import IntentMatch, SlotValues
 
 
 def new_game(options: dict[str, Any]) -> GameState:
-    """A fresh game from ``play``'s options (red, blue, deal, first, words, invalid_clue)."""
+    """A fresh game from the JSON-able options (red, blue, deal, first, words,
+    invalid_clue), every option present: the registry fills in the registration's
+    defaults."""
     red = list(options.get("red") or [])
     blue = list(options.get("blue") or [])
     if len(red) + len(blue) >= 4 and min(len(red), len(blue)) < 2:
@@ -33,9 +35,9 @@ def new_game(options: dict[str, Any]) -> GameState:
             f"team has {len(small)}. Move a player to it, for example --red "
             f"{','.join(fixed_red)} --blue {','.join(fixed_blue)}.")
     return CodenamesState.new(
-        [*red, *blue], deal=options.get("deal") or "table", red_size=len(red) or None,
-        first=options.get("first"), words=options.get("words") or "en",
-        invalid_clue=options.get("invalid_clue") or "refuse")
+        [*red, *blue], deal=options["deal"], red_size=len(red) or None,
+        first=options.get("first"), words=options["words"],
+        invalid_clue=options["invalid_clue"])
 
 
 class Adapter:

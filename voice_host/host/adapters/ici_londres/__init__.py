@@ -39,15 +39,16 @@ from voice_host.intent import IntentMatch, SlotValues
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
-    """A new game from the JSON-able options of ``play.game_options``."""
+    """A new game from the JSON-able options, every option present (the registry fills in
+    the defaults of the registration below)."""
     players = [str(p) for p in options["players"]]
     first = options.get("first")
     if first:
         first = next((p.strip() for p in players if p.strip().casefold()
                       == str(first).strip().casefold()), str(first))
-    return IciLondresState.new(players, deal=Deal(options.get("deal") or "table"),
-                               mode=options.get("mode") or Transmission.FRAGMENTS,
-                               rounds=options.get("rounds"), first_speaker=first)
+    return IciLondresState.new(players, deal=Deal(options["deal"]),
+                               mode=Transmission(options["mode"]),
+                               rounds=options["rounds"], first_speaker=first)
 
 
 class Adapter(Voice):

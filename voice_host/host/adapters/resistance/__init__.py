@@ -46,10 +46,12 @@ from voice_host.host.registry import GameOption, GameRegistration
 
 
 def new_game(options: dict[str, Any]) -> GameState:
-    """A fresh game from play.game_options(); SetupError for bad players or first leader."""
+    """A fresh game from the JSON-able options, every option present (the registry fills
+    in the defaults of the registration below); SetupError for bad players or first
+    leader."""
     players = list(options.get("players") or [])
-    state = ResistanceState.new(players, deal=Deal(options.get("deal", "table")),
-                                double_agent=bool(options.get("double_agent", True)))
+    state = ResistanceState.new(players, deal=Deal(options["deal"]),
+                                double_agent=bool(options["double_agent"]))
     first = options.get("first")
     if first and find_player(state.players, first) is None:
         raise SetupError(f"The first leader must be one of the players; {first} is not.")
