@@ -107,7 +107,7 @@ def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: 
     while state.is_chance_node():  # the first leader is drawn
         state.apply(state.chance_action(rng))
     out = io.StringIO()
-    session = Session(adapter=make_adapter("resistance", options), state=state, rng=random.Random(1),
+    session = Session(adapter=make_adapter("resistance", options), state=state, rng=rng,
                       output=TextOutput(out), listener=NoAnswers(),  # type: ignore[arg-type]
                       options=SessionOptions(confirm="auto"), game_options=options)
     leader = state.current_players()[0]
