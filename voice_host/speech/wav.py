@@ -12,6 +12,7 @@ resampler that is fine for whole utterances.
 from __future__ import annotations
 
 import struct
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +72,13 @@ def _fft_resample(x: FloatArray, src_rate: int, dst_rate: int) -> FloatArray:
     return np.asarray(y[start : start + n_out], dtype=np.float32)
 
 
-def read_wav(path: str | Path) -> Samples:
-    """Read any PCM/float WAV and return 16 kHz mono int16 samples.
+def read_wav(path: str | Path | Traversable) -> Samples:
+    """Read any PCM/float WAV (a file, or a package resource) and return 16 kHz mono int16
+    samples.
 
     Raises ``AudioFormatError`` (a sentence) for a missing, empty, corrupt or unsupported file.
     """
-    p = Path(path)
+    p = Path(path) if isinstance(path, str) else path
     try:
         data = p.read_bytes()
     except FileNotFoundError:
