@@ -134,15 +134,6 @@ def _declared_seconds(data: bytes) -> float | None:
     return None
 
 
-def read_wav_native(path: str | Path) -> tuple[FloatArray, int]:
-    """Read a WAV as mono float32 at its own sample rate: ``(audio, rate)``."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        raise AudioFormatError(f"I cannot open the sound file {Path(path).name}.") from None
-    return decode_wav(data)
-
-
 def decode_wav(data: bytes) -> tuple[FloatArray, int]:
     """Decode WAV bytes to mono float32 at the file's rate: ``(audio, rate)``."""
     if len(data) == 0:
