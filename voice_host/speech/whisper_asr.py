@@ -66,6 +66,7 @@ from voice_host.speech.types import (
     RecognitionGrammar,
     RecognizerUnavailable,
     Samples,
+    StreamingRecognizer,
     Transcript,
 )
 
@@ -226,9 +227,9 @@ class _Grammar:
             self.searches.append((TokenConstraint(graph, spellings), suppress))
 
 
-class WhisperRecognizer:
-    """Whisper behind the :class:`~voice_host.speech.types.Recognizer` protocol (see the
-    module docstring); also streams (``start_utterance / feed / finish``)."""
+class WhisperRecognizer(StreamingRecognizer):
+    """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
+    (see the module docstring): fed frames are kept and decoded when the utterance ends."""
 
     name = "whisper"
 
