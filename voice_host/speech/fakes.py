@@ -21,10 +21,10 @@ from voice_host.speech.source import EndOfAudio, SilenceTimeout, Utterance
 from voice_host.speech.synthesizer import AdjustableVoice, VoiceSettings
 from voice_host.speech.types import (
     SAMPLE_RATE,
+    BufferedStreaming,
     RecognitionGrammar,
     Recognizer,
     Samples,
-    StreamingRecognizer,
     Transcript,
     WordInfo,
 )
@@ -88,7 +88,7 @@ class ScriptedRecognizer(Recognizer):
                                backend=self.name)
 
 
-class StreamingScriptedRecognizer(ScriptedRecognizer, StreamingRecognizer):
+class StreamingScriptedRecognizer(ScriptedRecognizer, BufferedStreaming):
     """A ``ScriptedRecognizer`` that also streams: the frames fed since ``start_utterance``
     are decoded as one utterance by ``finish`` (recorded in ``audio`` like a whole one)."""
 
@@ -101,15 +101,7 @@ class StreamingScriptedRecognizer(ScriptedRecognizer, StreamingRecognizer):
 
     def start_utterance(self) -> None:
         self.utterances_started += 1
-        self._frames = []
-
-    def feed(self, samples: Samples) -> None:
-        self._frames.append(np.asarray(samples, dtype=np.int16))
-
-    def finish(self) -> Transcript:
-        audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
-        self._frames = []
-        return self.recognize(audio)
+        super().start_utterance()
 
 
 @dataclass(frozen=True)

@@ -150,3 +150,22 @@ class StreamingRecognizer(Recognizer, Protocol):
     def finish(self) -> Transcript:
         """The transcript of everything fed since :meth:`start_utterance`."""
         ...
+
+
+class BufferedStreaming(StreamingRecognizer):
+    """Streaming for a recognizer that decodes whole utterances: the frames fed are kept, and
+    :meth:`finish` decodes them together with ``recognize``. A subclass sets
+    ``self._frames = []`` in its constructor."""
+
+    _frames: list[Samples]
+
+    def start_utterance(self) -> None:
+        self._frames = []
+
+    def feed(self, samples: Samples) -> None:
+        self._frames.append(np.asarray(samples, dtype=np.int16))
+
+    def finish(self) -> Transcript:
+        audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
+        self._frames = []
+        return self.recognize(audio)
