@@ -14,7 +14,7 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Line, ScriptListener, TextOutput
 from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog
+from voice_host.host.store import EventLog, SessionRecord
 
 
 @dataclass
@@ -63,7 +63,8 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
     session = Session(
         adapter=adapter, state=state if state is not None else new_game(game, game_opts),
         rng=rng or random.Random(game_opts["seed"]), output=TextOutput(out),
-        listener=ScriptListener(script), log=log, game_options=game_opts, undo=undo,
+        listener=ScriptListener(script), log=log, game_options=game_opts,
+        saved=SessionRecord(undo=list(undo or [])),
         options=SessionOptions(confirm=confirm, save_path=save))
     stop = session.run(fresh=fresh)
     log.close()

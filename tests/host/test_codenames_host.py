@@ -416,7 +416,7 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
     session = Session(adapter=adapter, state=CodenamesState.from_json(saved.state), rng=rng,
                       output=TextOutput(out), listener=ScriptListener(rest),
                       options=SessionOptions(confirm="never"), game_options=saved.options,
-                      undo=saved.undo)
+                      saved=saved.record())
     assert session.run(fresh=False) is Stop.FINISHED
     assert session.state.to_json() == whole.state.to_json()
     assert "Welcome back." in out.getvalue()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import random
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from voice_host.cli import main
 from voice_host.games.codenames import Colour, clue_problem
 from voice_host.host import play, wiring
 from voice_host.host.adapters import new_game
+from voice_host.host.config import SessionConfig
 
 
 def _script(tmp_path: Path, name: str, lines: list[str]) -> Path:
@@ -92,6 +94,7 @@ def test_the_banner_names_a_secrets_folder_only_when_files_are_written(
     argv = ["resistance", "--players", "Ada,Ben,Cleo,Dan,Eve", "--deal", "host",
             "--input", "text", "--output", "text"]
     args = parser.parse_args(argv + (["--companion"] if companion else []))
-    io = wiring.build_io(args, game="resistance", lang="en", save_path=tmp_path / "g.json")
+    config = SessionConfig.from_args(args, "resistance", play.game_options(args))
+    io = wiring.build_io(replace(config, save_path=tmp_path / "g.json"))
     assert ("secrets are written to" in io.banner) is not companion
     assert not (tmp_path / "g-secrets").exists()

@@ -657,6 +657,7 @@ class CodenamesState:
                             "other spymaster covers one of their words",
         },
     )
+    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
     action_types: ClassVar[tuple[type[Action], ...]] = (
         DealGrid, GiveClue, Guess, EndTurn, StateColour, CoverPenalty,
     )

@@ -311,6 +311,7 @@ class IciLondresState:
             "first_speaker": "who is Speaker first (default: the first player named)",
         },
     )
+    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
     action_types: ClassVar[tuple[type[Action], ...]] = (Draw, Pick, JudgePick, TimeUp)
     event_types: ClassVar[tuple[type[Event], ...]] = (
         RoundStarted, IconsDrawn, PickMade, IconRevealed, Miss, TimeUpEvent, RoundEnded,

@@ -601,6 +601,7 @@ class ResistanceState:
             "double_agent": "Play with the double agent and the spies' final guess (default).",
         },
     )
+    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
     action_types: ClassVar[tuple[type[Action], ...]] = _ACTION_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = _EVENT_TYPES
 

@@ -59,6 +59,14 @@ class Narrator:
         self.lang = lang
         self._turns: dict[str, int] = {}
 
+    @property
+    def turns(self) -> dict[str, int]:
+        """How far each varied sentence has turned (saved with the game)."""
+        return dict(self._turns)
+
+    def restore_turns(self, turns: Mapping[str, int]) -> None:
+        self._turns = dict(turns)
+
     def has(self, key: str, lang: str | None = None) -> bool:
         return key in catalogue(lang or self.lang, self.game) or key in catalogue("en", self.game)
 

@@ -6,16 +6,24 @@ import argparse
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from voice_host.games import SetupError
 from voice_host.host import models_cmd, wiring
-from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
+from voice_host.host.config import SessionConfig
+from voice_host.host.registry import (
+    GameRegistration,
+    make_adapter,
+    new_game,
+    registration,
+    registrations,
+)
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, SaveError, check_save_path, saves_dir
+from voice_host.host.store import EventLog, SaveError, SessionRecord, check_save_path, saves_dir
 
 
 def split_names(text: str) -> list[str]:
@@ -47,47 +55,38 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     companion_arguments(parser)
 
 
+def add_game_options(parser: argparse.ArgumentParser, reg: GameRegistration) -> None:
+    """The game's own options, from its registration."""
+    for option in reg.options:
+        if option.kind == "switch":
+            parser.add_argument(option.cli_flag, dest=option.name, help=option.help,
+                                action="store_false" if option.default else "store_true")
+            continue
+        kwargs: dict[str, Any] = {"dest": option.name, "help": option.help,
+                                  "default": option.default}
+        if option.required:
+            kwargs["required"] = True
+        if option.choices:
+            kwargs["choices"] = option.choices
+        if option.kind == "int":
+            kwargs["type"] = int
+        parser.add_argument(option.cli_flag, **kwargs)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
-    res = games.add_parser("resistance", help="Resistance with a double agent (5-10 players)")
-    res.add_argument("--players", required=True, help="names in seating order, A,B,C,D,E")
-    res.add_argument("--no-double-agent", action="store_true", help="the simpler variant")
-    res.add_argument("--first", default=None, help="first leader (default: random)")
-    res.add_argument("--votes", choices=["together", "count"], default="together",
-                     help="together (default): on the host's count everyone shows their vote "
-                          "at once, then says it, in any order; count: the same show of "
-                          "thumbs, and the leader says how many voted yes")
-    add_common(res)
-    ici = games.add_parser("ici-londres", help="Ici Londres (3-6 players)")
-    ici.add_argument("--players", required=True, help="names in seating order, A,B,C")
-    ici.add_argument("--first", default=None, help="first Speaker (default: the first name)")
-    ici.add_argument("--mode", choices=["fragments", "competing", "double-zero", "countdown"],
-                     default="fragments", help="first transmission type (default fragments)")
-    ici.add_argument("--rounds", type=int, default=None, help="rounds (default 12, 10 with 5)")
-    add_common(ici)
-    cn = games.add_parser("codenames", help="Codenames (two teams of 2 or more)")
-    cn.add_argument("--red", required=True, help="red team, spymaster first: A,B")
-    cn.add_argument("--blue", required=True, help="blue team, spymaster first: C,D")
-    cn.add_argument("--first", choices=["red", "blue"], default=None,
-                    help="starting team (table mode: as the key card shows)")
-    cn.add_argument("--words", choices=["en", "fr"], default="en", help="word list")
-    cn.add_argument("--invalid-clue", choices=["refuse", "penalty"], default="refuse",
-                    help="refuse an invalid clue (default) or apply the official penalty")
-    add_common(cn)
+    for reg in registrations():
+        sub = games.add_parser(reg.name, help=reg.command_help())
+        add_game_options(sub, reg)
+        add_common(sub)
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
     """The JSON-able options a game is created from (also kept in the save file)."""
     opts: dict[str, Any] = {"deal": args.deal, "lang": args.lang}
-    if args.game == "resistance":
-        opts.update(players=split_names(args.players), double_agent=not args.no_double_agent,
-                    first=args.first, votes=args.votes)
-    elif args.game == "ici-londres":
-        opts.update(players=split_names(args.players), first=args.first, mode=args.mode,
-                    rounds=args.rounds)
-    else:
-        opts.update(red=split_names(args.red), blue=split_names(args.blue), first=args.first,
-                    words=args.words, invalid_clue=args.invalid_clue)
+    for option in registration(args.game).options:
+        value = getattr(args, option.name)
+        opts[option.name] = split_names(value) if option.kind == "names" else value
     return opts
 
 
@@ -104,9 +103,10 @@ def run(args: argparse.Namespace) -> int:
     except SetupError as exc:
         print(exc.reason, file=sys.stderr)
         return 2
-    save_path = args.save or default_save_path(args.game)
-    return run_session(args, args.game, options, state, save_path, rng=random.Random(seed),
-                       fresh=True)
+    config = SessionConfig.from_args(args, args.game, options)
+    if config.save_path is None:
+        config = replace(config, save_path=default_save_path(args.game))
+    return run_session(config, state, rng=random.Random(seed), fresh=True)
 
 
 def join_lines(session: Session, companion: Any) -> list[Any]:
@@ -123,42 +123,40 @@ def join_lines(session: Session, companion: Any) -> list[Any]:
             line("companion.table", url=companion.url)]
 
 
-def run_session(args: argparse.Namespace, game: str, options: dict[str, Any], state: Any,
-                save_path: Path, *, rng: random.Random, fresh: bool,
-                host_state: dict[str, Any] | None = None,
-                undo: list[dict[str, Any]] | None = None) -> int:
-    lang = options.get("lang", "en")
+def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
+                saved: SessionRecord | None = None) -> int:
+    """Host one game as ``config`` says, to its end or until it stops (it is saved
+    after every move); ``saved`` is what a resumed game's save file kept of the host."""
+    save_path = config.save_path
+    assert save_path is not None
     try:
         check_save_path(save_path)
     except SaveError as exc:
         print(exc, file=sys.stderr)
         return 2
     try:
-        io = wiring.build_io(args, game=game, lang=lang, save_path=save_path)
+        io = wiring.build_io(config)
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
         return 2
     companion = None
-    if getattr(args, "companion", False):
+    if config.companion.enabled:
         try:
-            companion = start_companion(args, game, state, io, lang=lang,
-                                        save_path=save_path, resumed=not fresh)
+            companion = start_companion(config, state, io, resumed=not fresh)
         except wiring.WiringError as exc:
             io.close()
             print(exc, file=sys.stderr)
             return 2
     # adapters phrase secret steps for the phones when the companion page runs (not saved:
     # a resumed game may run without it)
-    adapter = make_adapter(game, {**options, "companion": companion is not None},
+    adapter = make_adapter(config.game, {**config.options, "companion": companion is not None},
                            secret_sink=io.secret_sink)
-    if host_state:
-        adapter.host_state.update(host_state)
-    log = EventLog(args.log)
+    log = EventLog(config.log)
     session = Session(adapter=adapter, state=state, rng=rng, output=io.output,
-                      listener=io.listener, log=log, game_options=options, undo=undo,
-                      companion=companion,
-                      options=SessionOptions(confirm=args.confirm, save_path=save_path,
-                                             silence_timeout=args.silence_timeout))
+                      listener=io.listener, log=log, game_options=dict(config.options),
+                      companion=companion, saved=saved,
+                      options=SessionOptions(confirm=config.confirm, save_path=save_path,
+                                             silence_timeout=config.silence_timeout))
     if io.banner:
         print(io.banner, file=sys.stderr)
     print(f"Saving the game after every move in {save_path}", file=sys.stderr)

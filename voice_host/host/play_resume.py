@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from voice_host.games import GameError, GameState, SetupError, state_class
+from voice_host.games import GameError, GameState, SetupError
+from voice_host.host.config import SessionConfig
 from voice_host.host.play import add_common, run_session
+from voice_host.host.registry import registration
 from voice_host.host.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
 
 
@@ -23,7 +26,7 @@ def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
     Raises SaveError with a sentence when the file cannot be resumed (nothing is written)."""
     saved = load_game(path)
     try:
-        cls = state_class(saved.game)
+        cls = registration(saved.game).state_class
     except SetupError:
         raise SaveError(f"The saved game at {path} is for a game I do not know "
                         f"({saved.game}).") from None
@@ -66,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
     options = dict(saved.options)
     if args.lang != "en":  # a language given on the command line wins over the saved one
         options["lang"] = args.lang
-    return run_session(args, saved.game, options, state, path, rng=rng, fresh=False,
-                       host_state=saved.host_state, undo=saved.undo)
+    config = replace(SessionConfig.from_args(args, saved.game, options), save_path=path)
+    return run_session(config, state, rng=rng, fresh=False, saved=saved.record())

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ from voice_host.games import GameDescription, GameState, SetupError
 
 if TYPE_CHECKING:
     from voice_host.host.adapter import GameAdapter, Prompt
+    from voice_host.host.companion.games import PhoneGame
     from voice_host.host.refusals import RefusalWords
     from voice_host.host.secrets import SecretSink
 
@@ -36,6 +37,37 @@ BotUtterance = Callable[["GameAdapter", GameState, "Prompt", random.Random], tup
 
 
 @dataclass(frozen=True)
+class GameOption:
+    """One option of a game as the command line offers it (``--rounds 8``) and as the
+    JSON-able options keep it (``{"rounds": 8}``, in the save file too)."""
+
+    name: str
+    """Key in the options (``"double_agent"``); the flag is ``--double-agent``."""
+    help: str
+    """One line for ``--help``."""
+    default: Any = None
+    """Value when not given (``None``: the engine decides, e.g. a random first leader)."""
+    choices: tuple[str, ...] = ()
+    """Allowed values, when closed."""
+    kind: str = "text"
+    """``text``, ``int``, ``names`` (comma-separated player names, kept as a list) or
+    ``switch`` (a yes/no that defaults to ``default``; its flag turns it the other way)."""
+    required: bool = False
+    """Must be given (the seating)."""
+    flag: str = ""
+    """The command-line flag when not ``--<name>`` (``--no-double-agent``)."""
+
+    @property
+    def cli_flag(self) -> str:
+        return self.flag or "--" + self.name.replace("_", "-")
+
+
+def seat_players(names: Sequence[str]) -> dict[str, Any]:
+    """The usual seating option: every player in one list, in seating order."""
+    return {"players": list(names)}
+
+
+@dataclass(frozen=True)
 class GameRegistration:
     """What the host needs to know of one game."""
 
@@ -50,6 +82,15 @@ class GameRegistration:
     """The game's values in words for its refusals (icon names, colours...)."""
     bots: BotUtterance
     """Demo and test players."""
+    options: tuple[GameOption, ...] = ()
+    """The game's options with their defaults and help (besides ``deal`` and ``lang``,
+    which every game has)."""
+    seat: Callable[[Sequence[str]], dict[str, Any]] = seat_players
+    """The seating options for these players, in order (``simulate``, tests)."""
+    demo_seats: Mapping[str, Any] = field(default_factory=dict)
+    """The demo's table: the seating options of ``voice-host demo``."""
+    companion: PhoneGame | None = None
+    """What the game lets a player do on the companion page (None: secrets only)."""
     grammar: str = ""
     """The grammar files' name (``grammars/<lang>/<grammar>.toml``); the game's name when
     empty."""
@@ -66,6 +107,14 @@ class GameRegistration:
     def grammar_name(self) -> str:
         return self.grammar or self.name
 
+    def defaults(self) -> dict[str, Any]:
+        """Every option at its default (the seating left out)."""
+        return {o.name: o.default for o in self.options if not o.required}
+
+    def command_help(self) -> str:
+        d = self.description
+        return f"{d.title} ({d.min_players}-{d.max_players} players)"
+
 
 @cache
 def registration(game: str) -> GameRegistration:
@@ -78,6 +127,10 @@ def registration(game: str) -> GameRegistration:
     if found.name != game:
         raise SetupError(f"{module_name} registers {found.name}, not {game}.")
     return found
+
+
+def registrations() -> tuple[GameRegistration, ...]:
+    return tuple(registration(name) for name in GAME_NAMES)
 
 
 def make_adapter(game: str, options: Mapping[str, Any], *,

@@ -26,6 +26,7 @@ from voice_host.host.registry import registration
 from voice_host.host.store import (
     EventLog,
     SavedGame,
+    SessionRecord,
     rng_from_json,
     rng_to_json,
     save_game,
@@ -75,7 +76,7 @@ class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
-                 undo: list[dict[str, Any]] | None = None, companion: Any = None,
+                 saved: SessionRecord | None = None, companion: Any = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.adapter = adapter
         self.state = state
@@ -85,15 +86,20 @@ class Session:
         self.options = options
         self.log = log or EventLog(None)
         self.game_options = game_options or {}
-        self.undo_stack: list[dict[str, Any]] = undo or []
+        saved = saved or SessionRecord()
+        self.undo_stack: list[dict[str, Any]] = list(saved.undo)
         self.narrator = adapter.narrator
+        if saved.narration:
+            self.narrator.restore_turns(saved.narration)
+        if saved.host_state:
+            adapter.host_state.update(saved.host_state)
         self.registration = registration(adapter.game)
         self.grammar = load_grammar(adapter.game, adapter.narrator.lang)
         self._matchers: dict[str, tuple[PhaseGrammar, Matcher]] = {}
         self._last_prompt_key: str | None = None
         self._last_lines: list[Line] = []
         self._silences = 0
-        self.paused = False
+        self.paused = saved.paused
         self.companion = companion
         self.clock = clock
         """Seconds, monotonic: what a countdown is measured with."""
@@ -139,7 +145,8 @@ class Session:
         snap = self.snapshot()
         save_game(self.options.save_path, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
-            rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:]))
+            rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
+            paused=self.paused, narration=self.narrator.turns))
 
     # ------------------------------------------------------------------ grammar
 
@@ -165,6 +172,8 @@ class Session:
             self.say_key("common.resumed")
             if not self.state.is_terminal():  # whose turn it is, and what they are at
                 self.say(self.adapter.status(self.state))
+            if self.paused:  # paused before the stop: still paused
+                self.say_key("common.paused_reminder")
         if (self.companion is not None and not self.companion.seats.locked
                 and self.companion.wait_for_everyone):
             stop = self.wait_for_seats()

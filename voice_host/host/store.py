@@ -7,7 +7,7 @@ import os
 import random
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,22 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 @dataclass
+class SessionRecord:
+    """What the host itself must remember across a resume (the rules' state is saved
+    beside it)."""
+
+    host_state: dict[str, Any] = field(default_factory=dict)
+    """The adapter's own facts (broadcast done, recordings...)."""
+    undo: list[dict[str, Any]] = field(default_factory=list)
+    """Snapshots to go back to, oldest first."""
+    paused: bool = False
+    """The players paused the game: it stays paused after a resume."""
+    narration: dict[str, int] = field(default_factory=dict)
+    """How far each varied sentence has turned (a resumed game does not start its
+    variants over)."""
+
+
+@dataclass
 class SavedGame:
     """Everything needed to continue a game exactly."""
 
@@ -65,11 +81,18 @@ class SavedGame:
     rng: list[Any]
     host_state: dict[str, Any]
     undo: list[dict[str, Any]]
+    paused: bool = False
+    narration: dict[str, int] = field(default_factory=dict)
+
+    def record(self) -> SessionRecord:
+        return SessionRecord(host_state=self.host_state, undo=self.undo, paused=self.paused,
+                             narration=self.narration)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game,
                 "options": self.options, "state": self.state, "rng": self.rng,
-                "host_state": self.host_state, "undo": self.undo}
+                "host_state": self.host_state, "undo": self.undo, "paused": self.paused,
+                "narration": self.narration}
 
     @classmethod
     def from_json(cls, data: Any) -> SavedGame:
@@ -80,13 +103,18 @@ class SavedGame:
         try:
             saved = cls(game=data["game"], options=dict(data["options"]), state=data["state"],
                         rng=data["rng"], host_state=dict(data["host_state"]),
-                        undo=list(data["undo"]))
+                        undo=list(data["undo"]), paused=data.get("paused", False),
+                        narration=dict(data.get("narration") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError("That saved game is damaged; a part is missing.") from exc
         if not isinstance(saved.game, str):
             raise SaveError("That saved game is damaged: it does not say which game it is.")
         if not isinstance(saved.state, Mapping):
             raise SaveError("That saved game is damaged: the game itself is missing.")
+        if not isinstance(saved.paused, bool) or not all(
+                isinstance(k, str) and type(v) is int and v >= 0
+                for k, v in saved.narration.items()):
+            raise SaveError("That saved game is damaged: the host's own part cannot be read.")
         if not _is_rng(saved.rng):
             raise SaveError("That saved game is damaged: its random state cannot be read.")
         if saved.options.get("lang", "en") not in ("en", "fr"):

@@ -6,7 +6,6 @@ the speech extras."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -16,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voice_host.host.config import SessionConfig
 from voice_host.host.io import (
     Heard,
     HeardKind,
@@ -361,27 +361,32 @@ class HostIO:
                 print(f"(while closing: {exc})", file=sys.stderr)
 
 
-def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path) -> HostIO:
-    spec: str = args.output
+def build_io(config: SessionConfig) -> HostIO:
+    spec = config.output
+    save_path = config.save_path
+    assert save_path is not None
     out_dir = Path(spec[4:]) if spec.startswith("wav:") else None
     secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
                           else save_path.parent / f"{save_path.stem}-secrets")
     banner: list[str] = []
-    if getattr(args, "deal", "table") == "host" and not getattr(args, "companion", False):
+    if config.deal == "host" and not config.companion.enabled:
         # (with the companion page the secrets go to the phones: no folder is written)
         banner.append(f"Each player's secrets are written to {secrets.folder}")
-    needs_recognizer = (args.script is None and args.input == "mic") or (
-        args.script is not None and _script_has_wav(args.script))
+    script = config.script
+    needs_recognizer = config.listens_to_microphone or (
+        script is not None and _script_has_wav(script))
 
     gate = None
-    if args.script is None and args.input == "mic":
+    if config.listens_to_microphone:
         from voice_host.speech.source import HalfDuplexGate
 
         gate = HalfDuplexGate()  # the microphone is deaf while the host speaks
     ears: Ears | None = None
     if needs_recognizer:
-        recognizer, described = make_recognizer(args.asr, args.vosk_model, lang,
-                                                getattr(args, "whisper_model", None))
+        choice = config.recognizer
+        recognizer, described = make_recognizer(
+            choice.asr, choice.vosk_model, config.lang,
+            choice.whisper_model)
         ears = Ears(recognizer)
         banner.append(described)
 
@@ -401,12 +406,12 @@ def build_io(args: argparse.Namespace, *, game: str, lang: str, save_path: Path)
         raise WiringError(f"I do not know the output {spec}. Use speaker, text or wav:FOLDER.")
 
     listener: Listener
-    if args.script is not None:
-        if not args.script.is_file():
-            raise WiringError(f"There is no script file at {args.script}.")
-        listener = ScriptListener(args.script, decode_wav=ears.decode_wav if ears else None,
+    if script is not None:
+        if not script.is_file():
+            raise WiringError(f"There is no script file at {script}.")
+        listener = ScriptListener(script, decode_wav=ears.decode_wav if ears else None,
                                   echo=sys.stdout if spec == "text" else None)
-    elif args.input == "text":
+    elif config.input == "text":
         listener = TextListener(echo=sys.stdout)
     else:
         assert ears is not None

@@ -51,9 +51,10 @@ from voice_host.games.codenames import (
 )
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapter import Decision, GameAdapter, Prompt
+from voice_host.host.adapters import codenames_phone
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator
-from voice_host.host.registry import GameRegistration
+from voice_host.host.registry import GameOption, GameRegistration
 from voice_host.host.secrets import SecretSink, Via, deliver
 from voice_host.intent import IntentMatch, SlotValues
 
@@ -695,5 +696,24 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     return adapter.bot_utterance(state, prompt, rng)
 
 
-REGISTRATION = GameRegistration(state_class=CodenamesState, new_game=new_game, adapter=Adapter,
-                                refusal_words=refusal_words, bots=bot_utterance)
+def seat_teams(names: Sequence[str]) -> dict[str, Any]:
+    """Two teams from a seating list: the first half (rounded up) red, spymasters first."""
+    half = (len(names) + 1) // 2
+    return {"red": list(names[:half]), "blue": list(names[half:])}
+
+
+REGISTRATION = GameRegistration(
+    state_class=CodenamesState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bot_utterance, companion=codenames_phone,
+    options=(
+        GameOption("red", "red team, spymaster first: A,B", kind="names", required=True),
+        GameOption("blue", "blue team, spymaster first: C,D", kind="names", required=True),
+        GameOption("first", "starting team (table mode: as the key card shows)",
+                   choices=("red", "blue")),
+        GameOption("words", "word list", default="en", choices=("en", "fr")),
+        GameOption("invalid_clue", "refuse an invalid clue (default) or apply the official "
+                   "penalty", default="refuse", choices=("refuse", "penalty")),
+    ),
+    seat=seat_teams,
+    demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
+)

@@ -44,9 +44,10 @@ from voice_host.games.ici_londres import (
 )
 from voice_host.games.icons import ICON_NAMES, ICONS
 from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
+from voice_host.host.adapters import ici_londres_phone
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator, catalogue
-from voice_host.host.registry import GameRegistration
+from voice_host.host.registry import GameOption, GameRegistration
 from voice_host.host.secrets import SecretSink, deliver
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.cues import Cue
@@ -605,5 +606,16 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     return adapter.bot_utterance(state, prompt, rng)
 
 
-REGISTRATION = GameRegistration(state_class=IciLondresState, new_game=new_game, adapter=Adapter,
-                                refusal_words=refusal_words, bots=bot_utterance)
+REGISTRATION = GameRegistration(
+    state_class=IciLondresState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bot_utterance, companion=ici_londres_phone,
+    options=(
+        GameOption("players", "names in seating order, A,B,C", kind="names", required=True),
+        GameOption("first", "first Speaker (default: the first name)"),
+        GameOption("mode", "first transmission type (default fragments)",
+                   default="fragments",
+                   choices=("fragments", "competing", "double-zero", "countdown")),
+        GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
+    ),
+    demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
+)

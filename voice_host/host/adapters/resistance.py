@@ -56,9 +56,10 @@ from voice_host.games.resistance import (
     VoteResult,
 )
 from voice_host.host.adapter import Decision, GameAdapter, Prompt
+from voice_host.host.adapters import resistance_phone
 from voice_host.host.io import Heard, Line, Style
 from voice_host.host.narration import Narrator
-from voice_host.host.registry import GameRegistration
+from voice_host.host.registry import GameOption, GameRegistration
 from voice_host.host.secrets import SecretSink, deliver
 from voice_host.intent import IntentMatch, SlotValues
 
@@ -754,5 +755,19 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     return adapter.bot_utterance(state, prompt, rng)
 
 
-REGISTRATION = GameRegistration(state_class=ResistanceState, new_game=new_game, adapter=Adapter,
-                                refusal_words=refusal_words, bots=bot_utterance)
+REGISTRATION = GameRegistration(
+    state_class=ResistanceState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bot_utterance, companion=resistance_phone,
+    options=(
+        GameOption("players", "names in seating order, A,B,C,D,E", kind="names",
+                   required=True),
+        GameOption("double_agent", "the simpler variant", default=True, kind="switch",
+                   flag="--no-double-agent"),
+        GameOption("first", "first leader (default: random)"),
+        GameOption("votes", "together (default): on the host's count everyone shows their "
+                   "vote at once, then says it, in any order; count: the same show of thumbs, "
+                   "and the leader says how many voted yes", default="together",
+                   choices=("together", "count")),
+    ),
+    demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]},
+)

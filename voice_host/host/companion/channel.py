@@ -34,6 +34,9 @@ from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.seats import SeatBook, safe
 from voice_host.host.companion.strings import page_strings, page_text
 from voice_host.host.io import Line
+from voice_host.host.narration import Narrator
+from voice_host.host.refusals import refusal_text
+from voice_host.host.registry import registration
 from voice_host.host.secrets import SPOKEN, Delivery, Via
 
 log = logging.getLogger("voice_host.companion")
@@ -78,6 +81,7 @@ class CompanionChannel:
         """True when the host deals secrets: nothing is shown and nothing taken until every
         seat is confirmed. False (players hold physical cards): a seat is usable as soon as
         its player confirmed it, and the game does not wait for phones."""
+        self._narrator = Narrator(game, self.lang)
         self.seats = SeatBook(self.players, room_code=room_code)
         self.seats.on_change = self._seats_changed
         self.seats.on_new_code = self._new_move_code
@@ -231,6 +235,11 @@ class CompanionChannel:
     def words(self, key: str, **params: Any) -> str:
         return page_text(self.lang, key, **params)
 
+    def refusal(self, error: IllegalAction) -> str:
+        """Why the rules refused a seat's input, in the game's language (the session's
+        own function: the page and the host say the same sentence)."""
+        return refusal_text(self._narrator, error, registration(self.game).refusal_words)
+
     # ------------------------------------------------------------------ host -> pages
 
     def publish(self, state: GameState) -> None:
@@ -294,14 +303,14 @@ class CompanionChannel:
             try:
                 self._shadow.apply(action)
             except IllegalAction as exc:
-                return False, exc.reason
+                return False, self.refusal(exc)
             except GameError as exc:
                 return False, str(exc)
             self._queue.append(action)
             self._arrived.notify_all()
             log.info("companion: input from %s queued", safe(seat))
             self._post_seat_view(seat, None)
-        done = "sent_card" if games.is_private(action) else "sent"
+        done = "sent_card" if games.is_private(self.game, action) else "sent"
         return True, self.words(f"choice.{done}")
 
     def pending(self) -> int:
@@ -334,12 +343,12 @@ class CompanionChannel:
 
     def private_turn(self, state: GameState) -> tuple[str, ...]:
         """Players who must now act on their page (the host waits for the channel)."""
-        return games.private_turn(state)
+        return games.private_turn(self.game, state)
 
     def phone_turn(self, state: GameState) -> tuple[str, ...]:
         """Players who may now answer on their page (or aloud)."""
         ready = self.seats.locked or not self.wait_for_everyone
-        return games.phone_turn(state) if ready else ()
+        return games.phone_turn(self.game, state) if ready else ()
 
     # ------------------------------------------------------------------ for the server
 
@@ -385,7 +394,7 @@ class CompanionChannel:
             assert self._state_cls is not None and self._state_json is not None
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
-        offered = games.choices(self._shadow, seat, self.words)
+        offered = games.choices(self.game, self._shadow, seat, self.words)
         waiting = any(getattr(a, "player", None) == seat for a in self._queue)
         self.hub.post(seat_audience(seat), {
             "type": "view", "game": self.game, "view": state.player_view(seat),
@@ -434,7 +443,7 @@ class CompanionChannel:
         except IllegalAction as exc:
             seat = getattr(action, "player", None)
             if isinstance(seat, str):
-                self.tell(seat, self.words("choice.not_played", reason=exc.reason))
+                self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
             return False
         return True
 

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voice_host.host.config import SessionConfig
 from voice_host.host.store import atomic_write_text
 from voice_host.host.wiring import HostIO, WiringError
 
@@ -44,8 +45,7 @@ def seats_path(save_path: Path) -> Path:
     return save_path.with_suffix(".seats")
 
 
-def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO, *,
-                    lang: str = "en", save_path: Path | None = None,
+def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
                     resumed: bool = False) -> CompanionChannel:
     """Start the page, route the host's output through it (private lines to the phones,
     captions for everything said, the countdown) and print the QR code. A game saved with
@@ -56,19 +56,22 @@ def start_companion(args: argparse.Namespace, game: str, state: Any, io: HostIO,
         from voice_host.host.companion.output import CompanionOutput
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
-    host = getattr(args, "companion_host", None) or default_bind_address()
-    given = getattr(args, "port", None)
+    wanted = config.companion
+    host = wanted.bind or default_bind_address()
+    given = wanted.port
     port = DEFAULT_PORT if given is None else int(given)
     if not 0 <= port <= 65535:
         raise WiringError("The port must be a number from 0 to 65535.")
-    tls = getattr(args, "tls", None)
+    tls = wanted.tls
     if tls is not None:
         for path in tls:
             if not Path(path).is_file():
                 raise WiringError(f"There is no certificate or key file at {path}.")
-    channel = CompanionChannel(game, state.players, host=host, port=port, lang=lang,
+    channel = CompanionChannel(config.game, state.players, host=host, port=port,
+                               lang=config.lang,
                                tls=(str(tls[0]), str(tls[1])) if tls else None,
-                               wait_for_everyone=getattr(args, "deal", "table") == "host")
+                               wait_for_everyone=config.deal == "host")
+    save_path = config.save_path
     kept = seats_path(save_path) if save_path is not None else None
     if kept is not None and kept.is_file() and resumed:
         try:

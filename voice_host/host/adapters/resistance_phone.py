@@ -1,0 +1,47 @@
+"""Resistance on the companion page: the mission card (secret, page only) and the vote.
+Choice ids: ``success``/``sabotage``, ``vote:yes``/``vote:no``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voice_host.games import Action, GameState
+from voice_host.games.resistance import CastVote, PlayMissionCard
+from voice_host.host.companion.games import Choice, ChoiceError, Words
+
+
+def action(seat: str, choice: str, state: GameState | None) -> Action:
+    if choice in ("success", "sabotage"):
+        return PlayMissionCard(player=seat, sabotage=choice == "sabotage")
+    if choice in ("vote:yes", "vote:no"):
+        return CastVote(player=seat, approve=choice == "vote:yes")
+    raise ChoiceError("unknown")
+
+
+def choices(state: GameState, seat: str, legal: list[Action], words: Words) -> list[Choice]:
+    out: list[Choice] = []
+    for act in legal:
+        if isinstance(act, PlayMissionCard) and act.player == seat:
+            which = "sabotage" if act.sabotage else "success"
+            out.append(Choice(which, words(f"choice.{which}"), words(f"choice.{which}_confirm")))
+        elif isinstance(act, CastVote) and act.player == seat:
+            which = "yes" if act.approve else "no"
+            out.append(Choice(f"vote:{which}", words(f"choice.vote_{which}"),
+                              words(f"choice.vote_{which}_confirm"), kind="vote"))
+    return out
+
+
+def is_private(action: Action) -> bool:
+    return isinstance(action, PlayMissionCard)
+
+
+def is_phone_input(action: Action) -> bool:
+    return isinstance(action, PlayMissionCard | CastVote)
+
+
+def phone_turn(state: GameState) -> tuple[str, ...] | None:
+    return None
+
+
+def extras() -> dict[str, Any]:
+    return {}

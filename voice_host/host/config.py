@@ -1,0 +1,103 @@
+"""The typed configuration of one hosted game. The command line stops here: ``play`` and
+``resume`` turn their arguments into a :class:`SessionConfig`, and the host (its input and
+output, the recognizer, the companion page, the session loop and the save file) is built
+from that alone."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RecognizerConfig:
+    """Which speech recognizer listens (``--asr``, ``--whisper-model``, ``--vosk-model``)."""
+
+    asr: str = "auto"
+    """``auto``, ``whisper``, ``vosk`` or ``pocketsphinx``."""
+    whisper_model: str | None = None
+    """A Whisper model's name or folder (None: the language's default)."""
+    vosk_model: Path | None = None
+    """An unpacked Vosk model (None: the installed one, if any)."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> RecognizerConfig:
+        vosk = getattr(args, "vosk_model", None)
+        return cls(asr=getattr(args, "asr", "auto") or "auto",
+                   whisper_model=getattr(args, "whisper_model", None),
+                   vosk_model=Path(vosk) if vosk else None)
+
+
+@dataclass(frozen=True)
+class CompanionConfig:
+    """The companion page (``--companion``, ``--port``, ``--companion-host``, ``--tls``)."""
+
+    enabled: bool = False
+    port: int | None = None
+    """None: the default port, or the one a resumed game used."""
+    bind: str | None = None
+    """The address to listen on (None: this machine's local-network address)."""
+    tls: tuple[Path, Path] | None = None
+    """Certificate and private key (PEM) to serve HTTPS with."""
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> CompanionConfig:
+        tls = getattr(args, "tls", None)
+        return cls(enabled=bool(getattr(args, "companion", False)),
+                   port=getattr(args, "port", None),
+                   bind=getattr(args, "companion_host", None),
+                   tls=(Path(tls[0]), Path(tls[1])) if tls else None)
+
+
+@dataclass(frozen=True)
+class SessionConfig:
+    """Everything one game is hosted with."""
+
+    game: str
+    """Registered game name."""
+    options: Mapping[str, Any]
+    """The game's JSON-able options (seating, variants, ``deal``, ``lang``, ``seed``): what
+    the engine is created from, kept in the save file."""
+    input: str = "mic"
+    """``mic`` or ``text`` (typed lines); ignored when ``script`` is given."""
+    script: Path | None = None
+    """Utterances read from a file (``Name: words`` lines or WAV paths)."""
+    output: str = "speaker"
+    """``speaker``, ``text`` or ``wav:DIR``."""
+    recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
+    companion: CompanionConfig = field(default_factory=CompanionConfig)
+    confirm: str = "auto"
+    """``auto``: confirm doubtful and irreversible moves; ``never``."""
+    silence_timeout: float = 12.0
+    """Seconds of silence before the host asks again."""
+    log: Path | None = None
+    """A JSONL event log."""
+    save_path: Path | None = None
+    """The save file, written after every move."""
+
+    @property
+    def lang(self) -> str:
+        return str(self.options.get("lang") or "en")
+
+    @property
+    def deal(self) -> str:
+        return str(self.options.get("deal") or "table")
+
+    @property
+    def listens_to_microphone(self) -> bool:
+        return self.script is None and self.input == "mic"
+
+    def with_options(self, **changes: Any) -> SessionConfig:
+        return replace(self, options={**self.options, **changes})
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, game: str,
+                  options: Mapping[str, Any]) -> SessionConfig:
+        """The configuration ``play``/``resume`` arguments ask for, with these game options."""
+        return cls(game=game, options=dict(options), input=args.input, script=args.script,
+                   output=args.output, recognizer=RecognizerConfig.from_args(args),
+                   companion=CompanionConfig.from_args(args), confirm=args.confirm,
+                   silence_timeout=args.silence_timeout, log=args.log, save_path=args.save)
