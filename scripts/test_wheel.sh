@@ -9,8 +9,13 @@
 # Any error, or an answer other than the one expected, stops it with a non-zero exit.
 # Called by scripts/test.sh (after scripts/setup.sh); alone: bash scripts/test_wheel.sh
 set -euo pipefail
+# nothing may point back into a checkout (with PYTHONPATH on one, pip would even take its
+# egg-info for an installed voice-host and skip the wheel)
+unset PYTHONPATH VOICE_HOST_GRAMMARS VOICE_HOST_AUDIO
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 python="${PYTHON:-python3}"
+grep -qs '^name = "voice-host"' "$repo/pyproject.toml" \
+  || { echo "[wheel] $repo is not a voice-host checkout" >&2; exit 1; }
 work="$(mktemp -d "${TMPDIR:-/tmp}/voice-host-wheel.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 started=$SECONDS
@@ -47,9 +52,14 @@ EOF
 # --- the wheel, built from a copy of the checkout's files (a stale build/ folder or
 # egg-info in the checkout cannot leak into it)
 mkdir "$work/src" "$work/dist" "$work/run"
-(cd "$repo" && git ls-files -z --cached --others --exclude-standard \
-  | while IFS= read -r -d '' f; do [[ -e $f || -L $f ]] && printf '%s\0' "$f"; done \
-  | tar --null -T - -cf -) | tar -xf - -C "$work/src"
+if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard \
+    | while IFS= read -r -d '' f; do [[ -e $f || -L $f ]] && printf '%s\0' "$f"; done \
+    | tar --null -T - -cf -) | tar -xf - -C "$work/src"
+else  # an unpacked source archive
+  tar -C "$repo" --exclude=./.venv --exclude=./build --exclude='*.egg-info' -cf - . \
+    | tar -xf - -C "$work/src"
+fi
 say "fresh virtual environment in $work/venv"
 "$python" -m venv "$work/venv"
 venv="$work/venv"
@@ -65,8 +75,7 @@ pip install -q "$wheel[speech]"
 pip check
 say "installed it with the speech extra ($((SECONDS - started)) s so far)"
 
-# --- from a folder outside the checkout, with nothing pointing back into it
-unset PYTHONPATH VOICE_HOST_GRAMMARS VOICE_HOST_AUDIO
+# --- from a folder outside the checkout
 export VOICE_HOST_DATA="$work/data"  # saves and joined models stay in the temp folder
 export PATH="$venv/bin:$PATH"
 installed=$(cd "$work/run" && python -c 'import voice_host; print(voice_host.__file__)')
