@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from voice_host.games import GAME_NAMES
-from voice_host.host.simulate import DEFAULT_PLAYERS, simulate
+from voice_host.host.registry import game_names
+from voice_host.host.simulate import simulate
 
 
 def main() -> None:
@@ -22,11 +22,11 @@ def main() -> None:
     print(f"| game | players | games | median seconds (of {args.repeat}) | ms per game | "
           "actions per game |")
     print("|---|---|---|---|---|---|")
-    for game in GAME_NAMES:
+    for game in game_names():
         runs = [simulate(game, games=args.games, seed=seed) for seed in range(args.repeat)]
         secs = statistics.median(r.seconds for r in runs)
         actions = statistics.fmean(statistics.fmean(r.lengths) for r in runs)
-        print(f"| {game} | {DEFAULT_PLAYERS[game]} | {args.games} | {secs:.2f} | "
+        print(f"| {game} | {runs[0].players} | {args.games} | {secs:.2f} | "
               f"{secs / args.games * 1000:.2f} | {actions:.1f} |")
 
 

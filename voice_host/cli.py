@@ -1,6 +1,7 @@
 """Command line: argument parsing and wiring only. Each subcommand lives in a host module
-with ``add_arguments(parser)`` and ``run(args) -> int``; modules are imported lazily so that
-``voice-host simulate`` works without the speech extras installed."""
+with ``add_arguments(parser)`` and ``run(args) -> int``. Only the module of the command
+being run is imported (``voice-host simulate`` loads no speech library, and works without
+the speech extras); a command whose optional pieces are missing says what to install."""
 
 from __future__ import annotations
 
@@ -22,7 +23,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that command's module is imported (the others
+    are listed, for ``--help``, but not loaded)."""
     parser = argparse.ArgumentParser(
         prog="voice-host",
         description="An offline, voice-driven host for Ici Londres, Resistance and Codenames.",
@@ -30,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
+        if command is not None and name != command:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:  # a command whose optional pieces are missing
@@ -41,8 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else "")
+    args = parser.parse_args(words)
     if args.command is None:
         parser.print_help()
         return 2

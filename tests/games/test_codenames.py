@@ -25,6 +25,7 @@ from voice_host.games.base import (
 from voice_host.games.codenames import (
     NUMBER_WORDS,
     ClueGiven,
+    CodenamesRefusal,
     CodenamesState,
     Colour,
     CoverPenalty,
@@ -75,15 +76,26 @@ def table_game(**options: object) -> CodenamesState:
     return state
 
 
-def refused(state: CodenamesState, action: object, reason: str | None = None) -> str:
-    """Apply ``action``, expect a refusal that leaves the state unchanged; return the reason."""
+def refused(state: CodenamesState, action: object, code: str | None = None,
+            **params: object) -> CodenamesRefusal:
+    """Apply ``action``, expect a refusal that leaves the state unchanged, with ``code`` and
+    ``params`` when given; return it."""
     before = snapshot(state)
     with pytest.raises(IllegalAction) as info:
         state.apply(action)  # type: ignore[arg-type]
     assert snapshot(state) == before
-    if reason is not None:
-        assert info.value.reason == reason
-    return info.value.reason
+    error = info.value
+    assert isinstance(error, CodenamesRefusal)
+    if code is not None:
+        assert (error.code, error.params) == (code, params)
+    return error
+
+
+def problem(clue: str, visible: tuple[str, ...] = (), language: str = "en") -> tuple[
+        str, dict[str, object]] | None:
+    """The code and parameters of ``clue_problem``, or None for a valid clue."""
+    found = clue_problem(clue, visible, language=language)
+    return None if found is None else (found.code, found.params)
 
 
 def guess_all(state: CodenamesState, team: Team, words: tuple[str, ...]) -> list[Event]:
@@ -173,32 +185,35 @@ def test_grid_is_25_distinct_words_from_the_chosen_list(language: str) -> None:
 def test_table_mode_key_is_the_physical_card() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.TABLE)
     assert state.chance_action(random.Random(1)).key is None
-    refused(state, DealGrid(words=GRID, key=KEY, first=R))
+    refused(state, DealGrid(words=GRID, key=KEY, first=R), "key_in_table_mode")
     host = CodenamesState.new(PLAYERS, deal=Deal.HOST)
-    refused(host, DealGrid(words=GRID, key=None, first=R))
+    refused(host, DealGrid(words=GRID, key=None, first=R), "key_missing")
 
 
 def test_key_with_wrong_counts_is_refused() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.HOST)
     swapped = (Colour.BLUE,) + KEY[1:]  # 8 red, 9 blue but red starts
-    reason = refused(state, DealGrid(words=GRID, key=swapped, first=R))
-    assert reason == "The key needs 9 red tiles, not 8."
-    refused(state, DealGrid(words=GRID, key=KEY[:24], first=R))
+    refused(state, DealGrid(words=GRID, key=swapped, first=R), "key_counts", count=9,
+            tile=Colour.RED, found=8)
+    refused(state, DealGrid(words=GRID, key=KEY[:24], first=R), "key_size", size=25, count=24)
 
 
 def test_grid_words_must_be_25_and_distinct() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.TABLE)
-    refused(state, DealGrid(words=GRID[:24], key=None, first=R),
-            "The grid needs 25 words, not 24.")
+    refused(state, DealGrid(words=GRID[:24], key=None, first=R), "grid_size", size=25,
+            count=24)
     refused(state, DealGrid(words=GRID[:24] + ("Apple",), key=None, first=R),
-            "Apple is on the grid twice.")
+            "grid_word_twice", word="Apple")
 
 
 def test_table_grid_may_hold_physical_card_words_with_spaces() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.TABLE)
     state.apply(DealGrid(words=("ice cream",) + GRID[1:], key=None, first=R))
     assert "ice cream" in state.uncovered_words()
-    assert state.clue_problem("ice") == "Ice is part of ice cream, which is on the board."
+    assert problem("ice", state.uncovered_words()) == (
+        "clue_part_of", {"word": "Ice", "board": "ice cream"})
+    found = state.clue_problem("ice")
+    assert found is not None and found.reason == "Ice is part of ice cream, which is on the board."
 
 
 def test_first_option_fixes_the_starting_team() -> None:
@@ -207,21 +222,21 @@ def test_first_option_fixes_the_starting_team() -> None:
         deal = state.chance_action(random.Random(seed))
         assert deal.first is B
         assert collections.Counter(deal.key)[Colour.BLUE] == 9  # type: ignore[arg-type]
-    refused(state, DealGrid(words=GRID, key=KEY, first=R), "The blue team starts in this game.")
+    refused(state, DealGrid(words=GRID, key=KEY, first=R), "first_fixed", team=B)
 
 
 def test_starting_team_spymaster_gives_the_first_clue() -> None:
     state = host_game()
     assert state.phase() == "clue"
     assert state.current_players() == ("Ada",)
-    refused(state, GiveClue(B, "fruit", 1), "It is red's turn, not blue's.")
-    refused(state, Guess(R, "apple"), "The red spymaster must give a clue first.")
+    refused(state, GiveClue(B, "fruit", 1), "not_your_turn", team=R, asked=B)
+    refused(state, Guess(R, "apple"), "clue_first", team=R)
 
 
 def test_nothing_but_the_deal_before_the_deal() -> None:
     state = CodenamesState.new(PLAYERS)
     assert state.is_chance_node() and state.phase() == "deal"
-    refused(state, GiveClue(R, "fruit", 1), "The grid has not been dealt yet.")
+    refused(state, GiveClue(R, "fruit", 1), "not_dealt")
 
 
 # --------------------------------------------------------------------------- clue validation
@@ -233,44 +248,43 @@ VISIBLE_FR = ("pomme", "cheval", "chat", "portefeuille", "neige", "écureuil", "
 @pytest.mark.parametrize(("clue", "visible", "language"), [
     ("ice cream", VISIBLE_EN, "en"), ("pomme de", VISIBLE_FR, "fr")])
 def test_clue_must_be_a_single_word(clue: str, visible: tuple[str, ...], language: str) -> None:
-    assert clue_problem(clue, visible, language=language) == "A clue must be a single word."
+    assert problem(clue, visible, language) == ("clue_spaces", {})
     assert clue_problem("fruit", VISIBLE_EN, language="en") is None
     assert clue_problem("fruit", VISIBLE_FR, language="fr") is None
 
 
 @pytest.mark.parametrize(("clue", "language"), [("x-ray", "en"), ("arc-en-ciel", "fr")])
 def test_clue_hyphenated_compound_is_refused(clue: str, language: str) -> None:
-    assert clue_problem(clue, (), language=language) == (
-        "A clue must be one word, not a hyphenated compound.")
+    assert problem(clue, (), language) == ("clue_hyphen", {})
 
 
-@pytest.mark.parametrize(("clue", "reason"), [
-    ("r2d2", "A clue must be a word, not a number."),
-    ("7", "A clue must be a word, not a number."),
-    ("don't", "A clue must be a word made of letters only."),
-    ("l'amour", "A clue must be a word made of letters only."),
-    ("", "Please give a clue word."),
+@pytest.mark.parametrize(("clue", "code"), [
+    ("r2d2", "clue_digits"), ("7", "clue_digits"), ("don't", "clue_not_letters"),
+    ("l'amour", "clue_not_letters"), ("", "clue_empty"),
 ])
-def test_clue_must_be_made_of_letters(clue: str, reason: str) -> None:
-    assert clue_problem(clue, VISIBLE_EN) == reason
+def test_clue_must_be_made_of_letters(clue: str, code: str) -> None:
+    assert problem(clue, VISIBLE_EN) == (code, {})
     assert clue_problem("été", VISIBLE_FR, language="fr") is None  # accents are letters
 
 
-@pytest.mark.parametrize(("clue", "visible", "language", "reason"), [
-    ("piano", VISIBLE_EN, "en", "Piano is on the board."),
-    ("PIANO", VISIBLE_EN, "en", "Piano is on the board."),
-    ("Ecureuil", VISIBLE_FR, "fr", "Écureuil is on the board."),
-    ("coeur", VISIBLE_FR, "fr", "Cœur is on the board."),
-    ("Cheval", VISIBLE_FR, "fr", "Cheval is on the board."),
+@pytest.mark.parametrize(("clue", "visible", "language", "board"), [
+    ("piano", VISIBLE_EN, "en", "Piano"),
+    ("PIANO", VISIBLE_EN, "en", "Piano"),
+    ("Ecureuil", VISIBLE_FR, "fr", "Écureuil"),
+    ("coeur", VISIBLE_FR, "fr", "Cœur"),
+    ("Cheval", VISIBLE_FR, "fr", "Cheval"),
 ])
 def test_clue_must_not_be_a_visible_word(clue: str, visible: tuple[str, ...], language: str,
-                                          reason: str) -> None:
-    assert clue_problem(clue, visible, language=language) == reason
+                                          board: str) -> None:
+    """The board word is said as on the board (accents kept), whatever the clue's spelling."""
+    found = problem(clue, visible, language)
+    assert found is not None and found[0] == "clue_on_board" and found[1]["board"] == board
 
 
 def test_clue_may_be_a_covered_word() -> None:
     state = host_game()
-    assert state.clue_problem("apple") == "Apple is on the board."
+    found = state.clue_problem("apple")
+    assert found is not None and (found.code, found.params["board"]) == ("clue_on_board", "Apple")
     state.apply(GiveClue(R, "fruit", 1))
     state.apply(Guess(R, "apple"))
     state.apply(EndTurn(R))
@@ -290,9 +304,8 @@ def test_clue_may_be_a_covered_word() -> None:
 ])
 def test_clue_must_not_be_a_visible_word_with_an_ending_added_or_removed(
         clue: str, visible: str, language: str) -> None:
-    reason = clue_problem(clue, (visible,), language=language)
-    assert reason is not None and "with a different ending" in reason
-    assert reason.startswith(clue[0].upper())
+    assert problem(clue, (visible,), language) == (
+        "clue_other_form", {"word": clue[0].upper() + clue[1:], "board": visible})
 
 
 @pytest.mark.parametrize(("clue", "visible", "language"), [
@@ -317,8 +330,8 @@ def test_clue_similar_but_different_word_is_allowed(clue: str, visible: str,
 ])
 def test_clue_must_not_be_part_of_a_visible_compound_word(clue: str, visible: str,
                                                           language: str) -> None:
-    reason = clue_problem(clue, (visible,), language=language)
-    assert reason is not None and f"is part of {visible}, which is on the board." in reason
+    assert problem(clue, (visible,), language) == (
+        "clue_part_of", {"word": clue[0].upper() + clue[1:], "board": visible})
 
 
 @pytest.mark.parametrize(("clue", "visible", "language"), [
@@ -328,8 +341,8 @@ def test_clue_must_not_be_part_of_a_visible_compound_word(clue: str, visible: st
 ])
 def test_clue_must_not_be_a_compound_of_a_visible_word(clue: str, visible: str,
                                                        language: str) -> None:
-    reason = clue_problem(clue, (visible,), language=language)
-    assert reason is not None and f"contains {visible}, which is on the board." in reason
+    assert problem(clue, (visible,), language) == (
+        "clue_contains", {"word": clue[0].upper() + clue[1:], "board": visible})
 
 
 needs_lexicon = pytest.mark.skipif(
@@ -338,22 +351,22 @@ needs_lexicon = pytest.mark.skipif(
 
 
 @needs_lexicon
-@pytest.mark.parametrize(("clue", "visible", "language", "says"), [
+@pytest.mark.parametrize(("clue", "visible", "language", "code"), [
     # a compound of a visible word, whose other half is no word of the game's list
-    ("headache", "head", "en", "contains"), ("wishbone", "bone", "en", "contains"),
-    ("milkshake", "milk", "en", "contains"), ("foghorn", "horn", "en", "contains"),
-    ("Headaches", "head", "en", "contains"), ("hedgehogs", "hog", "en", "contains"),
-    ("fireman", "fire", "en", "contains"), ("tirebouchon", "bouchon", "fr", "contains"),
-    ("parapluie", "pluie", "fr", "contains"),
+    ("headache", "head", "en", "clue_contains"), ("wishbone", "bone", "en", "clue_contains"),
+    ("milkshake", "milk", "en", "clue_contains"), ("foghorn", "horn", "en", "clue_contains"),
+    ("Headaches", "head", "en", "clue_contains"), ("hedgehogs", "hog", "en", "clue_contains"),
+    ("fireman", "fire", "en", "clue_contains"), ("tirebouchon", "bouchon", "fr", "clue_contains"),
+    ("parapluie", "pluie", "fr", "clue_contains"),
     # a part of a visible compound word
-    ("hedge", "hedgehog", "en", "is part of"), ("hog", "hedgehog", "en", "is part of"),
-    ("lights", "flashlight", "en", "is part of"), ("brush", "toothbrush", "en", "is part of"),
-    ("bouchons", "tirebouchon", "fr", "is part of"),
+    ("hedge", "hedgehog", "en", "clue_part_of"), ("hog", "hedgehog", "en", "clue_part_of"),
+    ("lights", "flashlight", "en", "clue_part_of"), ("brush", "toothbrush", "en", "clue_part_of"),
+    ("bouchons", "tirebouchon", "fr", "clue_part_of"),
 ])
 def test_compounds_are_split_with_a_real_word_list(clue: str, visible: str, language: str,
-                                                   says: str) -> None:
-    reason = clue_problem(clue, (visible,), language=language)
-    assert reason == f"{clue[0].upper() + clue[1:]} {says} {visible}, which is on the board."
+                                                   code: str) -> None:
+    assert problem(clue, (visible,), language) == (
+        code, {"word": clue[0].upper() + clue[1:], "board": visible})
 
 
 def test_without_the_word_lists_the_engine_falls_back_to_its_own(
@@ -361,9 +374,9 @@ def test_without_the_word_lists_the_engine_falls_back_to_its_own(
     monkeypatch.setattr(lexicon, "_zipf_table", lambda language: None)
     monkeypatch.setattr(lexicon, "_pronunciations", lambda: None)
     assert not lexicon.dictionary_available("en")
-    assert clue_problem("snowman", ("snow",)) == "Snowman contains snow, which is on the board."
-    assert clue_problem("fire", ("firetruck",)) == "Fire is part of firetruck, which is on the " \
-                                                   "board."
+    assert problem("snowman", ("snow",)) == ("clue_contains", {"word": "Snowman", "board": "snow"})
+    assert problem("fire", ("firetruck",)) == ("clue_part_of",
+                                               {"word": "Fire", "board": "firetruck"})
     assert clue_problem("net", ("planet",)) is None
 
 
@@ -380,9 +393,8 @@ def test_clue_that_merely_starts_or_ends_a_visible_word_is_allowed(
     ("three", "en"), ("Seven", "en"), ("zero", "en"), ("hundred", "en"),
     ("trois", "fr"), ("Sept", "fr"), ("zéro", "fr"), ("vingt", "fr")])
 def test_clue_must_not_be_a_number_word(clue: str, language: str) -> None:
-    reason = clue_problem(clue, (), language=language)
-    spoken = clue[0].upper() + clue[1:]
-    assert reason == f"{spoken} is a number, and a number can't be the clue word."
+    assert problem(clue, (), language) == ("clue_number_word",
+                                           {"word": clue[0].upper() + clue[1:]})
 
 
 def test_number_words_are_checked_in_the_game_language() -> None:
@@ -400,16 +412,19 @@ def test_clue_number_0_to_9_or_unlimited_is_accepted(number: int | None) -> None
 
 @pytest.mark.parametrize("number", [10, -1, 25, True, "2"])
 def test_clue_number_outside_0_to_9_is_refused(number: object) -> None:
-    reason = refused(host_game(), GiveClue(R, "fruit", number))  # type: ignore[arg-type]
-    assert reason.startswith("The clue number must be from 0 to 9, or unlimited")
+    error = refused(host_game(), GiveClue(R, "fruit", number))  # type: ignore[arg-type]
+    if isinstance(number, int) and not isinstance(number, bool):
+        assert (error.code, error.params) == ("clue_number_range", {"number": number})
+    else:
+        assert (error.code, error.params) == ("clue_number_type", {})
 
 
 def test_invalid_clue_is_refused_with_its_reason_by_default() -> None:
     state = host_game()
-    refused(state, GiveClue(R, "snowman", 2), "Snowman contains snow, which is on the board.")
-    refused(state, GiveClue(R, "apples", 2), "Apples is just apple with a different ending.")
-    refused(state, GiveClue(R, "fire", 2), "Fire is part of firetruck, which is on the board.")
-    refused(state, GiveClue(R, "three", 2))
+    refused(state, GiveClue(R, "snowman", 2), "clue_contains", word="Snowman", board="snow")
+    refused(state, GiveClue(R, "apples", 2), "clue_other_form", word="Apples", board="apple")
+    refused(state, GiveClue(R, "fire", 2), "clue_part_of", word="Fire", board="firetruck")
+    refused(state, GiveClue(R, "three", 2), "clue_number_word", word="Three")
     state.apply(GiveClue(R, "fruit", 2))  # the spymaster tries again
     assert state.phase() == "guess"
 
@@ -418,8 +433,8 @@ def test_french_game_validates_clues_with_french_rules() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.HOST, words="fr")
     state.apply(state.chance_action(random.Random(5)))
     word = state.words[0]
-    refused(state, GiveClue(state.current_team, word.upper(), 1))
-    refused(state, GiveClue(state.current_team, "trois", 1))
+    assert refused(state, GiveClue(state.current_team, word.upper(), 1)).code == "clue_on_board"
+    refused(state, GiveClue(state.current_team, "trois", 1), "clue_number_word", word="Trois")
 
 
 # --------------------------------------------------------------------------- guesses
@@ -437,7 +452,7 @@ def test_guesses_up_to_number_plus_one() -> None:
     ended = [e for e in events if isinstance(e, TurnEnded)]
     assert ended and ended[0].why == "guesses_used" and ended[0].next_team is B
     assert state.current_team is B and state.phase() == "clue"
-    refused(state, Guess(R, "castle"))
+    refused(state, Guess(R, "castle"), "clue_first", team=B)
 
 
 @pytest.mark.parametrize("number", [0, None])
@@ -453,7 +468,7 @@ def test_no_guess_limit_for_zero_and_unlimited(number: int | None) -> None:
 def test_at_least_one_guess_before_passing() -> None:
     state = host_game()
     state.apply(GiveClue(R, "music", 2))
-    refused(state, EndTurn(R), "You must make at least one guess before passing.")
+    refused(state, EndTurn(R), "pass_too_early")
     state.apply(Guess(R, "piano"))
     events = state.apply(EndTurn(R))
     assert isinstance(events[0], TurnEnded) and events[0].why == "passed"
@@ -499,7 +514,7 @@ def test_assassin_loses_the_game_for_the_team_that_touched_it() -> None:
     assert state.is_terminal() and state.phase() == "over"
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == ("blue",) and outcome.reason == "assassin"
-    refused(state, Guess(B, "lemon"), "The game is over.")
+    refused(state, Guess(B, "lemon"), "game_over")
     assert state.legal_actions() == []
 
 
@@ -533,15 +548,15 @@ def test_guessing_a_covered_word_is_refused() -> None:
     state = host_game(words="en")
     state.apply(GiveClue(R, "music", 2))
     state.apply(Guess(R, "piano"))
-    refused(state, Guess(R, "piano"), "Piano is already covered.")
-    refused(state, Guess(R, "Piano"), "Piano is already covered.")
+    refused(state, Guess(R, "piano"), "already_covered", word="Piano", colour=Colour.RED)
+    refused(state, Guess(R, "Piano"), "already_covered", word="Piano", colour=Colour.RED)
 
 
 def test_guessing_a_word_not_on_the_board_is_refused() -> None:
     state = host_game()
     state.apply(GiveClue(R, "music", 2))
-    refused(state, Guess(R, "cactus"), "Cactus is not on the board.")
-    refused(state, Guess(R, ""), "Please name a word on the board.")
+    refused(state, Guess(R, "cactus"), "not_on_board", word="Cactus")
+    refused(state, Guess(R, ""), "guess_no_word")
 
 
 def test_guess_matching_ignores_case_and_accents() -> None:
@@ -559,9 +574,9 @@ def test_guess_matching_ignores_case_and_accents() -> None:
 def test_only_the_team_in_turn_may_guess() -> None:
     state = host_game()
     state.apply(GiveClue(R, "music", 2))
-    refused(state, Guess(B, "lemon"), "It is red's turn, not blue's.")
-    refused(state, EndTurn(B))
-    refused(state, GiveClue(R, "sound", 1), "The red team is guessing now.")
+    refused(state, Guess(B, "lemon"), "not_your_turn", team=R, asked=B)
+    refused(state, EndTurn(B), "not_your_turn", team=R, asked=B)
+    refused(state, GiveClue(R, "sound", 1), "guessing_now", team=R)
     assert set(state.current_players()) == {"Ben", "Cleo"}
     assert state.legal_actions("Ada") == [] and state.legal_actions("Ben")
 
@@ -576,8 +591,8 @@ def test_table_mode_active_spymaster_states_the_touched_tiles_colour() -> None:
     assert events == [TileTouched(team=R, word="piano", spymaster="Ada")]
     assert state.phase() == "colour" and state.current_players() == ("Ada",)
     assert state.pending_word == "piano"
-    refused(state, Guess(R, "violin"), "The red spymaster must first say the colour of piano.")
-    refused(state, StateColour("violin", Colour.RED), "Please give the colour of piano.")
+    refused(state, Guess(R, "violin"), "colour_first", team=R, word="piano")
+    refused(state, StateColour("violin", Colour.RED), "colour_of", word="piano")
     events = state.apply(StateColour("piano", Colour.RED))
     assert isinstance(events[0], GuessResolved) and events[0].guesses_left == 2
     assert state.phase() == "guess"
@@ -596,7 +611,7 @@ def test_table_mode_stated_colours_stay_within_the_key_counts() -> None:
         team = team.other
     state.apply(GiveClue(team, "thing", 1))
     state.apply(Guess(team, "apple"))
-    refused(state, StateColour("apple", Colour.NEUTRAL), "All 7 bystanders are already covered.")
+    refused(state, StateColour("apple", Colour.NEUTRAL), "no_bystander_left", total=7)
     assert StateColour("apple", Colour.NEUTRAL) not in state.legal_actions()
     state.apply(StateColour("apple", Colour.ASSASSIN))
     assert state.outcome() is not None and state.outcome().reason == "assassin"  # type: ignore
@@ -618,12 +633,13 @@ def test_penalty_option_invalid_clue_ends_turn_and_opponent_covers_own_word() ->
     state = host_game(invalid_clue="penalty")
     events = state.apply(GiveClue(R, "snowman", 2))
     assert isinstance(events[0], InvalidClue)
-    assert events[0].reason == "Snowman contains snow, which is on the board."
+    assert events[0].problem == "clue_contains"
+    assert events[0].refusal().params == {"word": "Snowman", "board": "snow"}
     assert isinstance(events[1], TurnEnded) and events[1].why == "invalid_clue"
     assert state.phase() == "penalty" and state.current_players() == ("Dan",)
     assert {a.word for a in state.legal_actions()} == set(BLUE_WORDS)  # type: ignore[attr-defined]
-    refused(state, CoverPenalty("apple"), "Apple is not a blue word.")
-    refused(state, GiveClue(B, "fruit", 1))
+    refused(state, CoverPenalty("apple"), "penalty_not_own", word="Apple", team=B)
+    refused(state, GiveClue(B, "fruit", 1), "penalty_first", team=B)
     events = state.apply(CoverPenalty("honey"))
     assert isinstance(events[0], PenaltyCovered) and events[0].remaining == (("red", 9),
                                                                            ("blue", 7))
@@ -646,8 +662,8 @@ def test_penalty_cover_can_win_the_game() -> None:
 
 def test_penalty_option_still_refuses_an_empty_clue_or_a_bad_number() -> None:
     state = host_game(invalid_clue="penalty")
-    refused(state, GiveClue(R, " ", 1), "Please give a clue word.")
-    refused(state, GiveClue(R, "piano", 12))
+    refused(state, GiveClue(R, " ", 1), "clue_empty")
+    refused(state, GiveClue(R, "piano", 12), "clue_number_range", number=12)
 
 
 def test_table_mode_penalty_trusts_the_spymasters_word() -> None:
@@ -655,6 +671,50 @@ def test_table_mode_penalty_trusts_the_spymasters_word() -> None:
     state.apply(GiveClue(R, "apple", 1))
     state.apply(CoverPenalty("lemon"))
     assert state.covered_colour("lemon") is Colour.BLUE and state.remaining(B) == 7
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def test_refusals_say_their_english_sentence_from_the_engines_table() -> None:
+    """The engine alone still speaks: each refusal's reason is its English template filled
+    with its parameters (teams and colours by name, words as said)."""
+    state = host_game()
+    assert refused(state, GiveClue(B, "fruit", 1)).reason == "It is red's turn, not blue's."
+    assert refused(state, GiveClue(R, "snowman", 2)).reason == (
+        "Snowman contains snow, which is on the board.")
+    assert refused(state, GiveClue(R, "fruit", 12)).reason == (
+        "The clue number must be from 0 to 9, or unlimited, not 12.")
+    swapped = (Colour.BLUE,) + KEY[1:]
+    fresh = CodenamesState.new(PLAYERS, deal=Deal.HOST)
+    assert refused(fresh, DealGrid(words=GRID, key=swapped, first=R)).reason == (
+        "The key needs 9 red tiles, not 8.")
+    state.apply(GiveClue(R, "music", 2))
+    state.apply(Guess(R, "piano"))
+    assert refused(state, Guess(R, "PIANO")).reason == "Piano is already covered (red)."
+
+
+def test_every_code_of_the_table_is_one_sentence() -> None:
+    """Filled with any values, every English template reads as a sentence."""
+    import string
+
+    for code, template in CodenamesRefusal.messages.items():
+        fields = {f for _l, f, _s, _c in string.Formatter().parse(template) if f}
+        said = CodenamesRefusal(code, **{f: "Word" for f in fields}).reason
+        assert said[0].isupper() and said.endswith("."), (code, said)
+
+
+def test_an_invalid_clue_event_keeps_the_refusal_it_was_played_with() -> None:
+    state = host_game(invalid_clue="penalty")
+    event = state.apply(GiveClue(R, "apples", 1))[0]
+    assert isinstance(event, InvalidClue)
+    again = event.refusal()
+    assert (again.code, again.params) == ("clue_other_form", {"word": "Apples",
+                                                               "board": "apple"})
+    assert json.loads(json.dumps(event_to_json(event)))["problem_params"] == [
+        ["word", "Apples"], ["board", "apple"]]
+    with pytest.raises(KeyError):
+        CodenamesRefusal.again("no_such_rule", {})
 
 
 # --------------------------------------------------------------------------- views

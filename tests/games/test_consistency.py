@@ -12,14 +12,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from voice_host.games import GAME_NAMES, Deal, GameState, IllegalAction, state_class
+from voice_host.games import Deal, GameState, IllegalAction
 from voice_host.games.base import action_from_json, action_to_json, event_to_json
+from voice_host.host.registry import game_names, registration
+
+
+def state_class(game: str) -> type[GameState]:
+    return registration(game).state_class
+
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo")
 PLAYER_RANGE = {"resistance": (5, 10), "ici-londres": (3, 6), "codenames": (4, 8)}
 MAX_STEPS = 5000
 
-game_names = st.sampled_from(GAME_NAMES)
+any_game = st.sampled_from(game_names())
 deals = st.sampled_from([Deal.HOST, Deal.TABLE])
 
 
@@ -43,7 +49,7 @@ def step(state: GameState, rng: random.Random) -> list[object]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=game_names, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1))
+@given(game=any_game, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1))
 def test_random_play_terminates_with_valid_outcome(game: str, n: int, deal: Deal,
                                                   seed: int) -> None:
     state = new_game(game, n, deal)
@@ -69,7 +75,7 @@ def test_random_play_terminates_with_valid_outcome(game: str, n: int, deal: Deal
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=game_names, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1),
+@given(game=any_game, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1),
        cut=st.integers(0, 400), seed2=st.integers(0, 2**32 - 1))
 def test_json_round_trip_mid_game_gives_identical_future(game: str, n: int, deal: Deal,
                                                         seed: int, cut: int,
@@ -94,7 +100,7 @@ def test_json_round_trip_mid_game_gives_identical_future(game: str, n: int, deal
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(game=game_names, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1))
+@given(game=any_game, n=st.integers(3, 10), deal=deals, seed=st.integers(0, 2**32 - 1))
 def test_illegal_action_never_changes_state(game: str, n: int, deal: Deal, seed: int) -> None:
     """Actions that were legal at some earlier point (other phase, other player, already
     used) are replayed against later states: each is either legal now, or refused with a
@@ -123,7 +129,7 @@ def test_illegal_action_never_changes_state(game: str, n: int, deal: Deal, seed:
     assert refused > 0 or len(seen) < 2
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_table_mode_views_hold_no_secrets(game: str) -> None:
     """In table mode the engine knows no secrets, so every view equals the public view
     apart from the viewer's own name."""
@@ -145,7 +151,7 @@ def test_table_mode_views_hold_no_secrets(game: str) -> None:
                                   "Maximilian-Alexander de la Tour d'Auvergne"])
 @pytest.mark.parametrize("game", ["resistance", "ici-londres", "codenames"])
 def test_names_that_cannot_be_said_are_refused_at_setup(game: str, name: str) -> None:
-    from voice_host.games import SetupError, state_class
+    from voice_host.games import SetupError
 
     players = ["Ada", "Cleo", "Dan", "Finn", name][-(5 if game == "resistance" else 4):]
     with pytest.raises(SetupError) as info:
@@ -157,7 +163,6 @@ def test_names_that_cannot_be_said_are_refused_at_setup(game: str, name: str) ->
 @pytest.mark.parametrize("name", ["Zoë", "Jean-Luc", "O'Neil", "Ana María", "Dr. Who", "Léa",
                                   "Ingrid2"])
 def test_ordinary_names_are_accepted(name: str) -> None:
-    from voice_host.games import state_class
 
     state = state_class("resistance").new(["Ada", "Ben", "Cleo", "Dan", name])  # type: ignore[attr-defined]
     assert name in state.players

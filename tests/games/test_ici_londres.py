@@ -7,12 +7,12 @@ import itertools
 import json
 import random
 import re
+import string
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from voice_host.games import state_class
 from voice_host.games.base import Deal, Event, IllegalAction, SetupError, event_to_json
 from voice_host.games.ici_londres import (
     Draw,
@@ -24,6 +24,7 @@ from voice_host.games.ici_londres import (
     Miss,
     Pick,
     PickMade,
+    Refused,
     RoundEnded,
     RoundStarted,
     TimeUp,
@@ -32,6 +33,7 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.games.icons import ICON_NAMES, ICONS, KINDS, Icon, icon_by_name
+from voice_host.host.registry import registration
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn")
 
@@ -53,16 +55,20 @@ def snapshot(state: IciLondresState) -> str:
     return json.dumps(state.to_json(), sort_keys=True)
 
 
-def refuse(state: IciLondresState, action: object, match: str = "") -> str:
-    """Apply an action that must be refused; check the state did not change at all."""
+def refuse(state: IciLondresState, action: object, code: str = "", **params: object) -> str:
+    """Apply an action that must be refused; check the state did not change at all, that
+    the refusal is a code of the engine's table (with exactly ``params`` when a code is
+    given) and that its English is one sentence."""
     before = snapshot(state)
-    with pytest.raises(IllegalAction) as info:
+    with pytest.raises(Refused) as info:
         state.apply(action)  # type: ignore[arg-type]
     assert snapshot(state) == before
-    reason = info.value.reason
+    error = info.value
+    assert error.code in Refused.messages, error.code
+    if code:
+        assert (error.code, error.params) == (code, params), (error.code, error.params)
+    reason = error.reason
     assert reason[0].isupper() and reason.endswith("."), reason
-    if match:
-        assert match in reason, reason
     return reason
 
 
@@ -180,7 +186,7 @@ def test_three_to_six_players(n: int) -> None:
     assert IciLondresState.description.min_players == 3
     assert IciLondresState.description.max_players == 6
     assert IciLondresState.description.name == "ici-londres"
-    assert state_class("ici-londres") is IciLondresState
+    assert registration("ici-londres").state_class is IciLondresState
 
 
 @pytest.mark.parametrize(("n", "rounds"), [(3, 12), (4, 12), (5, 10), (6, 12)])
@@ -238,16 +244,16 @@ def test_table_mode_engine_knows_nothing_of_the_draw() -> None:
     state = new(4, deal=Deal.TABLE)
     assert state.chance_action(random.Random(1)) == Draw(None)
     assert state.legal_actions() == [Draw(None)]
-    refuse(state, Draw(("heart", "book")), "Speaker draws")
+    refuse(state, Draw(("heart", "book")), "speaker_draws")
     events = state.apply(Draw(None))
     assert next(e for e in events if isinstance(e, IconsDrawn)).icons is None
 
 
 def test_draw_refuses_bad_messages() -> None:
     state = new(4)
-    refuse(state, Draw(None), "two icons")
-    refuse(state, Draw(("heart", "heart")), "different")
-    refuse(state, Draw(("heart", "unicorn")), "unicorn")
+    refuse(state, Draw(None), "draw_two")
+    refuse(state, Draw(("heart", "heart")), "draw_different")
+    refuse(state, Draw(("heart", "unicorn")), "unknown_icon", icon="unicorn")
     assert len(state.legal_actions()) == 36 * 35 // 2
 
 
@@ -307,7 +313,7 @@ def test_wehrmacht_guesses_first(mode: Transmission) -> None:
     assert state.wehrmacht == "Eve"
     assert state.current_players() == ("Eve",)
     refuse(state, Pick("Ada", ("owl",) if mode is Transmission.FRAGMENTS else ("owl", "sun")),
-           "Eve")
+           "not_your_turn", player="Ada", turn="Eve")
 
 
 def test_fragments_one_icon_each_in_turn_then_a_second_lap() -> None:
@@ -323,12 +329,12 @@ def test_fragments_one_icon_each_in_turn_then_a_second_lap() -> None:
 
 def test_fragments_name_one_icon_at_a_time() -> None:
     state = started(4)
-    refuse(state, Pick("Ben", ("owl", "sun")), "one icon at a time")
+    refuse(state, Pick("Ben", ("owl", "sun")), "one_at_a_time")
 
 
 def test_double_zero_two_icons_at_once_in_turn() -> None:
     state = started(4, mode=Transmission.DOUBLE_ZERO)
-    refuse(state, Pick("Ben", ("owl",)), "two icons at once")
+    refuse(state, Pick("Ben", ("owl",)), "two_at_once")
     state.apply(Pick("Ben", ("owl", "sun")))
     assert state.current_players() == ("Cleo",)
     state.apply(Pick("Cleo", ("moon", "egg")))
@@ -340,7 +346,7 @@ def test_countdown_player_keeps_the_turn_until_two_icons_named() -> None:
     state.apply(Pick("Ben", ("owl",)))
     assert state.current_players() == ("Ben",)
     assert state.picks_left["Ben"] == 1
-    refuse(state, Pick("Ben", ("sun", "moon")), "only one pick left")
+    refuse(state, Pick("Ben", ("sun", "moon")), "one_pick_left", player="Ben")
     state.apply(Pick("Ben", ("sun",)))
     assert state.current_players() == ("Cleo",)
 
@@ -351,14 +357,14 @@ def test_countdown_time_up_loses_the_missing_picks() -> None:
     assert state.apply(TimeUp("Ben")) == [TimeUpEvent("Ben", 1)]
     assert state.picks_left["Ben"] == 0 and state.current_players() == ("Cleo",)
     assert state.apply(TimeUp("Cleo")) == [TimeUpEvent("Cleo", 2)]
-    refuse(state, TimeUp("Cleo"), "Dan")
+    refuse(state, TimeUp("Cleo"), "not_their_time", turn="Dan", player="Cleo")
     events = state.apply(TimeUp("Dan"))
     assert any(isinstance(e, RoundEnded) and not e.complete for e in events)
 
 
 def test_time_up_only_in_countdown() -> None:
     for mode in (Transmission.FRAGMENTS, Transmission.DOUBLE_ZERO, Transmission.COMPETING):
-        refuse(started(4, mode=mode), TimeUp("Ben"), "Contre la montre")
+        refuse(started(4, mode=mode), TimeUp("Ben"), "no_clock")
 
 
 def test_competing_networks_everyone_guesses_at_once() -> None:
@@ -366,14 +372,15 @@ def test_competing_networks_everyone_guesses_at_once() -> None:
     assert state.current_players() == ("Ben", "Cleo", "Dan")
     state.apply(Pick("Dan", ("owl", "sun")))
     assert state.current_players() == ("Ben", "Cleo")
-    refuse(state, Pick("Dan", ("moon",)), "already named two icons")
+    refuse(state, Pick("Dan", ("moon",)), "no_picks_left", player="Dan")
 
 
 def test_competing_networks_occupied_icon_cannot_be_taken() -> None:
     state = started(4, mode=Transmission.COMPETING)
     state.apply(Pick("Cleo", ("owl",)))
-    refuse(state, Pick("Ben", ("owl",)), "The owl is already taken by Cleo.")
-    refuse(state, Pick("Dan", ("sun", "owl")), "taken")
+    assert refuse(state, Pick("Ben", ("owl",)), "already_taken", icon="owl",
+                  player="Cleo") == "The owl is already taken by Cleo."
+    refuse(state, Pick("Dan", ("sun", "owl")), "already_taken", icon="owl", player="Cleo")
 
 
 def test_competing_networks_one_icon_now_the_second_later() -> None:
@@ -391,17 +398,19 @@ def test_competing_networks_one_icon_now_the_second_later() -> None:
 
 def test_at_most_two_picks_per_receiver() -> None:
     state = started(4, mode=Transmission.COMPETING)
-    refuse(state, Pick("Ben", ("owl", "sun", "moon")), "at most two")
+    refuse(state, Pick("Ben", ("owl", "sun", "moon")), "at_most_two")
     state.apply(Pick("Ben", ("owl", "sun")))
-    refuse(state, Pick("Ben", ("moon",)), "Ben has already named two icons.")
+    assert refuse(state, Pick("Ben", ("moon",)), "no_picks_left",
+                  player="Ben") == "Ben has already named two icons."
 
 
 def test_no_icon_named_twice_in_a_round() -> None:
     state = started(4)
     state.apply(Pick("Ben", ("bell",)))
-    refuse(state, Pick("Cleo", ("bell",)), "The bell was already named this round.")
+    assert refuse(state, Pick("Cleo", ("bell",)), "already_named",
+                  icon="bell") == "The bell was already named this round."
     dz = started(4, mode=Transmission.DOUBLE_ZERO)
-    refuse(dz, Pick("Ben", ("bell", "bell")), "twice")
+    refuse(dz, Pick("Ben", ("bell", "bell")), "twice", icon="bell")
 
 
 def test_icons_can_be_named_again_in_the_next_round() -> None:
@@ -414,27 +423,32 @@ def test_icons_can_be_named_again_in_the_next_round() -> None:
 
 
 def test_unknown_icon_refused() -> None:
-    refuse(started(4), Pick("Ben", ("unicorn",)), "There is no icon called unicorn.")
+    assert refuse(started(4), Pick("Ben", ("unicorn",)), "unknown_icon",
+                  icon="unicorn") == "There is no icon called unicorn."
 
 
 def test_empty_pick_refused() -> None:
-    refuse(started(4, mode=Transmission.COMPETING), Pick("Ben", ()), "Name an icon.")
+    assert refuse(started(4, mode=Transmission.COMPETING), Pick("Ben", ()),
+                  "no_icon") == "Name an icon."
 
 
 def test_speaker_cannot_guess() -> None:
-    refuse(started(4, mode=Transmission.COMPETING), Pick("Ada", ("owl",)), "Speaker")
+    refuse(started(4, mode=Transmission.COMPETING), Pick("Ada", ("owl",)),
+           "speaker_cannot_guess", player="Ada")
 
 
 def test_unknown_player_refused() -> None:
-    refuse(started(4, mode=Transmission.COMPETING), Pick("Zoe", ("owl",)), "no player called Zoe")
+    refuse(started(4, mode=Transmission.COMPETING), Pick("Zoe", ("owl",)),
+           "unknown_player", player="Zoe")
 
 
 def test_guessing_out_of_turn_refused() -> None:
-    refuse(started(4), Pick("Cleo", ("owl",)), "It is Ben's turn to guess.")
+    assert refuse(started(4), Pick("Cleo", ("owl",)), "not_your_turn", player="Cleo",
+                  turn="Ben") == "Cleo, it is Ben's turn to guess."
 
 
 def test_no_guess_before_the_draw() -> None:
-    refuse(new(4), Pick("Ben", ("owl",)), "not drawn")
+    refuse(new(4), Pick("Ben", ("owl",)), "not_drawn", speaker="Ada")
 
 
 # --------------------------------------------------------------------------- scoring
@@ -510,8 +524,9 @@ def test_table_mode_speaker_answers_hit_or_miss_for_each_icon() -> None:
         PickMade("Ben", "owl", 1, True), PickMade("Ben", "sun", 0, True)]
     assert state.pending_icon == ("Ben", "owl")
     assert state.legal_actions() == [JudgePick("owl", True), JudgePick("owl", False)]
-    refuse(state, JudgePick("sun", False), "must answer for the owl")
-    refuse(state, Pick("Cleo", ("moon", "egg")), "hit or a miss")
+    refuse(state, JudgePick("sun", False), "answer_for", speaker="Ada", pending="owl",
+           icon="sun")
+    refuse(state, Pick("Cleo", ("moon", "egg")), "answer_first", speaker="Ada", icon="owl")
     state.apply(JudgePick("owl", False))
     assert state.pending_icon == ("Ben", "sun")
     state.apply(JudgePick("sun", True))
@@ -521,11 +536,12 @@ def test_table_mode_speaker_answers_hit_or_miss_for_each_icon() -> None:
 
 def test_host_mode_needs_no_answer() -> None:
     state = started(4)
-    refuse(state, JudgePick("owl", True), "host holds the cards")
+    refuse(state, JudgePick("owl", True), "host_holds_cards")
 
 
 def test_no_answer_without_a_named_icon() -> None:
-    refuse(started(4, deal=Deal.TABLE), JudgePick("owl", True), "Nobody has named")
+    refuse(started(4, deal=Deal.TABLE), JudgePick("owl", True), "nothing_to_answer",
+           speaker="Ada")
 
 
 # --------------------------------------------------------------------------- rotation
@@ -616,9 +632,9 @@ def test_nothing_is_allowed_after_the_game_is_over() -> None:
     state = new(3, rounds=1)
     play_round(state)
     assert state.is_terminal() and state.outcome() is not None
-    refuse(state, Draw(("bell", "key")), "over")
-    refuse(state, Pick("Ben", ("owl",)), "over")
-    refuse(state, TimeUp("Ben"), "over")
+    refuse(state, Draw(("bell", "key")), "game_over")
+    refuse(state, Pick("Ben", ("owl",)), "game_over")
+    refuse(state, TimeUp("Ben"), "game_over")
 
 
 # --------------------------------------------------------------------------- robustness
@@ -642,6 +658,19 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
             for action in wrong:
                 refuse(state, action)
             state.apply(state.random_action(rng))
+
+
+def test_refusals_are_codes_with_the_engines_own_english() -> None:
+    """The host says refusals from their code; alone, the engine still speaks English."""
+    assert IciLondresState.refusals is Refused and issubclass(Refused, IllegalAction)
+    sample = {"player": "Ben", "speaker": "Ada", "turn": "Cleo", "icon": "owl",
+              "pending": "sun"}
+    for code, template in Refused.messages.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        error = Refused(code, **{name: sample[name] for name in fields})
+        assert error.reason[0].isupper() and error.reason.endswith("."), code
+        assert "{" not in error.reason, code
+    assert Refused("twice", icon="bell").reason == "You named the bell twice."
 
 
 def test_every_legal_action_is_accepted() -> None:
@@ -722,8 +751,9 @@ def test_only_the_speaker_sees_the_message() -> None:
     assert state.player_view("Ada")["message"] == ["bell", "key"]
     for other in ("Ben", "Cleo", "Dan"):
         assert "message" not in state.player_view(other)
-    with pytest.raises(IllegalAction):
+    with pytest.raises(Refused) as info:
         state.player_view("Zoe")
+    assert (info.value.code, info.value.params) == ("unknown_player", {"player": "Zoe"})
 
 
 def test_views_never_leak_the_drawn_icons_to_non_speakers() -> None:

@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,7 @@ from voice_host.games.resistance import (
     ProposeTeam,
     RecordVoteCount,
     ReportSabotages,
+    ResistanceRefusal,
     ResistanceState,
     Role,
     RoleDealt,
@@ -102,15 +104,20 @@ def host_mission(state: ResistanceState, team: Sequence[str], saboteurs: Sequenc
     return events
 
 
-def assert_illegal(state: ResistanceState, action: Action, reason: str | None = None) -> str:
+def assert_illegal(state: ResistanceState, action: Action, code: str | None = None,
+                   **params: Any) -> IllegalAction:
+    """``action`` is refused with ``code`` and exactly ``params`` (when a code is given),
+    and the state did not change."""
     before = state.to_json()
     with pytest.raises(IllegalAction) as info:
         state.apply(action)
     assert state.to_json() == before
-    if reason is not None:
-        assert info.value.reason == reason
-    assert info.value.reason.endswith(".")
-    return info.value.reason
+    error = info.value
+    assert isinstance(error, ResistanceRefusal) and error.code in ResistanceRefusal.messages
+    if code is not None:
+        assert (error.code, error.params) == (code, params)
+    assert error.reason.endswith(".")
+    return error
 
 
 def of_type(events: Sequence[Event], cls: type) -> list:
@@ -197,14 +204,14 @@ def test_host_may_choose_the_first_leader() -> None:
 def test_setup_refuses_roles_that_do_not_match_the_table() -> None:
     state = ResistanceState.new(NAMES[:5], deal=Deal.HOST)
     bad = (Role.DOUBLE_AGENT, Role.HERO, Role.SPY, Role.SPY, Role.SPY)
-    assert_illegal(state, Setup("Anna", bad))
-    assert_illegal(state, Setup("Anna", bad[:4]))
-    assert_illegal(state, Setup("Anna", None))
+    assert_illegal(state, Setup("Anna", bad), "roles_mismatch")
+    assert_illegal(state, Setup("Anna", bad[:4]), "roles_count", players=5)
+    assert_illegal(state, Setup("Anna", None), "roles_missing")
     assert_illegal(state, Setup("Zed", (Role.DOUBLE_AGENT, Role.HERO, Role.HERO,
-                                        Role.SPY, Role.SPY)))
+                                        Role.SPY, Role.SPY)), "unknown_player", name="Zed")
     table = ResistanceState.new(NAMES[:5], deal=Deal.TABLE)
     assert_illegal(table, Setup("Anna", (Role.DOUBLE_AGENT, Role.HERO, Role.HERO,
-                                         Role.SPY, Role.SPY)))
+                                         Role.SPY, Role.SPY)), "roles_at_table")
 
 
 def test_host_deals_each_role_privately() -> None:
@@ -288,10 +295,12 @@ def test_team_size_table_row(n: int, mission: int) -> None:
     assert state.mission == mission and state.team_size() == expected
     assert state.leader is not None
     too_few = state.players[: expected - 1]
-    reason = assert_illegal(state, ProposeTeam(state.leader, too_few))
-    assert reason == (f"The team for mission {mission} needs {expected} players, "
-                      f"you named {expected - 1}.")
-    assert_illegal(state, ProposeTeam(state.leader, state.players[: expected + 1]))
+    error = assert_illegal(state, ProposeTeam(state.leader, too_few), "wrong_team_size",
+                           mission=mission, size=expected, named=expected - 1)
+    assert error.reason == (f"The team for mission {mission} needs {expected} players, "
+                            f"you named {expected - 1}.")
+    assert_illegal(state, ProposeTeam(state.leader, state.players[: expected + 1]),
+                   "wrong_team_size", mission=mission, size=expected, named=expected + 1)
     propose(state)
     assert state.phase() == "vote" and len(state.proposed_team or ()) == expected
 
@@ -336,19 +345,20 @@ def test_leader_may_leave_themself_out() -> None:
 
 def test_only_the_leader_proposes() -> None:
     state = table_game(5, leader="Carl")
-    assert_illegal(state, ProposeTeam("Anna", ("Anna", "Bob")), "Carl is the leader, not Anna.")
+    assert_illegal(state, ProposeTeam("Anna", ("Anna", "Bob")), "not_leader", leader="Carl",
+                   player="Anna")
     assert state.legal_actions("Anna") == []
     assert all(isinstance(a, ProposeTeam) for a in state.legal_actions("Carl"))
 
 
 def test_team_with_a_name_twice_is_refused() -> None:
     state = table_game(5)
-    assert_illegal(state, ProposeTeam("Anna", ("Bob", "Bob")), "You named Bob twice.")
+    assert_illegal(state, ProposeTeam("Anna", ("Bob", "Bob")), "named_twice", name="Bob")
 
 
 def test_team_with_an_unknown_name_is_refused() -> None:
     state = table_game(5)
-    assert_illegal(state, ProposeTeam("Anna", ("Bob", "Zed")), "Nobody called Zed is playing.")
+    assert_illegal(state, ProposeTeam("Anna", ("Bob", "Zed")), "unknown_player", name="Zed")
 
 
 def test_legal_teams_are_every_team_of_the_right_size() -> None:
@@ -397,7 +407,7 @@ def test_a_second_vote_by_the_same_player_is_refused() -> None:
     state = table_game(5)
     propose(state)
     state.apply(CastVote("Anna", True))
-    assert_illegal(state, CastVote("Anna", False), "Anna already voted.")
+    assert_illegal(state, CastVote("Anna", False), "already_voted", player="Anna")
 
 
 def test_strict_majority_approves_team() -> None:
@@ -439,15 +449,17 @@ def test_vote_count_mode_resolves_at_once() -> None:
 def test_vote_count_out_of_range_is_refused() -> None:
     state = table_game(5)
     propose(state)
-    assert_illegal(state, RecordVoteCount(6), "The number of yes votes must be between 0 and 5.")
-    assert_illegal(state, RecordVoteCount(-1))
+    assert_illegal(state, RecordVoteCount(6), "yes_count_range", players=5)
+    assert_illegal(state, RecordVoteCount(-1), "yes_count_range", players=5)
 
 
 def test_vote_count_after_individual_votes_is_refused() -> None:
     state = table_game(5)
     propose(state)
     state.apply(CastVote("Bob", True))
-    assert_illegal(state, RecordVoteCount(3))
+    state.apply(CastVote("Anna", False))
+    error = assert_illegal(state, RecordVoteCount(3), "voted_one_by_one", voters=("Bob", "Anna"))
+    assert error.reason == "Bob and Anna already voted one by one; please finish the vote that way."
 
 
 # --------------------------------------------------------------------------- leadership
@@ -539,14 +551,14 @@ def test_rejection_track_is_not_reset_by_an_approved_vote_before_the_mission() -
 def test_heroes_cannot_sabotage() -> None:
     state = host_game("DHHSS")
     approve(state, ("Bob", "Dina"))
-    assert_illegal(state, PlayMissionCard("Bob", True), "Heroes can only play success.")
+    assert_illegal(state, PlayMissionCard("Bob", True), "heroes_play_success")
     assert PlayMissionCard("Bob", True) not in state.legal_actions("Bob")
 
 
 def test_double_agent_cannot_sabotage() -> None:
     state = host_game("DHHSS")
     approve(state, ("Anna", "Dina"))
-    assert_illegal(state, PlayMissionCard("Anna", True), "Heroes can only play success.")
+    assert_illegal(state, PlayMissionCard("Anna", True), "heroes_play_success")
 
 
 def test_spies_may_play_success_or_sabotage() -> None:
@@ -563,9 +575,9 @@ def test_spies_may_play_success_or_sabotage() -> None:
 def test_only_team_members_play_mission_cards() -> None:
     state = host_game("DHHSS")
     approve(state, ("Anna", "Dina"))
-    assert_illegal(state, PlayMissionCard("Bob", False), "Bob is not on the team for mission 1.")
+    assert_illegal(state, PlayMissionCard("Bob", False), "not_on_team", player="Bob", mission=1)
     state.apply(PlayMissionCard("Anna", False))
-    assert_illegal(state, PlayMissionCard("Anna", False), "Anna already played a card.")
+    assert_illegal(state, PlayMissionCard("Anna", False), "already_played", player="Anna")
 
 
 def test_mission_result_reveals_only_the_number_of_sabotages() -> None:
@@ -597,23 +609,21 @@ def test_mission_fails_with_one_sabotage() -> None:
 def test_reported_sabotages_cannot_exceed_team_or_spies() -> None:
     state = table_game(5)
     approve(state)
-    assert_illegal(state, ReportSabotages(3),
-                   "Mission 1 had 2 cards, so there can be at most 2 sabotages.")
-    assert_illegal(state, ReportSabotages(-1))
+    assert_illegal(state, ReportSabotages(3), "too_many_sabotages_team", mission=1, size=2)
+    assert_illegal(state, ReportSabotages(-1), "sabotages_from_zero")
     state2 = table_game(5)
     table_mission(state2, 0)
     approve(state2)  # mission 2: team of 3, only 2 spies
-    assert_illegal(state2, ReportSabotages(3),
-                   "There are only 2 spies, so there can be at most 2 sabotages.")
+    assert_illegal(state2, ReportSabotages(3), "too_many_sabotages_spies", spies=2)
 
 
 def test_table_mode_takes_a_count_not_cards() -> None:
     state = table_game(5)
     approve(state)
-    assert_illegal(state, PlayMissionCard("Anna", False))
+    assert_illegal(state, PlayMissionCard("Anna", False), "cards_at_table")
     host = host_game("DHHSS")
     approve(host)
-    assert_illegal(host, ReportSabotages(0))
+    assert_illegal(host, ReportSabotages(0), "cards_to_host")
 
 
 # --------------------------------------------------------------------------- end of the game
@@ -696,8 +706,8 @@ def test_spies_miss_the_double_agent_heroes_win() -> None:
 
 def test_host_mode_spies_cannot_accuse_a_spy() -> None:
     state = _host_three_successes("HDHSS")
-    assert_illegal(state, Accuse("Dina"), "Dina is a spy; point at someone else.")
-    assert_illegal(state, Accuse("Zed"), "Nobody called Zed is playing.")
+    assert_illegal(state, Accuse("Dina"), "accused_is_spy", player="Dina")
+    assert_illegal(state, Accuse("Zed"), "unknown_player", name="Zed")
 
 
 def test_table_mode_accused_answers_whether_they_were_double_agent() -> None:
@@ -709,7 +719,7 @@ def test_table_mode_accused_answers_whether_they_were_double_agent() -> None:
         events = state.apply(Accuse("Carl"))
         assert events == [AccusationMade("Carl")]
         assert state.phase() == "answer" and state.current_players() == ("Carl",)
-        assert_illegal(state, Accuse("Bob"))
+        assert_illegal(state, Accuse("Bob"), "answer_first", player="Carl")
         events = state.apply(ConfirmDoubleAgent(answer))
         over = of_type(events, GameOver)[0]
         assert (over.winners, over.reason) == (winners, reason)
@@ -719,7 +729,7 @@ def test_no_accusation_without_double_agent() -> None:
     state = table_game(5, double_agent=False)
     for _ in range(3):
         table_mission(state, 0)
-    assert_illegal(state, Accuse("Bob"), "The game is over.")
+    assert_illegal(state, Accuse("Bob"), "game_over")
 
 
 # --------------------------------------------------------------------------- robustness
@@ -727,18 +737,54 @@ def test_no_accusation_without_double_agent() -> None:
 
 def test_actions_in_the_wrong_phase_are_refused() -> None:
     fresh = ResistanceState.new(NAMES[:5])
-    assert_illegal(fresh, ProposeTeam("Anna", ("Anna", "Bob")), "The game has not started yet.")
+    assert_illegal(fresh, ProposeTeam("Anna", ("Anna", "Bob")), "not_started")
     state = table_game(5)
-    assert_illegal(state, CastVote("Anna", True),
-                   "Anna must first propose a team for mission 1.")
-    assert_illegal(state, Setup("Anna", None))
-    assert_illegal(state, ReportSabotages(0))
-    assert_illegal(state, Accuse("Bob"))
-    assert_illegal(state, ConfirmDoubleAgent(True))
+    error = assert_illegal(state, CastVote("Anna", True), "team_first", leader="Anna",
+                           mission=1)
+    assert error.reason == "Anna must first propose a team for mission 1."
+    assert_illegal(state, Setup("Anna", None), "team_first", leader="Anna", mission=1)
+    assert_illegal(state, ReportSabotages(0), "team_first", leader="Anna", mission=1)
+    assert_illegal(state, Accuse("Bob"), "team_first", leader="Anna", mission=1)
+    assert_illegal(state, ConfirmDoubleAgent(True), "team_first", leader="Anna", mission=1)
+    with pytest.raises(IllegalAction) as info:
+        state.setup_action(random.Random(1))
+    assert info.value.code == "already_started"
     propose(state)
-    assert_illegal(state, ProposeTeam("Anna", ("Anna", "Carl")))
+    assert_illegal(state, ProposeTeam("Anna", ("Anna", "Carl")), "vote_first")
     state.apply(RecordVoteCount(5))
-    assert_illegal(state, CastVote("Bob", True), "Mission 1 must be finished first.")
+    assert_illegal(state, CastVote("Bob", True), "mission_first", mission=1)
+
+
+def test_a_move_of_another_phase_says_what_must_happen_first() -> None:
+    state = _host_three_successes("HDHSS")
+    assert_illegal(state, ProposeTeam("Anna", ("Anna", "Bob")), "accusation_first")
+    table = table_game(5)
+    for _ in range(3):
+        table_mission(table, 0)
+    table.apply(Accuse("Carl"))
+    error = assert_illegal(table, ReportSabotages(0), "answer_first", player="Carl")
+    assert error.reason == "Carl must first say whether they were the double agent."
+
+
+def test_values_that_are_not_yes_or_no_are_refused() -> None:
+    state = table_game(5)
+    propose(state)
+    assert_illegal(state, CastVote("Anna", 1), "vote_yes_or_no")  # type: ignore[arg-type]
+    host = host_game("DHHSS")
+    approve(host, ("Dina", "Emil"))
+    assert_illegal(host, PlayMissionCard("Dina", "yes"),  # type: ignore[arg-type]
+                   "success_or_sabotage")
+    table = table_game(5)
+    for _ in range(3):
+        table_mission(table, 0)
+    table.apply(Accuse("Carl"))
+    assert_illegal(table, ConfirmDoubleAgent(None), "answer_yes_or_no")  # type: ignore[arg-type]
+
+
+def test_every_refusal_code_has_an_english_sentence_with_its_params() -> None:
+    error = ResistanceRefusal("too_many_sabotages_team", mission=2, size=3)
+    assert error.reason == "Mission 2 had 3 cards, so there can be at most 3 sabotages."
+    assert all(text.endswith(".") for text in ResistanceRefusal.messages.values())
 
 
 def test_foreign_action_is_refused() -> None:
@@ -747,13 +793,13 @@ def test_foreign_action_is_refused() -> None:
         word: str
 
     state = table_game(5)
-    assert_illegal(state, Shout("hi"), "That is not a move in Resistance.")
+    assert_illegal(state, Shout("hi"), "not_a_move")
 
 
 def test_unknown_voter_is_refused() -> None:
     state = table_game(5)
     propose(state)
-    assert_illegal(state, CastVote("Zed", True), "Nobody called Zed is playing.")
+    assert_illegal(state, CastVote("Zed", True), "unknown_player", name="Zed")
 
 
 @pytest.mark.parametrize("deal", [Deal.HOST, Deal.TABLE])

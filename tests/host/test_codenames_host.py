@@ -348,7 +348,8 @@ def test_penalty_option_ends_the_turn_and_the_other_spymaster_covers_a_word(
     assert f"{board_word.capitalize()} is not a valid clue: {board_word.capitalize()} is on " \
            "the board. The red turn ends at once." in text
     assert "Sophie, blue spymaster: as the penalty, cover one of your blue words." in text
-    assert "Sophie, that is not one you can cover: name one of your own blue words." in text
+    assert f"{k[Colour.RED][0].capitalize()} is not a blue word: name one of your own blue " \
+           "words." in text
     assert "Sophie, the penalty needs one of your blue words." in text
     assert f"Sophie covers {k[Colour.BLUE][0]} with a blue agent." in text
     s = run.state

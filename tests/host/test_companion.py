@@ -637,3 +637,34 @@ def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> 
                     assert EndTurn(team) not in state.legal_actions()
         finally:
             channel.stop()
+
+
+def test_a_phone_input_the_rules_refuse_gets_the_sessions_sentence_in_french() -> None:
+    """The page says a refusal with the host's own function: in a French game, the second
+    vote of a player is refused in French, as the host would say it aloud."""
+    from voice_host.host.narration import Narrator
+
+    rng = random.Random(6)
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    state.apply(state.setup_action(rng, first_leader="Ada"))
+    state.apply(ProposeTeam("Ada", ("Ada", "Ben")))
+    channel = CompanionChannel("resistance", state.players, host="127.0.0.1", port=0,
+                               lang="fr")
+    channel.start()
+    try:
+        channel.publish(state)
+        with httpx.Client(base_url=channel.url, timeout=10) as client:
+            tokens = seated(client, channel)
+
+            def act(choice: str) -> httpx.Response:
+                return client.post("/api/seat/Cy/act", json={"choice": choice},
+                                   headers={"X-Seat-Token": tokens["Cy"]})
+
+            assert act("vote:no").status_code == 200
+            refused = act("vote:yes")
+            assert refused.status_code == 422
+            french = Narrator("resistance", "fr").text("resistance.refusal.already_voted",
+                                                       player="Cy")
+            assert refused.json()["reason"] == french == "Cy, vous avez déjà voté."
+    finally:
+        channel.stop()

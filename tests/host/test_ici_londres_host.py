@@ -17,9 +17,14 @@ import numpy as np
 import pytest
 
 from voice_host.games.base import Deal
-from voice_host.games.ici_londres import Draw, IciLondresState, Pick, TimeUp
+from voice_host.games.ici_londres import Draw, IciLondresState, Pick, Refused, TimeUp
 from voice_host.host.adapter import PromptKind
-from voice_host.host.adapters.ici_londres import Adapter, new_game
+from voice_host.host.adapters.ici_londres import (
+    Adapter,
+    coded_sentence,
+    new_game,
+    refusal_words,
+)
 from voice_host.host.io import (
     Heard,
     HeardKind,
@@ -29,7 +34,8 @@ from voice_host.host.io import (
     TextOutput,
     parse_script_line,
 )
-from voice_host.host.narration import catalogue
+from voice_host.host.narration import Narrator, catalogue
+from voice_host.host.refusals import refusal_text
 from voice_host.host.registry import registration
 from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
@@ -543,11 +549,11 @@ def test_bot_utterances_play_whole_games_the_grammar_understands(
 def test_coded_sentences_hint_at_the_drawn_icons() -> None:
     adapter = Adapter(options())
     rng = random.Random(0)
-    sentences = {adapter.coded_sentence(("bell", "key"), rng) for _ in range(20)}
+    sentences = {coded_sentence(adapter, ("bell", "key"), rng) for _ in range(20)}
     assert all(any(w in s for w in ("Easter", "church")) for s in sentences)
     assert all(any(w in s for w in ("solution", "lock")) for s in sentences)
     assert len(sentences) > 1
-    french = Adapter(options(lang="fr")).coded_sentence(("bell", "key"), rng)
+    french = coded_sentence(Adapter(options(lang="fr")), ("bell", "key"), rng)
     assert any(w in french for w in ("Pâques", "sacristain"))
 
 
@@ -723,3 +729,110 @@ def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_
     finally:
         os.close(master)
         os.close(slave)
+
+
+# --------------------------------------------------------------------------- refusals in French
+
+
+def _english_fragments() -> set[str]:
+    """Every literal piece of every English refusal, the engine's and the host's own (what a
+    French game must never say)."""
+    templates = list(Refused.messages.values())
+    templates += [v for k, v in catalogue("en", "ici-londres").items()
+                  if k.startswith(("ici_londres.refusal.", "ici_londres.refuse."))
+                  and isinstance(v, str)]
+    return {literal.strip(" ,.") for template in templates
+            for literal, _, _, _ in string.Formatter().parse(template)
+            if len(literal.strip(" ,.")) >= 4}
+
+
+def _said_in_french(code: str, **params: Any) -> str:
+    return refusal_text(Narrator("ici-londres", "fr"), Refused(code, **params), refusal_words)
+
+
+@pytest.mark.parametrize(("deal", "mode", "script", "code", "params"), [
+    ("host", "fragments", ["Cleo: le cœur"], "not_your_turn", {"player": "Cleo", "turn": "Ben"}),
+    ("host", "fragments", ["Ada: le cœur"], "speaker_cannot_guess", {"player": "Ada"}),
+    ("host", "fragments", ["l'éléphant et le cœur"], "one_at_a_time", {}),
+    ("host", "double-zero", ["le cœur"], "two_at_once", {}),
+    # the matcher folds a repeated icon into one: still not two icons
+    ("host", "double-zero", ["le cœur et le cœur"], "two_at_once", {}),
+    ("host", "fragments", ["l'éléphant", "l'éléphant"], "already_named", {"icon": "elephant"}),
+    ("host", "competing", ["Ben: l'éléphant", "Cleo: la rose et l'éléphant"], "already_taken",
+     {"icon": "elephant", "player": "Ben"}),
+    ("host", "competing", ["Ben: l'éléphant et la rose", "Ben: la lune"], "no_picks_left",
+     {"player": "Ben"}),
+    ("host", "countdown", ["l'éléphant", "le soleil et la lune"], "one_pick_left",
+     {"player": "Ben"}),
+    ("table", "fragments", ["le cœur", "Ada: touché", "Ben: la lune"], "not_your_turn",
+     {"player": "Ben", "turn": "Cleo"}),
+])
+def test_a_french_game_refuses_every_move_in_french(
+        tmp_path: Path, deal: str, mode: str, script: list[str], code: str,
+        params: dict[str, Any]) -> None:
+    """Each refusal the rules make is said from the French table, never in English, and
+    changes nothing."""
+    opts = options(deal=deal, mode=mode, lang="fr")
+    good = play(tmp_path, opts, ["Une phrase", *script[:-1]], draws=DRAWS, name="good")
+    run = play(tmp_path, opts, ["Une phrase", *script], draws=DRAWS, name="bad")
+    refused = [e for e in run.log if e["event"] == "refused"]
+    assert [(e["code"], e["params"]) for e in refused] == [(code, params)]
+    said = _said_in_french(code, **params)
+    assert f"HOST: {said}" in run.text.splitlines()
+    assert said != refused[0]["reason"]  # the engine's English, kept for the log only
+    assert refused[0]["reason"] not in run.text
+    assert not [piece for piece in _english_fragments() if piece in run.text]
+    assert _state_after(run) == _state_after(good)
+
+
+def test_french_refusals_name_icons_in_french_with_their_capital() -> None:
+    assert _said_in_french("already_named", icon="elephant") == (
+        "On a déjà proposé l'éléphant dans cette manche.")
+    assert _said_in_french("already_taken", icon="owl", player="Ben") == (
+        "Ben a déjà pris la chouette.")
+    assert _said_in_french("twice", icon="heart") == "Vous avez dit le cœur deux fois."
+    assert _said_in_french("answer_for", speaker="Ada", pending="owl", icon="sun") == (
+        "Ada doit répondre pour la chouette, pas pour le soleil.")
+    # an unknown word stays as it was said
+    assert _said_in_french("unknown_icon", icon="licorne") == (
+        "Il n'y a pas d'icône appelée licorne.")
+    english = Narrator("ici-londres", "en")
+    assert refusal_text(english, Refused("already_named", icon="bell"), refusal_words) == (
+        "The bell was already named this round.")
+    assert refusal_text(english, Refused("twice", icon="bell"), refusal_words) == (
+        "You named the bell twice.")
+
+
+def test_every_french_refusal_is_french() -> None:
+    """Every code of the engine, said in French with sample facts: no English piece, every
+    icon in its French name."""
+    sample = {"player": "Ben", "speaker": "Ada", "turn": "Cleo", "icon": "owl",
+              "pending": "sun"}
+    english = _english_fragments()
+    for code, template in Refused.messages.items():
+        fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
+        said = _said_in_french(code, **{name: sample[name] for name in fields})
+        assert not [piece for piece in english if piece in said], (code, said)
+        assert "owl" not in said and "sun" not in said, (code, said)
+        assert said[0].isupper() and said.endswith("."), (code, said)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Only Ada, the Speaker, says hit or miss."),
+    ("fr", "Seul Ada, le Speaker, dit touché ou raté."),
+])
+def test_an_answer_only_the_speaker_gives_and_a_pick_before_the_sentence(
+        tmp_path: Path, lang: str, said: str) -> None:
+    """The host's own refusals (what it cannot turn into a move) in the game's language."""
+    run = play(tmp_path, options(players=PLAYERS3, deal="table", lang=lang),
+               ["Une phrase", "le cœur" if lang == "fr" else "heart", "Ben: touché"
+                if lang == "fr" else "Ben: hit"])
+    assert f"HOST: {said}" in run.text.splitlines()
+    opts = options(deal="table", lang=lang)
+    state = new_game(opts)
+    state.apply(Draw(None))
+    from voice_host.intent import IntentMatch
+    decision = Adapter(opts).interpret(state, IntentMatch("pick", {"icons": ("heart",)}, 1.0,
+                                                          "heart"), "Ben")
+    wait = catalogue(lang, "ici-londres")["ici_londres.refuse.wait_message"]
+    assert decision.action is None and decision.reply[0].text == wait

@@ -12,7 +12,7 @@ import pytest
 from voice_host.games import IllegalAction
 from voice_host.host.narration import Narrator, catalogue
 from voice_host.host.refusals import refusal_key, refusal_text
-from voice_host.host.registry import GAME_NAMES, registration
+from voice_host.host.registry import game_names, registration
 
 
 def fields(template: str) -> set[str]:
@@ -34,7 +34,7 @@ def raised_codes(state_class: type) -> list[tuple[str, int]]:
     return found
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_the_engine_raises_only_codes_of_its_table(game: str) -> None:
     cls = registration(game).state_class
     messages = cls.refusals.messages
@@ -44,7 +44,7 @@ def test_the_engine_raises_only_codes_of_its_table(game: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_refusal_has_a_sentence_in_every_language(game: str, lang: str) -> None:
     messages = registration(game).state_class.refusals.messages
     table = catalogue(lang, game)
@@ -58,7 +58,7 @@ def test_every_refusal_has_a_sentence_in_every_language(game: str, lang: str) ->
                 "parameters of this refusal")
 
 
-@pytest.mark.parametrize("game", GAME_NAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_an_unknown_code_is_a_bug_not_a_sentence(game: str) -> None:
     with pytest.raises(KeyError):
         registration(game).state_class.refusals("no_such_rule")
@@ -73,3 +73,51 @@ def test_names_are_joined_in_the_games_language() -> None:
     assert error.code == "twice" and error.params == {"names": ("Ada", "Ben")}
     # a code the host's tables do not have falls back to the engine's English
     assert refusal_text(Narrator("resistance", "fr"), error) == "You named Ada and Ben twice."
+
+
+class NoAnswers:
+    """A listener that must not be asked anything."""
+
+    def listen(self, request: object) -> object:
+        raise AssertionError("the host asked for a confirmation of a move it must refuse")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: str) -> None:
+    """The session tries the move and its follow-ups on a copy first: nothing is asked,
+    applied, saved or undoable, and the refusal is said in the game's language."""
+    import io
+    import random
+
+    from voice_host.games.resistance import CastVote, ProposeTeam
+    from voice_host.host.adapter import Decision, Prompt
+    from voice_host.host.io import Heard, HeardKind, TextOutput
+    from voice_host.host.session import Session, SessionOptions
+    from voice_host.intent import IntentMatch
+
+    options = {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "lang": lang,
+               "deal": "table", "seed": 1}
+    from voice_host.host.registry import make_adapter, new_game
+
+    state = new_game("resistance", options)
+    rng = random.Random(1)
+    while state.is_chance_node():  # the first leader is drawn
+        state.apply(state.chance_action(rng))
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("resistance", options), state=state, rng=rng,
+                      output=TextOutput(out), listener=NoAnswers(),  # type: ignore[arg-type]
+                      options=SessionOptions(confirm="auto"), game_options=options)
+    leader = state.current_players()[0]
+    before = state.to_json()
+    mate = "Ben" if leader != "Ben" else "Ada"
+    decision = Decision(action=ProposeTeam(leader, (leader, mate)),
+                        then=(CastVote("Zoe", True),), confirm="the team")
+    session.carry_out(decision, IntentMatch("propose_team", {}, 1.0, ""),
+                      Prompt(lines=(), phase="team", expected=(leader,), key="k"),
+                      Heard(HeardKind.SPEECH, text="x", spoken=True), leader)
+    assert session.state.to_json() == before and not session.undo_stack
+    expected = Narrator("resistance", lang).text("resistance.refusal.unknown_player", name="Zoe")
+    assert out.getvalue().strip().endswith(expected)

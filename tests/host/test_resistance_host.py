@@ -398,11 +398,16 @@ def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert "The team for mission 2 needs 3 players, you named 2." in run.text
     assert run.state.phase() == "team" and run.state.mission == 2
     assert run.state.proposed_team is None
-    # refused by the host before the engine saw it, with the reason in the log
+    # refused by the engine on the session's trial copy (nothing applied), with the rule's
+    # code, its parameters and the engine's reason in the log
     refused = [e for e in run.log if e["event"] == "refused"]
-    assert [e["reason"] for e in refused] == [
-        "The team for mission 2 needs 3 players, you named 2."]
-    assert "action" not in refused[0] and refused[0]["intent"] == "propose_team"
+    assert [(e["code"], e["params"]) for e in refused] == [
+        ("wrong_team_size", {"mission": 2, "size": 3, "named": 2})]
+    assert refused[0]["reason"] == "The team for mission 2 needs 3 players, you named 2."
+    assert refused[0]["action"] == {"type": "ProposeTeam", "leader": "Ben",
+                                    "team": ["Ben", "Cleo"]}
+    assert not [e for e in run.events("action") if e["action"]["type"] == "ProposeTeam"
+                and e["action"]["team"] == ["Ben", "Cleo"]]
 
 
 def test_unknown_name_chatter_and_silence_change_nothing(tmp_path: Path) -> None:

@@ -150,3 +150,58 @@ def test_a_save_path_that_cannot_be_written_is_refused_before_the_game(
     assert f"I cannot save the game at {target}" in captured.err
     assert "Choose" in captured.err and "Traceback" not in captured.err
     assert "Welcome to Resistance" not in captured.out
+
+
+def test_a_paused_game_is_still_paused_after_resume(
+        tmp_path: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = data / "paused.json"
+    code = main([*PLAY, "--script", str(_script(tmp_path, "pause", ["pause"])), "--save",
+                 str(save)])
+    assert code == 3
+    assert json.loads(save.read_text(encoding="utf-8"))["paused"] is True
+    capsys.readouterr()
+    later = _script(tmp_path, "later", ["Ada and Ben", "resume", "Ada and Ben"])
+    code = main(["resume", str(save), "--input", "text", "--output", "text", "--script",
+                 str(later), "--confirm", "never"])
+    out = capsys.readouterr().out
+    assert code == 3
+    assert out.count("We are paused. Say resume when you are ready.") == 2  # at the start,
+    # and for the team said while paused: nothing was applied until "resume"
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    assert saved["paused"] is False
+    assert saved["state"]["team"] == ["Ada", "Ben"]
+
+
+def test_varied_sentences_go_on_turning_after_resume(
+        tmp_path: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The host varies "that was not a command" in turn; a resumed game goes on from where it
+    was, instead of starting the variants over."""
+    save = data / "chatter.json"
+    main([*PLAY, "--script", str(_script(tmp_path, "talk", ["what a lovely evening"])),
+          "--save", str(save)])
+    first = capsys.readouterr().out
+    turns = json.loads(save.read_text(encoding="utf-8"))["narration"]
+    assert turns.get("common.not_understood") == 1
+    main(["resume", str(save), "--input", "text", "--output", "text", "--script",
+          str(_script(tmp_path, "more", ["is there more cake"]))])
+    second = capsys.readouterr().out
+    assert json.loads(save.read_text(encoding="utf-8"))["narration"][
+        "common.not_understood"] == 2
+    said_first = {line for line in first.splitlines() if "a command" in line}
+    said_second = {line for line in second.splitlines() if "a command" in line}
+    assert said_first and said_second and not said_first & said_second
+
+
+def test_a_save_with_a_broken_host_part_is_refused(tmp_path: Path, data: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    save = data / "g.json"
+    _unfinished_game(tmp_path, save)
+    saved = json.loads(save.read_text(encoding="utf-8"))
+    saved["narration"] = {"common.not_understood": "many"}
+    save.write_text(json.dumps(saved), encoding="utf-8")
+    before = save.read_bytes()
+    capsys.readouterr()
+    code = main(["resume", str(save), "--input", "text", "--output", "text"])
+    assert code == 2
+    assert "damaged" in capsys.readouterr().err
+    assert save.read_bytes() == before

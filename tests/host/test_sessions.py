@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.games import state_class
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
 from voice_host.host.registry import registration
@@ -75,7 +74,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
     assert entries[-1]["event"] == "game_over"
     assert entries[-1]["winner"] == adapter.winner_json(session.state.outcome())
-    cls = state_class(game)
+    cls = registration(game).state_class
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:
         if entry["event"] not in ("action", "refused") or "action" not in entry:
@@ -198,8 +197,10 @@ def test_the_log_has_refusals_with_their_reason_and_one_winner_type(tmp_path: Pa
         "votes": "together", "first": "Ada", "lang": "en", "deal": "table", "seed": 1},
         ["Ada and Ben", "Cleo yes", "Cleo: no", "Ben and Cleo and Dan"], name="res")
     refused = res.events("refused")
-    assert {"intent": "vote", "speaker": "Cleo", "reason": "Cleo, you have already voted."} \
-        .items() <= refused[0].items()
+    assert {"code": "already_voted", "reason": "Cleo already voted."}.items() \
+        <= refused[0].items()
+    assert refused[0]["params"] == {"player": "Cleo"}
+    assert "Cleo, you have already voted." in res.text
     ici = run_script(tmp_path, "ici-londres", {
         "players": ["Ada", "Ben", "Cleo"], "mode": "fragments", "rounds": 1, "first": None,
         "lang": "en", "deal": "table", "seed": 1},

@@ -382,9 +382,11 @@ FRENCH: list[Case] = [
 
 def all_phases() -> list[tuple[str, str]]:
     """(game, phase) for every phase of every game, as the grammar files declare them."""
-    from voice_host.intent import GAMES, load_grammar
+    from voice_host.host.registry import registrations
+    from voice_host.intent import load_grammar
 
-    return [(game, phase) for game in GAMES for phase in load_grammar(game).phases]
+    return [(reg.name, phase) for reg in registrations()
+            for phase in load_grammar(reg.grammar_name).phases]
 
 
 def universal_cases() -> list[Case]:

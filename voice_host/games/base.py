@@ -60,12 +60,11 @@ class IllegalAction(GameError):
     """Code -> English template with ``{param}`` fields (one table per engine)."""
 
     def __init__(self, code: str, /, **params: Any) -> None:
+        if code not in self.messages:
+            raise KeyError(f"{type(self).__name__} has no refusal called {code!r}")
         self.code = code
         self.params: dict[str, Any] = params
-        # TRANSITION (removed once every engine raises codes): an unknown code is an
-        # old-style English sentence
-        template = self.messages.get(code, code)
-        self.reason = template.format(**english_params(params)) if params else template
+        self.reason = self.messages[code].format(**english_params(params))
         super().__init__(self.reason)
 
 

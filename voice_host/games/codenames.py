@@ -16,10 +16,11 @@ Two knowledge models (:class:`~voice_host.games.base.Deal`):
 
 Clue validation (:func:`clue_problem`) is a pure function, shared with the host. It works on
 words folded to lowercase ASCII letters (case and accents ignored, "œ" read as "oe") and
-refuses, with a spoken reason: anything but one word of letters (hyphenated compounds
-included), a number word, a visible word, a visible word with an ending added or removed
-(plural, "-ed", "-ing", "-er", "-ly", irregular plurals ...; French plural, feminine and verb
-endings), and a part of a visible compound word or a compound made with a visible word.
+refuses, with a :class:`CodenamesRefusal` (a code and its words, said by the host in the
+game's language): anything but one word of letters (hyphenated compounds included), a number
+word, a visible word, a visible word with an ending added or removed (plural, "-ed", "-ing",
+"-er", "-ly", irregular plurals ...; French plural, feminine and verb endings), and a part
+of a visible compound word or a compound made with a visible word.
 Endings are undone by spelling rules (so "corner" counts as "corn" with an ending). Fused
 compounds are split with real word lists (:mod:`voice_host.games.lexicon`: wordfreq's English
 and French frequencies, and for English the CMU pronouncing dictionary): "headache" contains
@@ -142,6 +143,73 @@ class Phase(enum.StrEnum):
     """After an invalid clue played anyway: the opposing spymaster covers one of their words."""
     OVER = "over"
     """The game has ended."""
+
+
+class CodenamesRefusal(IllegalAction):
+    """A move the rules refuse: a code and its parameters (the host says it in the game's
+    language). Words are passed as said or as on the grid, capitalised when the English
+    sentence starts with them; teams and colours as :class:`Team` and :class:`Colour`."""
+
+    messages: ClassVar[Mapping[str, str]] = {
+        # any phase
+        "not_a_move": "That is not a Codenames move.",
+        "game_over": "The game is over.",
+        "not_dealt": "The grid has not been dealt yet.",
+        "unknown_team": "There is no team called {team}.",
+        "not_your_turn": "It is {team}'s turn, not {asked}'s.",
+        "clue_first": "The {team} spymaster must give a clue first.",
+        "guessing_now": "The {team} team is guessing now.",
+        "colour_first": "The {team} spymaster must first say the colour of {word}.",
+        "penalty_first": "The {team} spymaster must first cover one of their words as the "
+                         "penalty.",
+        # the deal (a grid or key that is not one)
+        "already_dealt": "The grid has already been dealt.",
+        "first_fixed": "The {team} team starts in this game.",
+        "grid_size": "The grid needs {size} words, not {count}.",
+        "grid_word_type": "Every grid word must be a word.",
+        "grid_word_spaces": "Every grid word must be a word without spaces around it.",
+        "grid_word_not_word": "{word} is not a word.",
+        "grid_word_twice": "{word} is on the grid twice.",
+        "key_missing": "The host deals the key in this game, so the grid needs one.",
+        "key_unknown_colour": "The key holds an unknown colour.",
+        "key_size": "The key needs {size} colours, not {count}.",
+        "key_counts": "The key needs {count} {tile} tiles, not {found}.",
+        "key_in_table_mode": "The key is a physical card in this game; the grid has no key.",
+        # the clue (see clue_problem)
+        "clue_empty": "Please give a clue word.",
+        "clue_number_type": "The clue number must be from 0 to 9, or unlimited.",
+        "clue_number_range": "The clue number must be from 0 to 9, or unlimited, not {number}.",
+        "clue_spaces": "A clue must be a single word.",
+        "clue_hyphen": "A clue must be one word, not a hyphenated compound.",
+        "clue_digits": "A clue must be a word, not a number.",
+        "clue_not_letters": "A clue must be a word made of letters only.",
+        "clue_number_word": "{word} is a number, and a number can't be the clue word.",
+        "clue_on_board": "{board} is on the board.",
+        "clue_other_form": "{word} is just {board} with a different ending.",
+        "clue_part_of": "{word} is part of {board}, which is on the board.",
+        "clue_contains": "{word} contains {board}, which is on the board.",
+        # guesses
+        "guess_no_word": "Please name a word on the board.",
+        "not_on_board": "{word} is not on the board.",
+        "already_covered": "{word} is already covered ({colour}).",
+        "pass_too_early": "You must make at least one guess before passing.",
+        # table mode: the touched tile's colour
+        "colour_of": "Please give the colour of {word}.",
+        "colour_unknown": "{colour} is not a colour on the key.",
+        "no_assassin_left": "The assassin is already covered.",
+        "no_bystander_left": "All {total} bystanders are already covered.",
+        "no_team_tile_left": "All {total} {team} tiles are already covered.",
+        # the penalty
+        "penalty_not_own": "{word} is not a {team} word.",
+    }
+
+    @classmethod
+    def again(cls, code: str, params: Mapping[str, Any]) -> CodenamesRefusal:
+        """A refusal rebuilt from a recorded code and its parameters (an
+        :class:`InvalidClue`'s); a code this table does not have is a bug."""
+        if code not in cls.messages:
+            raise KeyError(code)
+        return cls(code, **params)
 
 
 # --------------------------------------------------------------------------- clue validation
@@ -354,58 +422,62 @@ def _word_forms(word: str, language: str) -> tuple[str, ...]:
                  and (lexicon.is_dictionary_word(b, language) or fold(b) in _lexicon(language)))
 
 
-def clue_problem(word: str, visible_words: Iterable[str], *, language: str = "en") -> str | None:
-    """Why ``word`` cannot be a clue while ``visible_words`` are uncovered, or None if it can.
+def clue_problem(word: str, visible_words: Iterable[str], *,
+                 language: str = "en") -> CodenamesRefusal | None:
+    """Why ``word`` cannot be a clue while ``visible_words`` are uncovered (a refusal with
+    its code: ``clue_on_board``, ``clue_other_form``...), or None if it can.
 
-    The reason is one spoken sentence. Comparisons ignore case and accents. ``language``
-    ("en" or "fr") chooses the number words, the endings that make another form of a word and
-    the known words compounds are made of.
+    Comparisons ignore case and accents. ``language`` ("en" or "fr") chooses the number
+    words, the endings that make another form of a word and the known words compounds are
+    made of. The refusal's ``word`` is the clue and ``board`` the visible word it clashes
+    with.
     """
     text = word.strip()
     if not text:
-        return "Please give a clue word."
+        return CodenamesRefusal("clue_empty")
     if any(c.isspace() for c in text):
-        return "A clue must be a single word."
+        return CodenamesRefusal("clue_spaces")
     if "-" in text:
-        return "A clue must be one word, not a hyphenated compound."
+        return CodenamesRefusal("clue_hyphen")
     if any(c.isdigit() for c in text):
-        return "A clue must be a word, not a number."
+        return CodenamesRefusal("clue_digits")
     if not all(c.isalpha() for c in text):
-        return "A clue must be a word made of letters only."
+        return CodenamesRefusal("clue_not_letters")
     clue = fold(text)
+    said = _spoken(text)
     if clue in NUMBER_WORDS.get(language, NUMBER_WORDS["en"]):
-        return f"{_spoken(text)} is a number, and a number can't be the clue word."
+        return CodenamesRefusal("clue_number_word", word=said)
     visible = [(v, _letters(v), [fold(p) for p in re.split(r"[\s\-']+", v) if p])
                for v in visible_words]
     for v, joined, _parts in visible:
         if clue == joined:
-            return f"{_spoken(v)} is on the board."
+            return CodenamesRefusal("clue_on_board", word=said, board=_spoken(v))
     for v, joined, _parts in visible:
         if same_word_family(clue, joined, language):
-            return f"{_spoken(text)} is just {v} with a different ending."
+            return CodenamesRefusal("clue_other_form", word=said, board=v)
     spelled = _spelled(text)
     for v, _joined, parts in visible:
         spelled_v = _spelled(v)
         if len(parts) > 1 and any(
                 clue == p or same_word_family(clue, p, language) for p in parts):
-            return f"{_spoken(text)} is part of {v}, which is on the board."
+            return CodenamesRefusal("clue_part_of", word=said, board=v)
         if any(is_compound_part(form, spelled_v, language)
                for form in (spelled, *_word_forms(spelled, language))):
-            return f"{_spoken(text)} is part of {v}, which is on the board."
+            return CodenamesRefusal("clue_part_of", word=said, board=v)
         if any(is_compound_part(spelled_v, form, language)
                for form in (spelled, *_word_forms(spelled, language))):
-            return f"{_spoken(text)} contains {v}, which is on the board."
+            return CodenamesRefusal("clue_contains", word=said, board=v)
     return None
 
 
-def number_problem(number: object) -> str | None:
+def number_problem(number: object) -> CodenamesRefusal | None:
     """Why ``number`` cannot be a clue number (None = unlimited is fine), or None."""
     if number is None:
         return None
     if isinstance(number, bool) or not isinstance(number, int):
-        return "The clue number must be from 0 to 9, or unlimited."
+        return CodenamesRefusal("clue_number_type")
     if not 0 <= number <= MAX_CLUE_NUMBER:
-        return f"The clue number must be from 0 to 9, or unlimited, not {number}."
+        return CodenamesRefusal("clue_number_range", number=number)
     return None
 
 
@@ -416,15 +488,13 @@ def guesses_allowed(number: int | None) -> int | None:
     return number + 1
 
 
-def grid_word_problem(word: str) -> str | None:
+def grid_word_problem(word: str) -> CodenamesRefusal | None:
     """Why ``word`` cannot be a word on the grid (a physical card may carry "ice cream")."""
     text = word.strip()
     if not text or text != word:
-        return "Every grid word must be a word without spaces around it."
-    if not any(c.isalpha() for c in text):
-        return f"{_spoken(text)} is not a word."
-    if not all(c.isalpha() or c in " -'" for c in text):
-        return f"{_spoken(text)} is not a word."
+        return CodenamesRefusal("grid_word_spaces")
+    if not any(c.isalpha() for c in text) or not all(c.isalpha() or c in " -'" for c in text):
+        return CodenamesRefusal("grid_word_not_word", word=_spoken(text))
     return None
 
 
@@ -557,8 +627,14 @@ class InvalidClue(Event):
     """The clue word, as said."""
     number: int | None
     """The number (None = unlimited)."""
-    reason: str
-    """Why it is invalid (a spoken sentence)."""
+    problem: str
+    """Why it is invalid: the code of :func:`clue_problem`'s refusal (``"clue_on_board"``)."""
+    problem_params: tuple[tuple[str, str], ...]
+    """That refusal's parameters as (name, value) pairs, e.g. (("board", "Piano"),)."""
+
+    def refusal(self) -> CodenamesRefusal:
+        """Why the clue is invalid, as the refusal :func:`clue_problem` gave (to be said)."""
+        return CodenamesRefusal.again(self.problem, dict(self.problem_params))
 
 
 @dataclass(frozen=True)
@@ -657,7 +733,7 @@ class CodenamesState:
                             "other spymaster covers one of their words",
         },
     )
-    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
+    refusals: ClassVar[type[IllegalAction]] = CodenamesRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = (
         DealGrid, GiveClue, Guess, EndTurn, StateColour, CoverPenalty,
     )
@@ -856,7 +932,7 @@ class CodenamesState:
     def winner(self) -> Team | None:
         return self._winner
 
-    def clue_problem(self, word: str) -> str | None:
+    def clue_problem(self, word: str) -> CodenamesRefusal | None:
         """Why ``word`` is not a valid clue on this board now, or None."""
         return clue_problem(word, self.uncovered_words(), language=self._language)
 
@@ -985,13 +1061,13 @@ class CodenamesState:
     def apply(self, action: Action) -> list[Event]:
         """Apply ``action``; raise IllegalAction (state unchanged) when the rules forbid it."""
         if not isinstance(action, self.action_types):
-            raise IllegalAction("That is not a Codenames move.")
+            raise CodenamesRefusal("not_a_move")
         if self._phase is Phase.OVER:
-            raise IllegalAction("The game is over.")
+            raise CodenamesRefusal("game_over")
         if isinstance(action, DealGrid):
             events = self._apply_deal(action)
         elif self._phase is Phase.DEAL:
-            raise IllegalAction("The grid has not been dealt yet.")
+            raise CodenamesRefusal("not_dealt")
         elif isinstance(action, GiveClue):
             events = self._apply_clue(action)
         elif isinstance(action, Guess):
@@ -1009,63 +1085,62 @@ class CodenamesState:
     def _check_team(self, value: object) -> Team:
         team = _team_value(value)
         if team is None:
-            raise IllegalAction(f"There is no team called {value}.")
+            raise CodenamesRefusal("unknown_team", team=str(value))
         if team is not self._team:
-            raise IllegalAction(f"It is {self._team.value}'s turn, not {team.value}'s.")
+            raise CodenamesRefusal("not_your_turn", team=self._team, asked=team)
         return team
 
-    def _wrong_phase(self) -> IllegalAction:
-        team = self._team.value
+    def _wrong_phase(self) -> CodenamesRefusal:
+        """The refusal of a move made in another phase (apply's other checks leave only the
+        clue, guess, colour and penalty phases here)."""
+        team = self._team
         if self._phase is Phase.CLUE:
-            return IllegalAction(f"The {team} spymaster must give a clue first.")
+            return CodenamesRefusal("clue_first", team=team)
         if self._phase is Phase.GUESS:
-            return IllegalAction(f"The {team} team is guessing now.")
+            return CodenamesRefusal("guessing_now", team=team)
         if self._phase is Phase.COLOUR:
-            return IllegalAction(
-                f"The {team} spymaster must first say the colour of {self.pending_word}.")
-        if self._phase is Phase.PENALTY:
-            return IllegalAction(
-                f"The {team} spymaster must first cover one of their words as the penalty.")
-        return IllegalAction("That can't be done now.")
+            return CodenamesRefusal("colour_first", team=team, word=self.pending_word)
+        assert self._phase is Phase.PENALTY, self._phase
+        return CodenamesRefusal("penalty_first", team=team)
 
     def _apply_deal(self, action: DealGrid) -> list[Event]:
         if self._phase is not Phase.DEAL:
-            raise IllegalAction("The grid has already been dealt.")
+            raise CodenamesRefusal("already_dealt")
         first = _team_value(action.first)
         if first is None:
-            raise IllegalAction(f"There is no team called {action.first}.")
+            raise CodenamesRefusal("unknown_team", team=str(action.first))
         if self._first_option is not None and first is not self._first_option:
-            raise IllegalAction(f"The {self._first_option.value} team starts in this game.")
+            raise CodenamesRefusal("first_fixed", team=self._first_option)
         words = tuple(action.words)
         if len(words) != GRID_SIZE:
-            raise IllegalAction(f"The grid needs {GRID_SIZE} words, not {len(words)}.")
+            raise CodenamesRefusal("grid_size", size=GRID_SIZE, count=len(words))
         folded: dict[str, int] = {}
         for i, w in enumerate(words):
             if not isinstance(w, str):
-                raise IllegalAction("Every grid word must be a word.")
+                raise CodenamesRefusal("grid_word_type")
             problem = grid_word_problem(w)
             if problem:
-                raise IllegalAction(problem)
+                raise problem
             f = fold(w)
             if f in folded:
-                raise IllegalAction(f"{_spoken(w)} is on the grid twice.")
+                raise CodenamesRefusal("grid_word_twice", word=_spoken(w))
             folded[f] = i
         key: tuple[Colour, ...] | None = None
         if self._deal is Deal.HOST:
             if action.key is None:
-                raise IllegalAction("The host deals the key in this game, so the grid needs one.")
+                raise CodenamesRefusal("key_missing")
             try:
                 key = tuple(Colour(c) for c in action.key)
             except ValueError:
-                raise IllegalAction("The key holds an unknown colour.") from None
+                raise CodenamesRefusal("key_unknown_colour") from None
             if len(key) != GRID_SIZE:
-                raise IllegalAction(f"The key needs {GRID_SIZE} colours, not {len(key)}.")
+                raise CodenamesRefusal("key_size", size=GRID_SIZE, count=len(key))
             for colour, count in key_counts(first).items():
                 if key.count(colour) != count:
-                    raise IllegalAction(
-                        f"The key needs {count} {colour.value} tiles, not {key.count(colour)}.")
+                    raise CodenamesRefusal("key_counts", count=count, tile=colour,
+                                           found=key.count(colour))
         elif action.key is not None:
-            raise IllegalAction("The key is a physical card in this game; the grid has no key.")
+            raise CodenamesRefusal("key_in_table_mode")
         # mutate
         self._words = words
         self._folded = folded
@@ -1085,15 +1160,15 @@ class CodenamesState:
             raise self._wrong_phase()
         team = self._check_team(action.team)
         if not isinstance(action.word, str):
-            raise IllegalAction("Please give a clue word.")
-        problem = number_problem(action.number)
-        if problem:
-            raise IllegalAction(problem)
+            raise CodenamesRefusal("clue_empty")
+        number = number_problem(action.number)
+        if number:
+            raise number
         word = action.word.strip()
         spymaster = self.spymaster(team)
         problem = self.clue_problem(word)
         if problem and (self._invalid_clue == "refuse" or not word):
-            raise IllegalAction(problem)
+            raise problem
         if problem:
             # penalty option: the invalid clue was played; the turn ends at once
             nxt = team.other
@@ -1101,7 +1176,8 @@ class CodenamesState:
             self._phase = Phase.PENALTY
             return [
                 InvalidClue(team=team, spymaster=spymaster, word=word, number=action.number,
-                            reason=problem),
+                            problem=problem.code,
+                            problem_params=tuple((k, str(v)) for k, v in problem.params.items())),
                 TurnEnded(team=team, next_team=nxt, why="invalid_clue"),
             ]
         self._clue_word = word
@@ -1114,12 +1190,14 @@ class CodenamesState:
 
     def _tile_index(self, word: object) -> int:
         if not isinstance(word, str) or not word.strip():
-            raise IllegalAction("Please name a word on the board.")
+            raise CodenamesRefusal("guess_no_word")
         i = self._folded.get(fold(word))
         if i is None:
-            raise IllegalAction(f"{_spoken(word)} is not on the board.")
-        if self._covered[i] is not None:
-            raise IllegalAction(f"{_spoken(self._words[i])} is already covered.")
+            raise CodenamesRefusal("not_on_board", word=_spoken(word))
+        covered = self._covered[i]
+        if covered is not None:
+            raise CodenamesRefusal("already_covered", word=_spoken(self._words[i]),
+                                   colour=covered)
         return i
 
     def _apply_guess(self, action: Guess) -> list[Event]:
@@ -1141,25 +1219,25 @@ class CodenamesState:
         assert self._pending is not None
         word = self._words[self._pending]
         if not isinstance(action.word, str) or fold(action.word) != fold(word):
-            raise IllegalAction(f"Please give the colour of {word}.")
+            raise CodenamesRefusal("colour_of", word=word)
         try:
             colour = Colour(action.colour)
         except ValueError:
-            raise IllegalAction(f"{_spoken(str(action.colour))} is not a colour on the key.") \
+            raise CodenamesRefusal("colour_unknown", colour=_spoken(str(action.colour))) \
                 from None
         if self._colour_left(colour) <= 0:
-            raise IllegalAction(self._no_colour_left(colour))
+            raise self._no_colour_left(colour)
         i = self._pending
         self._pending = None
         return self._resolve(i, colour)
 
-    def _no_colour_left(self, colour: Colour) -> str:
+    def _no_colour_left(self, colour: Colour) -> CodenamesRefusal:
         total = self.total_tiles(colour)
         if colour is Colour.ASSASSIN:
-            return "The assassin is already covered."
+            return CodenamesRefusal("no_assassin_left")
         if colour is Colour.NEUTRAL:
-            return f"All {total} bystanders are already covered."
-        return f"All {total} {colour.value} tiles are already covered."
+            return CodenamesRefusal("no_bystander_left", total=total)
+        return CodenamesRefusal("no_team_tile_left", total=total, team=Team(colour.value))
 
     def _resolve(self, i: int, colour: Colour) -> list[Event]:
         """Cover tile ``i`` with ``colour`` after a guess (mutates; the guess is legal)."""
@@ -1194,7 +1272,7 @@ class CodenamesState:
             raise self._wrong_phase()
         self._check_team(action.team)
         if self._guesses == 0:
-            raise IllegalAction("You must make at least one guess before passing.")
+            raise CodenamesRefusal("pass_too_early")
         return self._end_turn("passed")
 
     def _apply_penalty(self, action: CoverPenalty) -> list[Event]:
@@ -1204,7 +1282,7 @@ class CodenamesState:
         i = self._tile_index(action.word)
         colour = team_colour(team)
         if self._key is not None and self._key[i] is not colour:
-            raise IllegalAction(f"{_spoken(self._words[i])} is not a {team.value} word.")
+            raise CodenamesRefusal("penalty_not_own", word=_spoken(self._words[i]), team=team)
         self._covered[i] = colour
         events: list[Event] = [PenaltyCovered(team=team, spymaster=self.spymaster(team),
                                               word=self._words[i],

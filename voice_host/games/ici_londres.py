@@ -293,8 +293,50 @@ def _copy_record(record: Mapping[str, Any]) -> JSON:
     return {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in record.items()}
 
 
-def _the(icon: str) -> str:
-    return f"The {icon}"
+# --------------------------------------------------------------------------- refusals
+
+
+class Refused(IllegalAction):
+    """A move the rules of Ici Londres refuse. Parameters: ``player``, ``speaker`` and
+    ``turn`` are player names; ``icon`` and ``pending`` icon identifiers (``icon`` may be an
+    unknown word in ``unknown_icon`` and ``answer_for``)."""
+
+    messages: ClassVar[Mapping[str, str]] = {
+        # phase
+        "game_over": "The game is over.",
+        "not_drawn": "{speaker} has not drawn the message yet.",
+        "already_drawn": "The message for this round is already drawn.",
+        "no_draw_now": "Nobody needs to draw now.",
+        "answer_first": "{speaker} must first say whether the {icon} is a hit or a miss.",
+        "nothing_to_answer": "Nobody has named an icon for {speaker} to answer.",
+        "not_a_move": "That is not a move in Ici Londres.",
+        # the draw
+        "speaker_draws": "At the table the Speaker draws the cards, not the host.",
+        "draw_two": "The host must draw two icons.",
+        "draw_different": "The two message cards must show different icons.",
+        # who guesses
+        "unknown_player": "There is no player called {player}.",
+        "speaker_cannot_guess": "{player} is the Speaker and cannot guess.",
+        "not_your_turn": "{player}, it is {turn}'s turn to guess.",
+        "no_picks_left": "{player} has already named two icons.",
+        "one_pick_left": "{player} has only one pick left.",
+        # what is named
+        "no_icon": "Name an icon.",
+        "at_most_two": "You may name at most two icons.",
+        "one_at_a_time": "In Bribes de message you name one icon at a time.",
+        "two_at_once": "In Double 0 you name two icons at once.",
+        "unknown_icon": "There is no icon called {icon}.",
+        "twice": "You named the {icon} twice.",
+        "already_named": "The {icon} was already named this round.",
+        "already_taken": "The {icon} is already taken by {player}.",
+        # the Speaker's answer (table mode)
+        "host_holds_cards": "The host holds the cards, so the Speaker need not answer.",
+        "answer_for": "{speaker} must answer for the {pending}, not the {icon}.",
+        "say_hit_or_miss": "Say hit or miss.",
+        # Contre la montre
+        "no_clock": "Time only runs out in Contre la montre.",
+        "not_their_time": "It is {turn}'s turn, not {player}'s.",
+    }
 
 
 class IciLondresState:
@@ -311,7 +353,7 @@ class IciLondresState:
             "first_speaker": "who is Speaker first (default: the first player named)",
         },
     )
-    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
+    refusals: ClassVar[type[IllegalAction]] = Refused
     action_types: ClassVar[tuple[type[Action], ...]] = (Draw, Pick, JudgePick, TimeUp)
     event_types: ClassVar[tuple[type[Event], ...]] = (
         RoundStarted, IconsDrawn, PickMade, IconRevealed, Miss, TimeUpEvent, RoundEnded,
@@ -497,13 +539,15 @@ class IciLondresState:
 
     def chance_action(self, rng: random.Random) -> Action:
         if not self.is_chance_node():
-            raise IllegalAction("Nobody needs to draw now.")
+            raise Refused("no_draw_now")
         if self._deal is Deal.TABLE:
             return Draw(None)
         first, second = rng.sample(ICON_NAMES, ICONS_PER_MESSAGE)
         return Draw((first, second))
 
-    def _allowed_sizes(self, player: str) -> tuple[int, ...]:
+    def pick_sizes(self, player: str) -> tuple[int, ...]:
+        """How many icons ``player`` may name in one pick now, by the round's transmission
+        type and the picks they have left (empty when they have none)."""
         left = self._picks_left.get(player, 0)
         mode = self.mode
         if mode is Transmission.FRAGMENTS:
@@ -534,7 +578,7 @@ class IciLondresState:
         free = [icon for icon in ICON_NAMES if icon not in self.named_icons]
         actions: list[Action] = []
         for p in actors if player is None else (player,):
-            sizes = self._allowed_sizes(p)
+            sizes = self.pick_sizes(p)
             if 1 in sizes:
                 actions.extend(Pick(p, (icon,)) for icon in free)
             if 2 in sizes:
@@ -554,11 +598,11 @@ class IciLondresState:
             return JudgePick(pending[1], rng.random() < 0.5)
         actors = self.current_players()
         if not actors:
-            raise IllegalAction("The game is over.")
+            raise Refused("game_over")
         player = rng.choice(actors)
         if self.mode is Transmission.COUNTDOWN and rng.random() < 0.1:
             return TimeUp(player)
-        size = rng.choice(self._allowed_sizes(player))
+        size = rng.choice(self.pick_sizes(player))
         taken = set(self.named_icons)
         free = [icon for icon in ICON_NAMES if icon not in taken]
         return Pick(player, tuple(rng.sample(free, size)))
@@ -581,7 +625,7 @@ class IciLondresState:
         elif isinstance(action, TimeUp):
             events = self._apply_time_up(action)
         else:
-            raise IllegalAction("That is not a move in Ici Londres.")
+            raise Refused("not_a_move")
         return events
 
     def _check_phase(self, wanted: str) -> None:
@@ -589,38 +633,37 @@ class IciLondresState:
         if phase == wanted:
             return
         if phase == "over":
-            raise IllegalAction("The game is over.")
+            raise Refused("game_over")
         if phase == "draw":
-            raise IllegalAction(f"{self.speaker} has not drawn the message yet.")
+            raise Refused("not_drawn", speaker=self.speaker)
         if phase == "answer":
             pending = self.pending_icon
             assert pending is not None
-            raise IllegalAction(
-                f"{self.speaker} must first say whether the {pending[1]} is a hit or a miss.")
+            raise Refused("answer_first", speaker=self.speaker, icon=pending[1])
         if wanted == "draw":
-            raise IllegalAction("The message for this round is already drawn.")
-        raise IllegalAction(f"Nobody has named an icon for {self.speaker} to answer.")
+            raise Refused("already_drawn")
+        raise Refused("nothing_to_answer", speaker=self.speaker)
 
     def _check_receiver(self, player: str) -> None:
         if player not in self._players:
-            raise IllegalAction(f"There is no player called {player}.")
+            raise Refused("unknown_player", player=player)
         if player == self.speaker:
-            raise IllegalAction(f"{player} is the Speaker and cannot guess.")
+            raise Refused("speaker_cannot_guess", player=player)
 
     def _apply_draw(self, action: Draw) -> list[Event]:
         self._check_phase("draw")
         icons = action.icons
         if self._deal is Deal.TABLE:
             if icons is not None:
-                raise IllegalAction("At the table the Speaker draws the cards, not the host.")
+                raise Refused("speaker_draws")
         else:
             if icons is None or len(icons) != ICONS_PER_MESSAGE:
-                raise IllegalAction("The host must draw two icons.")
+                raise Refused("draw_two")
             for icon in icons:
                 if not isinstance(icon, str) or icon not in _ICON_SET:
-                    raise IllegalAction(f"There is no icon called {icon}.")
+                    raise Refused("unknown_icon", icon=str(icon))
             if icons[0] == icons[1]:
-                raise IllegalAction("The two message cards must show different icons.")
+                raise Refused("draw_different")
         self._history.append(action_to_json(action))
         self._drawing = False
         self._drawn = None if icons is None else tuple(icons)
@@ -639,31 +682,31 @@ class IciLondresState:
         if mode is not Transmission.COMPETING:
             turn = self._turn()
             if player != turn:
-                raise IllegalAction(f"It is {turn}'s turn to guess.")
+                raise Refused("not_your_turn", player=player, turn=turn)
         elif left == 0:
-            raise IllegalAction(f"{player} has already named two icons.")
+            raise Refused("no_picks_left", player=player)
         if not isinstance(icons, tuple) or not icons:
-            raise IllegalAction("Name an icon.")
+            raise Refused("no_icon")
         if len(icons) > PICKS_PER_RECEIVER:
-            raise IllegalAction("You may name at most two icons.")
+            raise Refused("at_most_two")
         if mode is Transmission.FRAGMENTS and len(icons) != 1:
-            raise IllegalAction("In Bribes de message you name one icon at a time.")
+            raise Refused("one_at_a_time")
         if mode is Transmission.DOUBLE_ZERO and len(icons) != PICKS_PER_RECEIVER:
-            raise IllegalAction("In Double 0 you name two icons at once.")
+            raise Refused("two_at_once")
         if len(icons) > left:
-            raise IllegalAction(f"{player} has only one pick left.")
+            raise Refused("one_pick_left", player=player)
         for icon in icons:
             if not isinstance(icon, str) or icon not in _ICON_SET:
-                raise IllegalAction(f"There is no icon called {icon}.")
+                raise Refused("unknown_icon", icon=str(icon))
         if len(icons) == 2 and icons[0] == icons[1]:
-            raise IllegalAction(f"You named the {icons[0]} twice.")
+            raise Refused("twice", icon=icons[0])
         for icon in icons:
             for earlier in self._named:
                 if earlier.icon != icon:
                     continue
                 if mode is Transmission.COMPETING:
-                    raise IllegalAction(f"{_the(icon)} is already taken by {earlier.player}.")
-                raise IllegalAction(f"{_the(icon)} was already named this round.")
+                    raise Refused("already_taken", icon=icon, player=earlier.player)
+                raise Refused("already_named", icon=icon)
         # valid: mutate
         self._history.append(action_to_json(action))
         events: list[Event] = []
@@ -697,15 +740,15 @@ class IciLondresState:
 
     def _apply_judge(self, action: JudgePick) -> list[Event]:
         if self._deal is Deal.HOST:
-            raise IllegalAction("The host holds the cards, so the Speaker need not answer.")
+            raise Refused("host_holds_cards")
         self._check_phase("answer")
         pending = self.pending_icon
         assert pending is not None
         if action.icon != pending[1]:
-            raise IllegalAction(
-                f"{self.speaker} must answer for the {pending[1]}, not the {action.icon}.")
+            raise Refused("answer_for", speaker=self.speaker, pending=pending[1],
+                          icon=str(action.icon))
         if not isinstance(action.hit, bool):
-            raise IllegalAction("Say hit or miss.")
+            raise Refused("say_hit_or_miss")
         self._history.append(action_to_json(action))
         record = next(n for n in self._named if n.hit is None)
         record.hit = action.hit
@@ -722,11 +765,11 @@ class IciLondresState:
     def _apply_time_up(self, action: TimeUp) -> list[Event]:
         self._check_phase("guess")
         if self.mode is not Transmission.COUNTDOWN:
-            raise IllegalAction("Time only runs out in Contre la montre.")
+            raise Refused("no_clock")
         self._check_receiver(action.player)
         turn = self._turn()
         if action.player != turn:
-            raise IllegalAction(f"It is {turn}'s turn, not {action.player}'s.")
+            raise Refused("not_their_time", turn=turn, player=action.player)
         self._history.append(action_to_json(action))
         lost = self._picks_left[action.player]
         self._picks_left[action.player] = 0
@@ -801,7 +844,7 @@ class IciLondresState:
 
     def player_view(self, player: str) -> JSON:
         if player not in self._players:
-            raise IllegalAction(f"There is no player called {player}.")
+            raise Refused("unknown_player", player=player)
         view = self.public_view()
         view["you"] = player
         if (self._deal is Deal.HOST and player == self.speaker and self._drawn is not None
@@ -926,6 +969,7 @@ __all__ = [
     "Pick",
     "PickMade",
     "ROUNDS_WITH_FIVE",
+    "Refused",
     "RoundEnded",
     "RoundStarted",
     "TRANSMISSION_TITLES",

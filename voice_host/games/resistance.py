@@ -48,7 +48,6 @@ from voice_host.games.base import (
     action_from_json,
     action_to_json,
     check_player_names,
-    join_names,
 )
 
 # --------------------------------------------------------------------------- roles and tables
@@ -584,6 +583,50 @@ _EVENT_TYPES: tuple[type[Event], ...] = (
 )
 
 
+class ResistanceRefusal(IllegalAction):
+    """A move the rules of Resistance refuse now: a code and its parameters (the host says
+    it in the game's language; ``reason`` is the English sentence below)."""
+
+    messages: ClassVar[Mapping[str, str]] = {
+        "not_a_move": "That is not a move in Resistance.",
+        "already_started": "The game has already started.",
+        "not_started": "The game has not started yet.",
+        "team_first": "{leader} must first propose a team for mission {mission}.",
+        "vote_first": "Everyone must first vote on the proposed team.",
+        "mission_first": "Mission {mission} must be finished first.",
+        "accusation_first": "The spies must first name the double agent.",
+        "answer_first": "{player} must first say whether they were the double agent.",
+        "game_over": "The game is over.",
+        "unknown_player": "Nobody called {name} is playing.",
+        "roles_missing": "The host must deal a role to every player.",
+        "roles_count": "Deal exactly one role to each of the {players} players.",
+        "roles_mismatch": "Those roles do not match the role table for this game.",
+        "roles_at_table": "At this table the players deal their own role cards.",
+        "not_leader": "{leader} is the leader, not {player}.",
+        "named_twice": "You named {name} twice.",
+        "wrong_team_size": "The team for mission {mission} needs {size} players, "
+                           "you named {named}.",
+        "already_voted": "{player} already voted.",
+        "vote_yes_or_no": "A vote is yes or no.",
+        "yes_count_range": "The number of yes votes must be between 0 and {players}.",
+        "voted_one_by_one": "{voters} already voted one by one; please finish the vote "
+                            "that way.",
+        "cards_at_table": "At this table, tell me how many sabotage cards were revealed.",
+        "not_on_team": "{player} is not on the team for mission {mission}.",
+        "already_played": "{player} already played a card.",
+        "success_or_sabotage": "Play success or sabotage.",
+        "heroes_play_success": "Heroes can only play success.",
+        "cards_to_host": "Each team member must play a card to me.",
+        "sabotages_from_zero": "Tell me how many sabotage cards there were, from zero up.",
+        "too_many_sabotages_team": "Mission {mission} had {size} cards, so there can be at "
+                                   "most {size} sabotages.",
+        "too_many_sabotages_spies": "There are only {spies} spies, so there can be at most "
+                                    "{spies} sabotages.",
+        "accused_is_spy": "{player} is a spy; point at someone else.",
+        "answer_yes_or_no": "Answer yes or no.",
+    }
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -601,7 +644,7 @@ class ResistanceState:
             "double_agent": "Play with the double agent and the spies' final guess (default).",
         },
     )
-    refusals: ClassVar[type[IllegalAction]] = IllegalAction  # TRANSITION
+    refusals: ClassVar[type[IllegalAction]] = ResistanceRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = _ACTION_TYPES
     event_types: ClassVar[tuple[type[Event], ...]] = _EVENT_TYPES
 
@@ -771,7 +814,7 @@ class ResistanceState:
         """The setup chance action: roles shuffled from ``rng`` (host mode) and a random
         first leader, or ``first_leader`` when the host chose one."""
         if self._phase is not Phase.SETUP:
-            raise IllegalAction("The game has already started.")
+            raise ResistanceRefusal("already_started")
         roles: tuple[Role, ...] | None = None
         if self._deal is Deal.HOST:
             pile = list(self.role_counts().as_roles())
@@ -854,10 +897,10 @@ class ResistanceState:
     def apply(self, action: Action) -> list[Event]:
         handler = self._HANDLERS.get(type(action))
         if handler is None:
-            raise IllegalAction("That is not a move in Resistance.")
+            raise ResistanceRefusal("not_a_move")
         phase, method = handler
         if self._phase is not phase:
-            raise IllegalAction(self._wrong_phase_reason())
+            raise self._wrong_phase()
         events: list[Event] = getattr(self, method)(action)
         self._history.append(action)
         return events
@@ -873,25 +916,26 @@ class ResistanceState:
         ConfirmDoubleAgent: (Phase.ANSWER, "_apply_confirm"),
     }
 
-    def _wrong_phase_reason(self) -> str:
+    def _wrong_phase(self) -> ResistanceRefusal:
+        """The refusal of a move that belongs to another phase: what must happen first."""
         phase = self._phase
         if phase is Phase.SETUP:
-            return "The game has not started yet."
+            return ResistanceRefusal("not_started")
         if phase is Phase.TEAM:
-            return f"{self.leader} must first propose a team for mission {self._mission}."
+            return ResistanceRefusal("team_first", leader=self.leader, mission=self._mission)
         if phase is Phase.VOTE:
-            return "Everyone must first vote on the proposed team."
+            return ResistanceRefusal("vote_first")
         if phase is Phase.MISSION:
-            return f"Mission {self._mission} must be finished first."
+            return ResistanceRefusal("mission_first", mission=self._mission)
         if phase is Phase.ACCUSE:
-            return "The spies must first name the double agent."
+            return ResistanceRefusal("accusation_first")
         if phase is Phase.ANSWER:
-            return f"{self._accused} must first say whether they were the double agent."
-        return "The game is over."
+            return ResistanceRefusal("answer_first", player=self._accused)
+        return ResistanceRefusal("game_over")
 
     def _check_known(self, name: object) -> str:
         if not isinstance(name, str) or name not in self._players:
-            raise IllegalAction(f"Nobody called {name} is playing.")
+            raise ResistanceRefusal("unknown_player", name=str(name))
         return name
 
     # setup ------------------------------------------------------------------
@@ -901,16 +945,15 @@ class ResistanceState:
         roles: dict[str, Role] | None = None
         if self._deal is Deal.HOST:
             if action.roles is None:
-                raise IllegalAction("The host must deal a role to every player.")
+                raise ResistanceRefusal("roles_missing")
             given = tuple(action.roles)
             if len(given) != len(self._players) or not all(isinstance(r, Role) for r in given):
-                raise IllegalAction(f"Deal exactly one role to each of the {len(self._players)}"
-                                    " players.")
+                raise ResistanceRefusal("roles_count", players=len(self._players))
             if sorted(given) != sorted(self.role_counts().as_roles()):
-                raise IllegalAction("Those roles do not match the role table for this game.")
+                raise ResistanceRefusal("roles_mismatch")
             roles = dict(zip(self._players, given, strict=True))
         elif action.roles is not None:
-            raise IllegalAction("At this table the players deal their own role cards.")
+            raise ResistanceRefusal("roles_at_table")
         # mutate
         self._roles = roles
         self._leader_index = self._players.index(leader)
@@ -930,21 +973,19 @@ class ResistanceState:
         leader = self._players[self._leader_index or 0]
         if action.leader != leader:
             self._check_known(action.leader)
-            raise IllegalAction(f"{leader} is the leader, not {action.leader}.")
+            raise ResistanceRefusal("not_leader", leader=leader, player=action.leader)
         team = tuple(action.team)
         for name in team:
             self._check_known(name)
         seen: set[str] = set()
         for name in team:
             if name in seen:
-                raise IllegalAction(f"You named {name} twice.")
+                raise ResistanceRefusal("named_twice", name=name)
             seen.add(name)
         size = self.team_size()
         if len(team) != size:
-            raise IllegalAction(
-                f"The team for mission {self._mission} needs {size} players, "
-                f"you named {len(team)}."
-            )
+            raise ResistanceRefusal("wrong_team_size", mission=self._mission, size=size,
+                                    named=len(team))
         self._team = team
         self._votes = {}
         self._phase = Phase.VOTE
@@ -955,9 +996,9 @@ class ResistanceState:
     def _apply_vote(self, action: CastVote) -> list[Event]:
         player = self._check_known(action.player)
         if player in self._votes:
-            raise IllegalAction(f"{player} already voted.")
+            raise ResistanceRefusal("already_voted", player=player)
         if not isinstance(action.approve, bool):
-            raise IllegalAction("A vote is yes or no.")
+            raise ResistanceRefusal("vote_yes_or_no")
         self._votes[player] = action.approve
         waiting = tuple(p for p in self._players if p not in self._votes)
         events: list[Event] = [VoteCast(player, action.approve, waiting)]
@@ -970,12 +1011,9 @@ class ResistanceState:
     def _apply_vote_count(self, action: RecordVoteCount) -> list[Event]:
         n = len(self._players)
         if not _is_int(action.yes) or not 0 <= action.yes <= n:
-            raise IllegalAction(f"The number of yes votes must be between 0 and {n}.")
+            raise ResistanceRefusal("yes_count_range", players=n)
         if self._votes:
-            raise IllegalAction(
-                f"{join_names(list(self._votes))} already voted one by one; "
-                "please finish the vote that way."
-            )
+            raise ResistanceRefusal("voted_one_by_one", voters=tuple(self._votes))
         return self._resolve_vote((), (), action.yes)
 
     def _resolve_vote(
@@ -1023,18 +1061,18 @@ class ResistanceState:
 
     def _apply_card(self, action: PlayMissionCard) -> list[Event]:
         if self._deal is not Deal.HOST:
-            raise IllegalAction("At this table, tell me how many sabotage cards were revealed.")
+            raise ResistanceRefusal("cards_at_table")
         player = self._check_known(action.player)
         team = self._team or ()
         if player not in team:
-            raise IllegalAction(f"{player} is not on the team for mission {self._mission}.")
+            raise ResistanceRefusal("not_on_team", player=player, mission=self._mission)
         if player in self._cards:
-            raise IllegalAction(f"{player} already played a card.")
+            raise ResistanceRefusal("already_played", player=player)
         if not isinstance(action.sabotage, bool):
-            raise IllegalAction("Play success or sabotage.")
+            raise ResistanceRefusal("success_or_sabotage")
         assert self._roles is not None
         if action.sabotage and self._roles[player] is not Role.SPY:
-            raise IllegalAction("Heroes can only play success.")
+            raise ResistanceRefusal("heroes_play_success")
         self._cards[player] = action.sabotage
         waiting = tuple(p for p in team if p not in self._cards)
         events: list[Event] = [MissionCardPlayed(player, waiting)]
@@ -1046,21 +1084,16 @@ class ResistanceState:
 
     def _apply_report(self, action: ReportSabotages) -> list[Event]:
         if self._deal is not Deal.TABLE:
-            raise IllegalAction("Each team member must play a card to me.")
+            raise ResistanceRefusal("cards_to_host")
         count = action.count
         size = len(self._team or ())
         spies = self.role_counts().spies
         if not _is_int(count) or count < 0:
-            raise IllegalAction("Tell me how many sabotage cards there were, from zero up.")
+            raise ResistanceRefusal("sabotages_from_zero")
         if count > size:
-            raise IllegalAction(
-                f"Mission {self._mission} had {size} cards, so there can be at most "
-                f"{size} sabotages."
-            )
+            raise ResistanceRefusal("too_many_sabotages_team", mission=self._mission, size=size)
         if count > spies:
-            raise IllegalAction(
-                f"There are only {spies} spies, so there can be at most {spies} sabotages."
-            )
+            raise ResistanceRefusal("too_many_sabotages_spies", spies=spies)
         return self._resolve_mission(count)
 
     def _resolve_mission(self, sabotages: int) -> list[Event]:
@@ -1101,7 +1134,7 @@ class ResistanceState:
         accused = self._check_known(action.player)
         if self._roles is not None:
             if self._roles[accused] is Role.SPY:
-                raise IllegalAction(f"{accused} is a spy; point at someone else.")
+                raise ResistanceRefusal("accused_is_spy", player=accused)
             correct = self._roles[accused] is Role.DOUBLE_AGENT
             double_agent = next(p for p in self._players if self._roles[p] is Role.DOUBLE_AGENT)
             self._accused = accused
@@ -1118,7 +1151,7 @@ class ResistanceState:
 
     def _apply_confirm(self, action: ConfirmDoubleAgent) -> list[Event]:
         if not isinstance(action.was_double_agent, bool):
-            raise IllegalAction("Answer yes or no.")
+            raise ResistanceRefusal("answer_yes_or_no")
         accused = self._accused or ""
         correct = action.was_double_agent
         self._accusation_correct = correct
@@ -1327,6 +1360,7 @@ __all__ = [
     "ProposeTeam",
     "RecordVoteCount",
     "ReportSabotages",
+    "ResistanceRefusal",
     "ResistanceState",
     "Role",
     "RoleCard",

@@ -19,17 +19,11 @@ from typing import Any, TextIO
 
 from voice_host.host import models_cmd, wiring
 from voice_host.host.adapter import GameAdapter
-from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
-from voice_host.host.registry import registration
+from voice_host.host.registry import game_names, make_adapter, new_game, registration
 from voice_host.host.session import Session, SessionOptions, Stop
 from voice_host.host.store import EventLog
 
-DEMO_PLAYERS = {
-    "ici-londres": {"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
-    "resistance": {"players": ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]},
-    "codenames": {"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
-}
 # (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different. The bundled
 # recognizer model is US English, so the demo's table speaks mostly American-accented
 # English; the recognition benchmark measures the other accents too.
@@ -65,7 +59,6 @@ class ScriptedPlayers:
         self.decode_seconds: list[float] = []
         self.last_speaker: str | None = None
         self.understood_as_meant = False
-        self._matchers: dict[int, Any] = {}
 
     def listen(self, request: ListenRequest) -> Heard:
         assert self.session is not None
@@ -110,14 +103,9 @@ class ScriptedPlayers:
     def reading(self, request: ListenRequest, text: str,
                 speaker: str) -> tuple[str, str] | None:
         """(intent, slots) the phase's matcher gives ``text``; None when it gives nothing."""
-        from voice_host.intent import Matcher
-
         if request.grammar is None:
             return None
-        key = id(request.grammar)
-        if key not in self._matchers:
-            self._matchers = {key: Matcher(request.grammar)}
-        best = self._matchers[key].match(text, speaker=speaker).best
+        best = request.grammar.matcher.match(text, speaker=speaker).best
         return (best.intent, repr(sorted(best.slots.items()))) if best else None
 
     def synthesize(self, text: str, voice: Voice, path: Path) -> Any:
@@ -153,7 +141,7 @@ class Tee:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=sorted(DEMO_PLAYERS), default="ici-londres",
+    parser.add_argument("--game", choices=sorted(game_names()), default="ici-londres",
                         help="which game to play (default ici-londres)")
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default: a new folder under ./demo-output)")
@@ -169,17 +157,17 @@ def run(args: argparse.Namespace) -> int:
         print("The demo needs espeak-ng to give the players voices: apt-get install espeak-ng",
               file=sys.stderr)
         return 2
+    reg = registration(args.game)
+    options: dict[str, Any] = {**reg.defaults(), **reg.demo_seats, "deal": "host",
+                               "lang": "en", "seed": args.seed}
+    if args.rounds is not None:
+        if "rounds" not in options:
+            print(f"{reg.description.title} has no rounds to choose.", file=sys.stderr)
+            return 2
+        options["rounds"] = args.rounds
     out = args.out or Path("demo-output") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
     out.mkdir(parents=True, exist_ok=True)
     (out / "players").mkdir(exist_ok=True)
-    options: dict[str, Any] = {"deal": "host", "lang": "en", "seed": args.seed,
-                               "first": None, **DEMO_PLAYERS[args.game]}
-    if args.game == "ici-londres":
-        options.update(mode="fragments", rounds=args.rounds)
-    elif args.game == "resistance":
-        options.update(double_agent=True, votes="together")
-    else:
-        options.update(words="en", invalid_clue="refuse")
     state = new_game(args.game, options)
     try:
         recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en",

@@ -7,10 +7,13 @@ missing in French falls back to English, so a partial translation never silences
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from voice_host.host.io import Line, Style
@@ -22,9 +25,18 @@ class NarrationError(KeyError):
     """A narration key is missing in every language (a bug, never a user error)."""
 
 
+def narration_dir() -> Traversable:
+    """Where the narration files live: the package's ``host/lang``, or the folder
+    ``VOICE_HOST_NARRATION`` names (for development)."""
+    override = os.environ.get("VOICE_HOST_NARRATION")
+    if override:
+        return Path(override)
+    return resources.files("voice_host.host") / "lang"
+
+
 @cache
 def _load(lang: str, name: str) -> Mapping[str, Any]:
-    root = resources.files("voice_host.host") / "lang" / lang / f"{name}.toml"
+    root = narration_dir() / lang / f"{name}.toml"
     if not root.is_file():
         return {}
     return tomllib.loads(root.read_text(encoding="utf-8"))

@@ -30,7 +30,12 @@ REGISTERED: dict[str, str] = {
 }
 """Game name -> the host module that declares its ``REGISTRATION``. One line per game."""
 
-GAME_NAMES: tuple[str, ...] = tuple(REGISTERED)
+
+
+def game_names() -> tuple[str, ...]:
+    """Every registered game's name, in the order above."""
+    return tuple(REGISTERED)
+
 
 BotUtterance = Callable[["GameAdapter", GameState, "Prompt", random.Random], tuple[str, str]]
 """Demo players: (speaker, what they say) for a prompt — a legal move phrased naturally."""
@@ -62,6 +67,10 @@ class GameOption:
         return self.flag or "--" + self.name.replace("_", "-")
 
 
+def no_examples(lang: str) -> dict[str, Any]:
+    return {}
+
+
 def seat_players(names: Sequence[str]) -> dict[str, Any]:
     """The usual seating option: every player in one list, in seating order."""
     return {"players": list(names)}
@@ -75,7 +84,8 @@ class GameRegistration:
     """The engine's state class; its ``description`` is the game's spec (name, players,
     options with their defaults and help)."""
     new_game: Callable[[dict[str, Any]], GameState]
-    """A fresh state from the JSON-able options the command line builds (kept in saves)."""
+    """A fresh state from the JSON-able options the command line builds (kept in saves);
+    called through :func:`new_game`, which fills in every option's default first."""
     adapter: Callable[..., GameAdapter]
     """``adapter(options, secret_sink=...)``: the game's voice for one session."""
     refusal_words: RefusalWords
@@ -89,6 +99,9 @@ class GameRegistration:
     """The seating options for these players, in order (``simulate``, tests)."""
     demo_seats: Mapping[str, Any] = field(default_factory=dict)
     """The demo's table: the seating options of ``voice-host demo``."""
+    example_slots: Callable[[str], dict[str, Any]] = no_examples
+    """The game's values ``understand`` fills the grammar with when none are given (the
+    icons, a board of words), as :class:`~voice_host.intent.SlotValues` fields."""
     companion: PhoneGame | None = None
     """What the game lets a player do on the companion page (None: secrets only)."""
     grammar: str = ""
@@ -111,6 +124,17 @@ class GameRegistration:
         """Every option at its default (the seating left out)."""
         return {o.name: o.default for o in self.options if not o.required}
 
+    def complete(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``options`` with every option it leaves out at its default (a game saved by an
+        older version may lack a newer option), ``deal`` and ``lang`` included."""
+        return {"deal": "table", "lang": "en", **self.defaults(), **options}
+
+    @property
+    def table_size(self) -> int:
+        """Players at the demo's table (what ``simulate`` seats by default)."""
+        return sum(len(v) for v in self.demo_seats.values() if isinstance(v, list)) \
+            or self.description.min_players
+
     def command_help(self) -> str:
         d = self.description
         return f"{d.title} ({d.min_players}-{d.max_players} players)"
@@ -130,13 +154,15 @@ def registration(game: str) -> GameRegistration:
 
 
 def registrations() -> tuple[GameRegistration, ...]:
-    return tuple(registration(name) for name in GAME_NAMES)
+    return tuple(registration(name) for name in game_names())
 
 
 def make_adapter(game: str, options: Mapping[str, Any], *,
                  secret_sink: SecretSink | None = None) -> GameAdapter:
-    return registration(game).adapter(dict(options), secret_sink=secret_sink)
+    reg = registration(game)
+    return reg.adapter(reg.complete(options), secret_sink=secret_sink)
 
 
 def new_game(game: str, options: Mapping[str, Any]) -> GameState:
-    return registration(game).new_game(dict(options))
+    reg = registration(game)
+    return reg.new_game(reg.complete(options))

@@ -62,7 +62,7 @@ class Stop(enum.StrEnum):
 
 @dataclass
 class SessionOptions:
-    """How the loop behaves (from the command line)."""
+    """How the loop behaves (from the :class:`~voice_host.host.config.SessionConfig`)."""
 
     confirm: str = "auto"
     """"auto": confirm low-confidence and irreversible actions; "never": never ask."""
@@ -94,8 +94,7 @@ class Session:
         if saved.host_state:
             adapter.host_state.update(saved.host_state)
         self.registration = registration(adapter.game)
-        self.grammar = load_grammar(adapter.game, adapter.narrator.lang)
-        self._matchers: dict[str, tuple[PhaseGrammar, Matcher]] = {}
+        self.grammar = load_grammar(self.registration.grammar_name, adapter.narrator.lang)
         self._last_prompt_key: str | None = None
         self._last_lines: list[Line] = []
         self._silences = 0
@@ -151,14 +150,10 @@ class Session:
     # ------------------------------------------------------------------ grammar
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
-        slots = self.adapter.slot_values(self.state)
-        key = f"{phase}|{hash(slots)}"
-        if key not in self._matchers:
-            if len(self._matchers) > 32:
-                self._matchers.clear()
-            pg = self.grammar.phase(phase, slots)
-            self._matchers[key] = (pg, Matcher(pg))
-        return self._matchers[key]
+        """The phase's grammar with the game's values now, and its matcher (both cached by
+        the grammar)."""
+        pg = self.grammar.phase(phase, self.adapter.slot_values(self.state))
+        return pg, pg.matcher
 
     # ------------------------------------------------------------------ the loop
 

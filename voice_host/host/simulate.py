@@ -12,9 +12,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from voice_host.games import GAME_NAMES, GameState, SetupError, state_class
+from voice_host.games import GameState, SetupError
+from voice_host.host.registry import game_names, registration
 
-DEFAULT_PLAYERS = {"resistance": 5, "ici-londres": 4, "codenames": 4}
 SEAT_NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lou")
 MAX_STEPS = 10_000
 
@@ -68,17 +68,16 @@ def play_random_game(state: GameState, rng: random.Random, stats: SimulationStat
 
 def simulate(game: str, *, players: int | None = None, games: int = 100, seed: int = 0,
              deal: str = "host") -> SimulationStats:
-    cls = state_class(game)
-    n = players or DEFAULT_PLAYERS[game]
+    reg = registration(game)
+    n = players or reg.table_size
     if n > len(SEAT_NAMES):
         raise SetupError(f"I can simulate at most {len(SEAT_NAMES)} players.")
-    names = SEAT_NAMES[:n]
+    options = {**reg.defaults(), **reg.seat(SEAT_NAMES[:n]), "deal": deal}
     rng = random.Random(seed)
     stats = SimulationStats(game=game, players=n)
     start = time.perf_counter()
     for _ in range(games):
-        state = cls.new(names, deal=deal)  # type: ignore[attr-defined]
-        play_random_game(state, rng, stats)
+        play_random_game(reg.new_game(options), rng, stats)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -97,7 +96,7 @@ def format_stats(stats: SimulationStats) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=[*GAME_NAMES, "all"], help="which game to simulate")
+    parser.add_argument("game", choices=[*game_names(), "all"], help="which game to simulate")
     parser.add_argument("--players", type=int, default=None, help="number of players")
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -107,7 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    games: Sequence[str] = GAME_NAMES if args.game == "all" else (args.game,)
+    games: Sequence[str] = game_names() if args.game == "all" else (args.game,)
     if args.games < 1:
         print("The number of games must be at least 1.")
         return 2

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.host import models_cmd
+from voice_host.host.registry import game_names, registration
 from voice_host.intent import (
-    GAMES,
     GrammarError,
-    IconEntry,
     Matcher,
     MatchResult,
     PhaseGrammar,
@@ -21,15 +20,14 @@ from voice_host.intent import (
     load_grammar,
 )
 
-PHASES: dict[str, tuple[str, ...]] = {game: tuple(load_grammar(game).phases) for game in GAMES}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``voice-host understand``."""
-    parser.add_argument("--game", required=True, choices=GAMES, help="which game's grammar")
+    parser.add_argument("--game", required=True, choices=game_names(),
+                        help="which game's grammar")
     parser.add_argument("--phase", required=True,
-                        help="game phase: resistance team|vote|mission|accuse|answer; "
-                             "ici-londres guess|answer; codenames clue|guess|colour|answer")
+                        help="a phase of the game's grammar (vote, guess, clue...; an unknown "
+                             "one lists the game's phases)")
     parser.add_argument("--players", default="", metavar="A,B,...",
                         help="player names, comma-separated, spelled as the game spells them")
     parser.add_argument("--speaker", default=None, metavar="NAME",
@@ -52,30 +50,12 @@ def _split(value: str | None) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
-def _icons() -> tuple[IconEntry, ...]:
-    try:
-        from voice_host.games.icons import ICONS
-    except ImportError:
-        return ()
-    return tuple(IconEntry(name=icon.name, synonyms=tuple(icon.synonyms), french=icon.french,
-                           french_synonyms=tuple(icon.french_synonyms)) for icon in ICONS)
-
-
-def _default_board(lang: str) -> tuple[str, ...]:
-    try:
-        from voice_host.games.codenames_words import WORD_LISTS
-    except ImportError:
-        return ()
-    return tuple(WORD_LISTS.get(lang, WORD_LISTS.get("en", ()))[:25])
-
-
 def _slot_values(args: argparse.Namespace) -> SlotValues:
-    players = _split(args.players)
+    values = registration(args.game).example_slots(args.lang)
     board = _split(args.board) if args.board is not None else ()
-    if args.game == "codenames" and not board:
-        board = _default_board(args.lang)
-    icons = _icons() if args.game == "ici-londres" else ()
-    return SlotValues(players=players, speaker=args.speaker, icons=icons, board_words=board)
+    if board:
+        values["board_words"] = board
+    return SlotValues(players=_split(args.players), speaker=args.speaker, **values)
 
 
 def _plain_slots(slots: Any) -> dict[str, Any]:
@@ -127,7 +107,13 @@ def _human(source: str, transcript: str, result: MatchResult | None, note: str =
 
 def run(args: argparse.Namespace) -> int:
     """Run ``voice-host understand``; 0 when every input was processed."""
-    phases = PHASES.get(args.game, ())
+    grammar_name = registration(args.game).grammar_name
+    try:
+        grammar = load_grammar(grammar_name, args.lang)
+    except GrammarError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    phases = grammar.phases
     if args.phase not in phases:
         print(f"{args.game} has no phase {args.phase!r}; choose one of {', '.join(phases)}.",
               file=sys.stderr)
@@ -143,15 +129,19 @@ def run(args: argparse.Namespace) -> int:
         print(f"The speaker {args.speaker} is not among the players.", file=sys.stderr)
         return 2
     try:
-        phase = load_grammar(args.game, args.lang).phase(args.phase, slots)
+        phase = grammar.phase(args.phase, slots)
     except GrammarError as error:
         print(str(error), file=sys.stderr)
         return 2
-    matcher = Matcher(phase)
+    matcher = phase.matcher
     if args.text is not None:
-        for text in args.text:
-            result = matcher.match(text, speaker=args.speaker)
-            _emit(args, text, text, result)
+        from voice_host.host.io import Heard, HeardKind
+        from voice_host.host.understanding import understand
+
+        for text in args.text:  # a typed line, read as the host reads one during a game
+            understood = understand(Heard(HeardKind.SPEECH, text=text), matcher,
+                                    speaker=args.speaker)
+            _emit(args, text, text, understood.result)
         return 0
     return _run_wavs(args, phase, matcher)
 

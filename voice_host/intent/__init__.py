@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from voice_host.intent.errors import GrammarError, IntentError, TemplateError
 from voice_host.intent.grammar import (
-    GAMES,
     GameGrammar,
     IconEntry,
     PhaseGrammar,
@@ -15,7 +14,6 @@ from voice_host.intent.grammar import (
 from voice_host.intent.matcher import IntentMatch, Matcher, MatchResult
 
 __all__ = [
-    "GAMES",
     "GameGrammar",
     "GrammarError",
     "IconEntry",

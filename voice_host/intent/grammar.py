@@ -19,7 +19,7 @@ from functools import cached_property
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voice_host.intent.errors import GrammarError, IntentError
 from voice_host.intent.expand import (
@@ -35,8 +35,9 @@ from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
 from voice_host.intent.phonetic import similarity
 from voice_host.intent.template import Node, Slot, parse_template
 
-GAMES: tuple[str, ...] = ("resistance", "ici-londres", "codenames")
-"""Games with grammar files."""
+if TYPE_CHECKING:
+    from voice_host.intent.matcher import Matcher
+
 
 RUNTIME_LISTS: tuple[str, ...] = ("player", "icon", "board_word")
 """Lists whose values come from the game at run time."""
@@ -253,6 +254,14 @@ class PhaseGrammar:
     """Word classes for the matcher."""
     slot_values: SlotValues = field(default_factory=SlotValues)
     """The run-time values this phase was built with."""
+
+    @cached_property
+    def matcher(self) -> Matcher:
+        """The matcher of this phase (built once, cached with the phase: the one cache of
+        phase grammars is :meth:`GameGrammar.phase`)."""
+        from voice_host.intent.matcher import Matcher
+
+        return Matcher(self)
 
     @cached_property
     def intents(self) -> tuple[str, ...]:

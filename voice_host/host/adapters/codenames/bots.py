@@ -1,0 +1,116 @@
+"""Demo players for Codenames (``demo`` and the tests): each says a legal move as a person
+would, in words the grammar understands. Not part of the host's protocol."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from voice_host.games import GameState
+from voice_host.games.codenames import CodenamesState, Colour, StateColour, Team, team_colour
+from voice_host.games.codenames_words import WORD_LISTS
+from voice_host.host.adapter import GameAdapter, Prompt
+from voice_host.host.adapters.codenames.words import as_codenames
+
+DEMO_CLUES: dict[str, tuple[str, ...]] = {
+    "en": ("money", "hospital", "market", "travel", "football", "problem", "season",
+           "chocolate", "house", "love", "garden", "island", "history", "gold"),
+    "fr": ("musique", "hiver", "argent", "animal", "jardin", "voyage", "nature", "histoire",
+           "cuisine", "montagne", "couleur", "famille"),
+}
+"""Common clue words the demo spymasters try first. They go through an open-vocabulary
+recognizer, so the English ones are those PocketSphinx's general model recognized at least
+once from espeak-ng voices in a trial; the word list is the fallback."""
+
+CLUE_PHRASES = ("{word} for {number}", "the clue is {word}, {number}", "{word} for {number}",
+                "my clue is {word} for {number}", "the clue is {word}, {number}",
+                "{word} {number}")
+"""Demo clue phrasings (repeats weight the ones the recognizer hears best)."""
+GUESS_PHRASES = ("guess {word}", "we'll go with {word}", "{word}", "let's go with {word}",
+                 "touch {word}", "{word} please", "our guess is {word}")
+PASS_PHRASES = ("we're done", "end turn", "we pass", "stop guessing", "we're done")
+"""Demo passes (a bare "pass" is often heard as "pause")."""
+COLOUR_PHRASES = ("{colour}", "it's {colour}", "that one is {colour}")
+SPOKEN_COLOUR = {Colour.RED: "red", Colour.BLUE: "blue", Colour.NEUTRAL: "neutral",
+                 Colour.ASSASSIN: "assassin"}
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+BOT_WRONG_GUESS = 0.2
+"""How often a demo operative touches a word that is not its team's."""
+BOT_PASS = 0.3
+"""How often demo operatives stop after a right guess when they may go on."""
+
+
+def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
+                  rng: random.Random) -> tuple[str, str]:
+    """(speaker, what they say) for ``prompt``: a legal move phrased naturally."""
+    s = as_codenames(state)
+    phase = s.phase()
+    team = s.current_team
+    spymaster = s.spymaster(team)
+    key = _key(s)
+    if phase == "clue":
+        word = _clue_word(s, rng)
+        number = NUMBER_WORDS[rng.choice((1, 1, 2, 2, 2)) if s.remaining(team) > 1 else 1]
+        return spymaster, rng.choice(CLUE_PHRASES).format(word=word, number=number)
+    if phase == "guess":
+        operatives = prompt.expected or s.operatives(team)
+        speaker = rng.choice(operatives)
+        if s.guesses_made > 0 and rng.random() < BOT_PASS:
+            return speaker, rng.choice(PASS_PHRASES)
+        return speaker, rng.choice(GUESS_PHRASES).format(
+            word=_spoken_word(_guess(s, key, rng)))
+    if phase == "colour":
+        action = s.random_action(rng)
+        assert isinstance(action, StateColour)
+        return spymaster, rng.choice(COLOUR_PHRASES).format(
+            colour=SPOKEN_COLOUR[Colour(action.colour)])
+    if phase == "penalty":
+        own = [w for w in s.uncovered_words()
+               if key is None or key[s.words.index(w)] is team_colour(team)]
+        return spymaster, rng.choice(GUESS_PHRASES[:3]).format(
+            word=_spoken_word(rng.choice(own)))
+    expected = prompt.expected or s.players
+    return expected[0], "status"
+
+
+def _clue_word(s: CodenamesState, rng: random.Random) -> str:
+    used = {w for _t, w, _n in s.clues}
+    preferred = [w for w in DEMO_CLUES.get(s.language, ()) if w not in used]
+    rng.shuffle(preferred)
+    for word in preferred:
+        if s.clue_problem(word) is None:
+            return word
+    fallback = [w for w in WORD_LISTS[s.language] if " " not in w and "-" not in w
+                and w not in used]
+    rng.shuffle(fallback)
+    for word in fallback:
+        if s.clue_problem(word) is None:
+            return word
+    return "secret"
+
+
+def _guess(s: CodenamesState, key: Sequence[Colour] | None, rng: random.Random) -> str:
+    visible = list(s.uncovered_words())
+    if key is None:
+        return rng.choice(visible)
+    own_colour = team_colour(s.current_team)
+    own = [w for w in visible if key[s.words.index(w)] is own_colour]
+    # a demo cheat: the operatives know their words, and sometimes get one wrong (never
+    # the assassin, so demo games reach a proper finish)
+    wrong = [w for w in visible if key[s.words.index(w)] not in (own_colour, Colour.ASSASSIN)]
+    if own and (not wrong or rng.random() >= BOT_WRONG_GUESS):
+        return rng.choice(own)
+    return rng.choice(wrong or visible)
+
+
+def _key(s: CodenamesState) -> tuple[Colour, ...] | None:
+    """The key as the engine holds it (host mode), read through a spymaster's view: the demo
+    players cheat."""
+    if s.deal.value != "host" or not s.words:
+        return None
+    raw = s.player_view(s.spymaster(Team.RED)).get("key")
+    return None if raw is None else tuple(Colour(c) for c in raw)
+
+
+def _spoken_word(word: str) -> str:
+    return word.replace("-", " ").lower()

@@ -1,0 +1,166 @@
+"""What a Codenames utterance means now: the action it stands for, or what to answer.
+
+The rules are the engine's: an action is handed over as said and the session tries it on
+a copy of the game, saying the engine's refusal in the game's language. What stays here is
+what the engine cannot know: who is speaking (a guess is a team's action, so "spymasters
+don't guess" is the host's to say), an utterance that is no move of this phase (a clue of
+two words, no number), and what to confirm (an invalid clue played with the penalty)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voice_host.games.codenames import (
+    CodenamesState,
+    Colour,
+    CoverPenalty,
+    EndTurn,
+    GiveClue,
+    Guess,
+    StateColour,
+)
+from voice_host.host.adapter import Decision
+from voice_host.host.adapters.codenames.words import Words
+from voice_host.intent import IntentMatch
+
+MALFORMED_CLUES = ("clue_two_words", "clue_number_word", "clue_no_number")
+"""Intents of a clue said wrong, answered with what is wrong with it."""
+
+
+def interpret(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+    phase = s.phase()
+    intent = match.intent
+    if phase == "clue":
+        if intent in MALFORMED_CLUES:
+            return _malformed_clue(w, s, match, speaker)
+        if intent != "clue":
+            return reply(w, "not_now")
+        return _clue(w, s, match, speaker)
+    if phase == "guess":
+        if intent == "guess":
+            return _guess(w, s, str(match.slots.get("word", "")), speaker)
+        if intent == "pass":
+            return _pass(w, s, speaker)
+        if intent == "clue":
+            return reply(w, "clue_not_now")
+        return reply(w, "not_now")
+    if phase == "colour":
+        return _colour(w, s, match, speaker)
+    if phase == "penalty":
+        return _penalty(w, s, match, speaker)
+    return reply(w, "not_now")
+
+
+def reply(w: Words, key: str, **params: Any) -> Decision:
+    return Decision(reply=(w.line(key, **params),))
+
+
+def _not_the_spymaster(w: Words, s: CodenamesState, speaker: str | None) -> Decision | None:
+    team = s.current_team
+    spymaster = s.spymaster(team)
+    if speaker is None or speaker == spymaster:
+        return None
+    return reply(w, "clue_wrong_speaker", speaker=speaker, spymaster=spymaster,
+                 team=w.team(team))
+
+
+def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
+                    speaker: str | None) -> Decision:
+    """A clue of two words, a number word, or no number: say what is wrong with it."""
+    wrong = _not_the_spymaster(w, s, speaker)
+    if wrong is not None:
+        return wrong
+    spymaster = s.spymaster(s.current_team)
+    if match.intent == "clue_two_words":
+        words = f"{match.slots.get('word', '')} {match.slots.get('word2', '')}".strip()
+        return reply(w, "clue_one_word", words=words, spymaster=spymaster)
+    if match.intent == "clue_number_word":
+        said = match.slots.get("number_word")
+        return reply(w, "clue_number_word", spymaster=spymaster,
+                     word=w.number(None if said == "unlimited" else as_int(said)))
+    return reply(w, "clue_say_number", spymaster=spymaster, word=str(match.slots.get("word", "")))
+
+
+def _clue(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+    wrong = _not_the_spymaster(w, s, speaker)
+    if wrong is not None:
+        return wrong
+    team = s.current_team
+    spymaster = s.spymaster(team)
+    word = str(match.slots.get("word", "")).strip()
+    raw = match.slots.get("number")
+    number: int | None = None if raw in (None, "unlimited") else as_int(raw)
+    if raw not in (None, "unlimited") and number is None:  # no number this host can read
+        return reply(w, "clue_say_number", spymaster=spymaster, word=word)
+    action = GiveClue(team, word, number)
+    # the engine's verdict on the word, asked before anything is said: a refused clue is
+    # answered to the spymaster by name, an invalid one played with the penalty is confirmed
+    problem = s.clue_problem(word)
+    if problem is None:
+        # a spoken clue word is open vocabulary, the easiest thing to mishear, and it
+        # cannot be taken back once the operatives have heard it
+        return Decision(action=action, confirm_spoken=w.t(
+            "describe_clue", spymaster=spymaster, word=word, number=w.number(number)))
+    if s.invalid_clue == "penalty" and word:
+        return Decision(action=action, confirm=w.t(
+            "confirm_invalid_clue", spymaster=spymaster, word=word, number=w.number(number),
+            team=w.team(team)))
+    return reply(w, "clue_refused", reason=w.refusal(problem), spymaster=spymaster)
+
+
+def _guess(w: Words, s: CodenamesState, word: str, speaker: str | None) -> Decision:
+    wrong = _not_an_operative(w, s, speaker)
+    if wrong is not None:
+        return wrong
+    return Decision(action=Guess(s.current_team, s.find_word(word) or word))
+
+
+def _pass(w: Words, s: CodenamesState, speaker: str | None) -> Decision:
+    wrong = _not_an_operative(w, s, speaker)
+    if wrong is not None:
+        return wrong
+    return Decision(action=EndTurn(s.current_team))
+
+
+def _not_an_operative(w: Words, s: CodenamesState, speaker: str | None) -> Decision | None:
+    team = s.current_team
+    if speaker is None or speaker in s.operatives(team):
+        return None
+    if speaker == s.spymaster(team):
+        return reply(w, "guess_wrong_speaker_spymaster", speaker=speaker,
+                     operatives=w.names(s.operatives(team)))
+    return reply(w, "guess_wrong_speaker_other", speaker=speaker, team=w.team(team))
+
+
+def _colour(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+    spymaster = s.spymaster(s.current_team)
+    word = s.pending_word or ""
+    if speaker is not None and speaker != spymaster:
+        return reply(w, "colour_wrong_speaker", speaker=speaker, spymaster=spymaster,
+                     word=word)
+    if match.intent != "colour":
+        return reply(w, "colour_first", spymaster=spymaster, word=word)
+    colour = Colour(str(match.slots.get("colour")))
+    confirm = w.t("confirm_assassin", word=word) if colour is Colour.ASSASSIN else None
+    return Decision(action=StateColour(word, colour), confirm=confirm)
+
+
+def _penalty(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+    team = s.current_team
+    spymaster = s.spymaster(team)
+    if speaker is not None and speaker != spymaster:
+        return reply(w, "penalty_wrong_speaker", speaker=speaker, spymaster=spymaster)
+    if match.intent != "guess":
+        return reply(w, "penalty_pass", spymaster=spymaster, team=w.team(team))
+    word = str(match.slots.get("word", ""))
+    return Decision(action=CoverPenalty(s.find_word(word) or word))
+
+
+def as_int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None

@@ -1,0 +1,89 @@
+"""Resistance with a double agent: the host's voice for the rules engine.
+
+Table mode (default): players hold physical cards; the host knows no role, asks the leader
+for the number of sabotage cards a mission showed and, after the spies' accusation, asks the
+accused whether they were the double agent.
+
+Host mode (``--deal host``): the engine deals the roles and the host gives each player theirs
+privately (a file, or the companion page). Without the companion pages the missions are still
+played with physical action cards: the leader shuffles the played cards and says how many
+sabotages there were. The host turns that count into the engine's secret mission cards
+(sabotages given to spies on the team, in seat order — who played which card is never known
+or said), and refuses a count the dealt roles cannot produce without saying why in a way that
+names anyone. With the companion pages each team member picks a card on their own page.
+
+Votes are simultaneous, as the rules want: when a team is proposed the host counts "three,
+two, one, vote!" and everyone shows a thumb at once (or votes on their phone with the
+companion page). Then the host takes each player's vote in any order ("Ada yes", "Ada: yes",
+or a plain "yes" from the player its prompt names: the first still to vote, in seating order
+from the leader) without repeating any, and announces them all together with the result. A
+vote is an ordinary engine action (``CastVote``), whoever delivers it: speech, a script, or a
+seat's page through the companion channel's queue. With ``options["votes"] == "count"`` the
+leader says how many voted yes instead.
+
+The host is split by concern: ``prompts`` (what to ask), ``interpret`` (what was said ->
+a move), ``narrate`` (events, opening, night, secret roles, moves in words), ``queries``
+(score, status, board), ``bots`` (demo players, outside the adapter) and ``phone`` (the
+companion page's choices). Every rule is the
+engine's: its refusals are said by :func:`voice_host.host.refusals.refusal_text` from the
+``[resistance.refusal]`` tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voice_host.games import GameState, IllegalAction, SetupError
+from voice_host.games.base import Deal
+from voice_host.games.resistance import ResistanceState
+from voice_host.host.adapters.resistance import bots, phone
+from voice_host.host.adapters.resistance.interpret import Interpret
+from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
+from voice_host.host.adapters.resistance.queries import Queries
+from voice_host.host.adapters.resistance.voice import GAME, find_player
+from voice_host.host.narration import Narrator
+from voice_host.host.registry import GameOption, GameRegistration
+
+
+def new_game(options: dict[str, Any]) -> GameState:
+    """A fresh game from the JSON-able options, every option present (the registry fills
+    in the defaults of the registration below); SetupError for bad players or first
+    leader."""
+    players = list(options.get("players") or [])
+    state = ResistanceState.new(players, deal=Deal(options["deal"]),
+                                double_agent=bool(options["double_agent"]))
+    first = options.get("first")
+    if first and find_player(state.players, first) is None:
+        raise SetupError(f"The first leader must be one of the players; {first} is not.")
+    return state
+
+
+class Adapter(Interpret, Queries):
+    """The Resistance host (see the module docstring): prompts, interpretation, narration
+    and queries, each from its own module."""
+
+
+def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
+    """This game's refusal parameters in words: none needs the game's own words (they are
+    player names, joined by the narrator, and numbers)."""
+    return {}
+
+
+REGISTRATION = GameRegistration(
+    state_class=ResistanceState, new_game=new_game, adapter=Adapter,
+    refusal_words=refusal_words, bots=bots.bot_utterance, companion=phone,
+    options=(
+        GameOption("players", "names in seating order, A,B,C,D,E", kind="names",
+                   required=True),
+        GameOption("double_agent", "the simpler variant", default=True, kind="switch",
+                   flag="--no-double-agent"),
+        GameOption("first", "first leader (default: random)"),
+        GameOption("votes", "together (default): on the host's count everyone shows their "
+                   "vote at once, then says it, in any order; count: the same show of thumbs, "
+                   "and the leader says how many voted yes", default="together",
+                   choices=("together", "count")),
+    ),
+    demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]},
+)
+
+__all__ = ["GAME", "NIGHT_PAUSES", "REGISTRATION", "Adapter", "new_game", "refusal_words"]

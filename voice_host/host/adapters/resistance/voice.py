@@ -1,0 +1,82 @@
+"""What every part of the Resistance host shares: the session's options, its narrator and the
+small facts about the table that prompts, interpretation, narration and queries all need."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from voice_host.games import GameState
+from voice_host.games.resistance import Phase, ResistanceState
+from voice_host.host.io import Line
+from voice_host.host.narration import Narrator
+from voice_host.host.secrets import SecretSink
+
+GAME = "resistance"
+
+
+def resistance(state: GameState) -> ResistanceState:
+    if not isinstance(state, ResistanceState):
+        raise TypeError("the Resistance adapter needs a ResistanceState")
+    return state
+
+
+def find_player(players: Sequence[str], name: object) -> str | None:
+    """The seated player called ``name`` (any case), or None."""
+    if not isinstance(name, str):
+        return None
+    for p in players:
+        if p.casefold() == name.strip().casefold():
+            return p
+    return None
+
+
+class Voice:
+    """The options of one session and the narrator's helpers."""
+
+    game = GAME
+
+    def __init__(self, options: dict[str, Any], *, secret_sink: SecretSink | None = None
+                 ) -> None:
+        self.options = dict(options)
+        self.narrator = Narrator(GAME, str(options.get("lang", "en")))
+        self.host_state: dict[str, Any] = {}
+        self.secret_sink = secret_sink
+        self.count_votes = options.get("votes") == "count"
+        # host deal with the companion pages: mission cards are chosen on the phones
+        self.companion = bool(options.get("companion")) and options.get("deal") == "host"
+        self.look_pause = float(options.get("night_pause", 5.0))
+
+    def _line(self, key: str, /, **params: Any) -> Line:
+        return self.narrator.line(f"resistance.{key}", **params)
+
+    def _text(self, key: str, /, **params: Any) -> str:
+        return self.narrator.text(f"resistance.{key}", **params)
+
+    def _names(self, names: Sequence[str]) -> str:
+        return self.narrator.names(list(names))
+
+    def _variant(self, state: ResistanceState) -> int:
+        """A variant index that depends only on the game (so a resumed game says the same)."""
+        return len(state.vote_history) + state.mission - 1
+
+    def companion_votes(self) -> bool:
+        """Players have the companion page open and may vote on it."""
+        return bool(self.options.get("companion")) and not self.count_votes
+
+    def count_phase(self) -> str:
+        """The grammar phase of count mode: the leader says how many voted yes. It is a
+        phase of its own so that, in ordinary votes, "I vote yes" cannot be heard as a
+        count ("we got two yes")."""
+        return "count"
+
+    def voting_order(self, state: ResistanceState) -> list[str]:
+        """Players still to vote, in seating order starting with the leader."""
+        players = list(state.players)
+        start = players.index(state.leader) if state.leader in players else 0
+        votes = state.votes
+        return [p for p in players[start:] + players[:start] if p not in votes]
+
+    def _night_pending(self, state: ResistanceState) -> bool:
+        return (state.phase() == Phase.TEAM and state.mission == 1
+                and not state.vote_history and not self.host_state.get("night_done"))
