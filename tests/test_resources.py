@@ -17,8 +17,9 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
+from voice_host.host.registry import registrations
 from voice_host.intent.errors import GrammarError
-from voice_host.intent.grammar import GAMES, GRAMMARS_ENV, grammar_dir, load_grammar
+from voice_host.intent.grammar import GRAMMARS_ENV, grammar_dir, load_grammar
 from voice_host.speech.cues import Cue, cue_path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -48,7 +49,7 @@ def _grammar_files() -> list[str]:
     files = []
     for lang in LANGUAGES:
         files.append(f"grammars/{lang}/common.toml")
-        for game in GAMES:
+        for game in (r.grammar_name for r in registrations()):
             files.append(f"grammars/{lang}/{game}.toml")
             spec = tomllib.loads((PACKAGE / files[-1]).read_text(encoding="utf-8"))
             files += [f"grammars/{lang}/{name}"
@@ -79,6 +80,15 @@ def test_nothing_in_grammars_or_audio_is_left_out_of_the_wheel() -> None:
         for path in sorted((REPO / folder).rglob("*")):
             relative = path.relative_to(REPO).as_posix()
             if path.is_file() and relative != "grammars/README.md":
+                assert _shipped(relative), f"pyproject.toml's package-data leaves out {relative}"
+
+
+def test_every_data_file_of_the_package_is_shipped() -> None:
+    # narration, the companion page, py.typed, and anything added later beside the modules
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.is_file() and path.suffix not in (".py", ".pyc"):
+            relative = path.relative_to(PACKAGE).as_posix()
+            if relative.split("/")[0] not in ("grammars", "audio"):  # see the test above
                 assert _shipped(relative), f"pyproject.toml's package-data leaves out {relative}"
 
 
