@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs everything (scripts/setup.sh), then runs the whole test suite and the linter.
+# Installs everything (scripts/setup.sh), then runs the linters and the whole test suite, and
+# tries the package as a user installs it: a wheel in a fresh virtual environment, played from
+# outside the checkout (scripts/test_wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,3 +13,4 @@ apt_install_missing "for the speech tests" festival festvox-kallpc16k festvox-kd
 .venv/bin/ruff check voice_host tests benchmarks scripts
 .venv/bin/mypy voice_host
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+bash scripts/test_wheel.sh

@@ -18,7 +18,7 @@ from voice_host.speech.pocketsphinx_asr import (
     jsgf_words,
     with_garbage_path,
 )
-from voice_host.speech.recognizers import create_recognizer, describe_choice
+from voice_host.speech.recognizers import choose_backend, create_recognizer
 from voice_host.speech.types import RecognitionGrammar, Recognizer, Samples
 from voice_host.speech.vosk_asr import (
     VoskRecognizer,
@@ -139,14 +139,16 @@ def test_recognizer_satisfies_protocol_and_describes_itself(
     rec = create_recognizer("pocketsphinx")
     assert isinstance(rec, Recognizer)
     assert rec.name == "pocketsphinx"
-    assert describe_choice(rec).startswith("Speech recognition: PocketSphinx")
+    # the sentence saying why it was chosen is the recognizer's own field
+    assert rec.description == choose_backend("pocketsphinx").description
+    assert rec.description.startswith("Speech recognition: PocketSphinx")
     # with the speech extra installed, auto is Whisper, and says which model it runs
     import voice_host.speech.recognizers as recognizers
 
     if recognizers._whisper_importable() and whisper_models.locate("tiny.en") is not None:
         auto = create_recognizer("auto")
         assert isinstance(auto, Recognizer) and auto.name == "whisper"
-        assert describe_choice(auto).startswith("Speech recognition: Whisper tiny.en")
+        assert auto.description.startswith("Speech recognition: Whisper tiny.en")
     monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
     assert create_recognizer("auto").name == "pocketsphinx"
 

@@ -17,8 +17,8 @@ from voice_host.speech import whisper_models
 from voice_host.speech.types import (
     ANY_WORD_RULE,
     RecognitionGrammar,
-    Recognizer,
     RecognizerUnavailable,
+    StreamingRecognizer,
 )
 from voice_host.speech.wav import decode_wav, resample, to_int16
 
@@ -68,7 +68,7 @@ def english() -> WhisperRecognizer:
 
 
 def test_it_is_a_recognizer_that_streams(english: WhisperRecognizer) -> None:
-    assert isinstance(english, Recognizer)
+    assert isinstance(english, StreamingRecognizer)
     english.set_grammar(grammar("resistance", "vote"))
     audio = speak("I vote yes")
     english.start_utterance()

@@ -130,9 +130,7 @@ def check_recognizer(asr: str, vosk_model: str | None, lang: str) -> tuple[Check
         recognizer = factory(asr, vosk_model=vosk_model, lang=lang)
     except SpeechError as error:
         return Check("recognizer", False, str(error)), None
-    describe = getattr(recognizers, "describe_choice", None)
-    detail = str(describe(recognizer)) if callable(describe) else recognizer.name
-    detail = detail.removeprefix("Speech recognition: ").rstrip(".")
+    detail = recognizer.description.removeprefix("Speech recognition: ").rstrip(".")
     return Check("recognizer", True, f"{detail} (--asr {asr})"), recognizer
 
 

@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voice_host.host.config import SessionConfig
 from voice_host.host.io import (
@@ -30,6 +30,9 @@ from voice_host.host.io import (
     heard_from_transcript,
 )
 from voice_host.host.secrets import SPOKEN, Delivery, SecretSink, Via
+
+if TYPE_CHECKING:
+    from voice_host.speech.types import Recognizer, StreamingRecognizer, Transcript
 
 
 class WiringError(Exception):
@@ -138,7 +141,7 @@ class Ears:
     ``open_vocabulary`` decodes with the recognizer's full language model instead of the
     phase's grammar (the benchmark's baseline; the matcher is the same)."""
 
-    def __init__(self, recognizer: Any, *, open_vocabulary: bool = False) -> None:
+    def __init__(self, recognizer: Recognizer, *, open_vocabulary: bool = False) -> None:
         self.recognizer = recognizer
         self.open_vocabulary = open_vocabulary
         self._grammar_key: tuple[str, str | None] | None = None
@@ -175,16 +178,17 @@ class Ears:
 
     def stream(self, request: ListenRequest) -> EarsStream | None:
         """A decoder fed frame by frame while the player talks (None when the recognizer
-        cannot stream or there is nothing to decode)."""
-        if request.grammar is None or not all(
-                hasattr(self.recognizer, m) for m in ("start_utterance", "feed", "finish")):
+        does not declare the streaming interface or there is nothing to decode)."""
+        from voice_host.speech.types import StreamingRecognizer
+
+        if request.grammar is None or not isinstance(self.recognizer, StreamingRecognizer):
             return None
         self.use(request)
-        return EarsStream(self, request)
+        return EarsStream(self, self.recognizer, request)
 
-    def _heard(self, transcript: Any, samples: Any, request: ListenRequest, *,
+    def _heard(self, transcript: Transcript, samples: Any, request: ListenRequest, *,
                source: str) -> Heard:
-        closed = bool(getattr(transcript, "closed_grammar", False))
+        closed = transcript.closed_grammar
         pg = request.grammar
         if (closed and pg is not None and pg.open_vocabulary and len(samples)
                 and (transcript.rejected or not transcript.text.strip())):
@@ -196,7 +200,7 @@ class Ears:
                                      recording=samples if request.record else None,
                                      closed_grammar=closed)
 
-    def _open_decode(self, samples: Any, request: ListenRequest) -> Any:
+    def _open_decode(self, samples: Any, request: ListenRequest) -> Transcript:
         from voice_host.speech.types import RecognitionGrammar
 
         assert request.grammar is not None
@@ -232,8 +236,11 @@ class EarsStream:
     """One utterance decoded while it is spoken: the source passes frames to ``feed`` as
     they arrive, and only the end of the search is left when the utterance ends."""
 
-    def __init__(self, ears: Ears, request: ListenRequest) -> None:
+    def __init__(self, ears: Ears, recognizer: StreamingRecognizer,
+                 request: ListenRequest) -> None:
         self.ears = ears
+        self.recognizer = recognizer
+        """The ears' recognizer, as the streaming interface it declares."""
         self.request = request
         self.frames_fed = 0
         """Frames decoded so far in the current attempt."""
@@ -241,9 +248,9 @@ class EarsStream:
     def feed(self, frame: Any, restart: bool = False) -> None:
         """Decode one more frame; ``restart`` drops what was fed before."""
         if restart or self.frames_fed == 0:
-            self.ears.recognizer.start_utterance()
+            self.recognizer.start_utterance()
             self.frames_fed = 0
-        self.ears.recognizer.feed(frame)
+        self.recognizer.feed(frame)
         self.frames_fed += 1
 
     def finish(self, samples: Any, *, source: str) -> Heard:
@@ -251,14 +258,14 @@ class EarsStream:
         was streamed)."""
         if self.frames_fed == 0:
             return self.ears.hear(samples, self.request, source=source)
-        transcript = self.ears.recognizer.finish()
+        transcript = self.recognizer.finish()
         self.frames_fed = 0
         return self.ears._heard(transcript, samples, self.request, source=source)
 
 
 def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
                     whisper_model: str | None = None) -> tuple[Any, str]:
-    from voice_host.speech.recognizers import create_recognizer, describe_choice
+    from voice_host.speech.recognizers import create_recognizer
     from voice_host.speech.types import SpeechError
 
     try:
@@ -266,7 +273,7 @@ def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
                                        whisper_model=whisper_model)
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
-    return recognizer, describe_choice(recognizer)
+    return recognizer, recognizer.description
 
 
 class MicListener:

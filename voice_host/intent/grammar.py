@@ -16,6 +16,8 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,12 +48,19 @@ SELF = "\x00self"
 _ALL_PHASES = "*"
 
 
-def grammar_dir() -> Path:
-    """Where the grammar files live (``VOICE_HOST_GRAMMARS`` overrides)."""
-    override = os.environ.get("VOICE_HOST_GRAMMARS")
+GRAMMARS_ENV = "VOICE_HOST_GRAMMARS"
+"""Environment variable naming a folder of grammar files to use instead of the package's
+(a folder laid out like ``grammars/``: ``<lang>/common.toml``, ``<lang>/<game>.toml``)."""
+
+
+def grammar_dir() -> Traversable:
+    """Where the grammar files are read from: the package's ``grammars`` resources (the
+    repository's top-level ``grammars/``, which the wheel ships), or the folder
+    ``VOICE_HOST_GRAMMARS`` names."""
+    override = os.environ.get(GRAMMARS_ENV)
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "grammars"
+    return resources.files("voice_host") / "grammars"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Stand-ins for the speech layer, for tests of the layers above it (no audio, no models).
 
-- ``ScriptedRecognizer``: returns prepared transcripts in order, records the grammars set.
+- ``ScriptedRecognizer``: returns prepared transcripts in order, records the grammars set;
+  ``StreamingScriptedRecognizer`` also takes the audio frame by frame, as the real backends do.
 - ``RecordingSynthesizer``: records every line said and every sound played.
 - ``ScriptedAudioSource``: yields prepared utterances; ``None`` in the script is a silence
   timeout.
@@ -20,7 +21,9 @@ from voice_host.speech.source import EndOfAudio, SilenceTimeout, Utterance
 from voice_host.speech.synthesizer import AdjustableVoice, VoiceSettings
 from voice_host.speech.types import (
     SAMPLE_RATE,
+    BufferedStreaming,
     RecognitionGrammar,
+    Recognizer,
     Samples,
     Transcript,
     WordInfo,
@@ -41,8 +44,9 @@ def make_transcript(text: str, *, confidence: float = 0.9, audio_seconds: float 
                       rejected=rejected)
 
 
-class ScriptedRecognizer:
-    """A ``Recognizer`` that hears what it is told to, in order.
+class ScriptedRecognizer(Recognizer):
+    """A ``Recognizer`` that hears what it is told to, in order (it does not stream; see
+    :class:`StreamingScriptedRecognizer`).
 
     Each script item is a string (confidence ``confidence``) or a ready ``Transcript``.
     When the script runs out it hears nothing (an empty transcript).
@@ -50,7 +54,9 @@ class ScriptedRecognizer:
 
     name = "scripted"
 
-    def __init__(self, script: Iterable[str | Transcript] = (), *, confidence: float = 0.9) -> None:
+    def __init__(self, script: Iterable[str | Transcript] = (), *, confidence: float = 0.9,
+                 description: str = "Speech recognition: scripted.") -> None:
+        self.description = description
         self._script = list(script)
         self._confidence = confidence
         self.grammars: list[RecognitionGrammar] = []
@@ -80,6 +86,22 @@ class ScriptedRecognizer:
             return item
         return make_transcript(item, confidence=self._confidence, audio_seconds=seconds,
                                backend=self.name)
+
+
+class StreamingScriptedRecognizer(ScriptedRecognizer, BufferedStreaming):
+    """A ``ScriptedRecognizer`` that also streams: the frames fed since ``start_utterance``
+    are decoded as one utterance by ``finish`` (recorded in ``audio`` like a whole one)."""
+
+    def __init__(self, script: Iterable[str | Transcript] = (), *, confidence: float = 0.9,
+                 description: str = "Speech recognition: scripted, streaming.") -> None:
+        super().__init__(script, confidence=confidence, description=description)
+        self.utterances_started = 0
+        """How many times ``start_utterance`` was called."""
+        self._frames: list[Samples] = []
+
+    def start_utterance(self) -> None:
+        self.utterances_started += 1
+        super().start_utterance()
 
 
 @dataclass(frozen=True)

@@ -280,16 +280,6 @@ class MicrophoneSource(EndpointedSource):
         frame, self._buffer = self._buffer[:FRAME_SAMPLES], self._buffer[FRAME_SAMPLES:]
         return frame
 
-    def drain(self) -> None:
-        """Throw away audio already captured (e.g. after a long pause)."""
-        while True:
-            try:
-                self._queue.get_nowait()
-            except queue.Empty:
-                break
-        self._buffer = np.zeros(0, dtype=np.int16)
-        self.endpointer.reset()
-
     def close(self) -> None:
         """Stop recording and release the device (safe to call twice)."""
         stream, self._stream = self._stream, None

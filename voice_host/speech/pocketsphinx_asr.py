@@ -34,6 +34,7 @@ from voice_host.speech.types import (
     RecognitionGrammar,
     RecognizerUnavailable,
     Samples,
+    StreamingRecognizer,
     Transcript,
     WordInfo,
 )
@@ -131,12 +132,11 @@ def with_garbage_path(
     )
 
 
-class PocketSphinxRecognizer:
-    """The default recognizer (see the module docstring)."""
+class PocketSphinxRecognizer(StreamingRecognizer):
+    """The recognizer that needs nothing but its wheel (see the module docstring); it
+    streams."""
 
     name = "pocketsphinx"
-    description = "Speech recognition: PocketSphinx."
-    """The sentence saying which recognizer runs (the factory sets a fuller one)."""
 
     def __init__(
         self,
@@ -148,7 +148,11 @@ class PocketSphinxRecognizer:
         garbage_excludes_grammar_words: bool = True,
         chunk_seconds: float = 0.1,
         max_searches: int = 2,
+        description: str | None = None,
     ) -> None:
+        self.description = description or \
+            "Speech recognition: PocketSphinx (bundled US-English model)."
+        """The sentence saying which recognizer runs (the factory says why it was chosen)."""
         ps = _import_pocketsphinx()
         base = model_dir or ps.get_model_path()
         hmm = os.path.join(base, "en-us", "en-us")

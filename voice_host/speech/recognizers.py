@@ -147,7 +147,8 @@ def create_recognizer(
     asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en",
     whisper_model: str | os.PathLike[str] | None = None,
 ) -> Recognizer:
-    """Build the recognizer; ``describe_choice(recognizer)`` gives the start-up sentence."""
+    """Build the recognizer; its ``description`` is the start-up sentence saying which
+    backend runs and why."""
     choice = choose_backend(asr, vosk_model=vosk_model, lang=lang, whisper_model=whisper_model)
     assert choice.model_path is not None or choice.backend == "pocketsphinx"
     if choice.backend == "whisper":
@@ -156,19 +157,7 @@ def create_recognizer(
         assert choice.model_path is not None
         return WhisperRecognizer(choice.model_path, language=lang, model_name=choice.model_name,
                                  description=choice.description)
-    recognizer: VoskRecognizer | PocketSphinxRecognizer
     if choice.backend == "vosk":
         assert choice.model_path is not None
-        recognizer = VoskRecognizer(choice.model_path)
-    else:
-        recognizer = PocketSphinxRecognizer()
-    recognizer.description = choice.description
-    return recognizer
-
-
-def describe_choice(recognizer: Recognizer) -> str:
-    """The one-line sentence saying which recognizer runs (printed by the CLI at start)."""
-    description = getattr(recognizer, "description", None)
-    if isinstance(description, str):
-        return description
-    return f"Speech recognition: {recognizer.name}."
+        return VoskRecognizer(choice.model_path, description=choice.description)
+    return PocketSphinxRecognizer(description=choice.description)

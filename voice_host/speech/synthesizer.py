@@ -534,12 +534,6 @@ class TtsSynthesizer(AdjustableVoice):
                   for p in parts]
         return np.concatenate(pieces)
 
-    def render_to_file(self, text: str, path: str | Path, *, lang: str = "en",
-                       voice: str | None = None) -> Path:
-        """Render ``text`` to a 16 kHz WAV file (for recognizer round trips)."""
-        write_wav(path, self.render(text, lang=lang, voice=voice), SAMPLE_RATE)
-        return Path(path)
-
     def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
              wait: bool = True, gate: bool = True) -> None:
         self.output.play(samples, rate, label=label, wait=wait, gate=gate)

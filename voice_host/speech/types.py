@@ -112,9 +112,18 @@ class Transcript:
 
 @runtime_checkable
 class Recognizer(Protocol):
-    """A speech recognizer restricted to one grammar at a time."""
+    """A speech recognizer restricted to one grammar at a time.
+
+    A backend declares what it offers by subclassing this protocol, or
+    :class:`StreamingRecognizer` when it can also decode while the player talks; the host
+    asks ``isinstance(recognizer, StreamingRecognizer)``."""
 
     name: str
+    """Short backend name (``"whisper"``, ``"vosk"``, ``"pocketsphinx"``), also in
+    :attr:`Transcript.backend`."""
+    description: str
+    """The sentence saying which recognizer runs and why, set when it is built (printed at
+    start, e.g. "Speech recognition: Whisper tiny.en (English, ...)")."""
 
     def set_grammar(self, grammar: RecognitionGrammar) -> None:
         """Switch to this phase's grammar (cheap when it was used before)."""
@@ -123,3 +132,40 @@ class Recognizer(Protocol):
     def recognize(self, audio: Samples) -> Transcript:
         """Decode one whole utterance of 16 kHz mono int16 samples."""
         ...
+
+
+@runtime_checkable
+class StreamingRecognizer(Recognizer, Protocol):
+    """A recognizer that can also be fed an utterance frame by frame while it is spoken, so
+    only the end of the search is left when the player stops."""
+
+    def start_utterance(self) -> None:
+        """Forget anything fed before: a new utterance begins."""
+        ...
+
+    def feed(self, samples: Samples) -> None:
+        """Decode (or keep) the next frames of the current utterance."""
+        ...
+
+    def finish(self) -> Transcript:
+        """The transcript of everything fed since :meth:`start_utterance`."""
+        ...
+
+
+class BufferedStreaming(StreamingRecognizer):
+    """Streaming for a recognizer that decodes whole utterances: the frames fed are kept, and
+    :meth:`finish` decodes them together with ``recognize``. A subclass sets
+    ``self._frames = []`` in its constructor."""
+
+    _frames: list[Samples]
+
+    def start_utterance(self) -> None:
+        self._frames = []
+
+    def feed(self, samples: Samples) -> None:
+        self._frames.append(np.asarray(samples, dtype=np.int16))
+
+    def finish(self) -> Transcript:
+        audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
+        self._frames = []
+        return self.recognize(audio)

@@ -21,6 +21,7 @@ from voice_host.speech.types import (
     RecognitionGrammar,
     RecognizerUnavailable,
     Samples,
+    StreamingRecognizer,
     Transcript,
     WordInfo,
 )
@@ -77,17 +78,17 @@ def vocabulary_warning(grammar_name: str, missing: list[str]) -> str | None:
     )
 
 
-class VoskRecognizer:
-    """Recognizer backed by a Vosk model directory."""
+class VoskRecognizer(StreamingRecognizer):
+    """Recognizer backed by a Vosk model directory; it streams."""
 
     name = "vosk"
-    description = "Speech recognition: Vosk."
-    """The sentence saying which recognizer runs (the factory sets a fuller one)."""
 
-    def __init__(self, model_path: str | Path) -> None:
+    def __init__(self, model_path: str | Path, *, description: str | None = None) -> None:
         path = Path(model_path).expanduser()
         if not path.is_dir():
             raise RecognizerUnavailable(f"There is no Vosk model at {path}.")
+        self.description = description or f"Speech recognition: Vosk ({path.name}, {path})."
+        """The sentence saying which recognizer runs (the factory says why it was chosen)."""
         vosk = _import_vosk()
         vosk.SetLogLevel(-1)
         try:

@@ -12,6 +12,7 @@ resampler that is fine for whole utterances.
 from __future__ import annotations
 
 import struct
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +72,13 @@ def _fft_resample(x: FloatArray, src_rate: int, dst_rate: int) -> FloatArray:
     return np.asarray(y[start : start + n_out], dtype=np.float32)
 
 
-def read_wav(path: str | Path) -> Samples:
-    """Read any PCM/float WAV and return 16 kHz mono int16 samples.
+def read_wav(path: str | Path | Traversable) -> Samples:
+    """Read any PCM/float WAV (a file, or a package resource) and return 16 kHz mono int16
+    samples.
 
     Raises ``AudioFormatError`` (a sentence) for a missing, empty, corrupt or unsupported file.
     """
-    p = Path(path)
+    p = Path(path) if isinstance(path, str) else path
     try:
         data = p.read_bytes()
     except FileNotFoundError:
@@ -130,15 +132,6 @@ def _declared_seconds(data: bytes) -> float | None:
             return size / byte_rate
         pos += 8 + size + (size & 1)
     return None
-
-
-def read_wav_native(path: str | Path) -> tuple[FloatArray, int]:
-    """Read a WAV as mono float32 at its own sample rate: ``(audio, rate)``."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        raise AudioFormatError(f"I cannot open the sound file {Path(path).name}.") from None
-    return decode_wav(data)
 
 
 def decode_wav(data: bytes) -> tuple[FloatArray, int]:

@@ -63,6 +63,7 @@ from voice_host.speech.grammar_search import (
 )
 from voice_host.speech.types import (
     SAMPLE_RATE,
+    BufferedStreaming,
     RecognitionGrammar,
     RecognizerUnavailable,
     Samples,
@@ -226,9 +227,10 @@ class _Grammar:
             self.searches.append((TokenConstraint(graph, spellings), suppress))
 
 
-class WhisperRecognizer:
-    """Whisper behind the :class:`~voice_host.speech.types.Recognizer` protocol (see the
-    module docstring); also streams (``start_utterance / feed / finish``)."""
+class WhisperRecognizer(BufferedStreaming):
+    """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
+    (see the module docstring): fed frames are kept and decoded when the utterance ends
+    (:class:`~voice_host.speech.types.BufferedStreaming`)."""
 
     name = "whisper"
 
@@ -267,7 +269,7 @@ class WhisperRecognizer:
         self._vocab = TokenTrie(self._texts, ascii_only=language == "en")
         self._grammars: OrderedDict[str, _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
-        self._buffer: list[Samples] = []
+        self._frames: list[Samples] = []
         self._lock = threading.Lock()
         self._order = itertools.count()
         if warm:
@@ -297,19 +299,6 @@ class WhisperRecognizer:
         """Run the model once on silence so the first command is not slow."""
         quiet = np.zeros(SAMPLE_RATE, dtype=np.int16)
         self._decode(quiet, None)
-
-    # -- streaming ------------------------------------------------------------------------
-
-    def start_utterance(self) -> None:
-        self._buffer = []
-
-    def feed(self, samples: Samples) -> None:
-        self._buffer.append(np.asarray(samples, dtype=np.int16))
-
-    def finish(self) -> Transcript:
-        audio = np.concatenate(self._buffer) if self._buffer else np.zeros(0, np.int16)
-        self._buffer = []
-        return self.recognize(audio)
 
     # -- decoding -------------------------------------------------------------------------
 
