@@ -71,7 +71,6 @@ def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str]
     recognizer = ScriptedRecognizer(["both yes", "did you see his face"])
     fake = types.ModuleType("voice_host.speech.recognizers")
     fake.create_recognizer = lambda asr="auto", **_: recognizer  # type: ignore[attr-defined]
-    fake.describe_choice = lambda recognizer: "a scripted recognizer"  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "voice_host.speech.recognizers", fake)
     paths = []
     for name in ("a.wav", "b.wav"):
