@@ -53,3 +53,14 @@ def test_nothing_but_the_cli_imports_host() -> None:
         if (PACKAGE / "host") in path.parents or path.name in ("cli.py", "__main__.py"):
             continue
         assert "host" not in imported_layers(path), f"{path.relative_to(PACKAGE)} imports host"
+
+
+def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
+    """``voice-host simulate --json | head``: no traceback when the pipe closes."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        f"{sys.executable} -m voice_host.cli simulate all --games 200 --json | head -c 10",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in run.stderr and "BrokenPipe" not in run.stderr

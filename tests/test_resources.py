@@ -123,6 +123,8 @@ def test_bench_from_an_installed_package_says_it_needs_a_checkout(
     assert main(["bench"]) == 2
     err = capsys.readouterr().err
     assert "needs a source checkout" in err
+    assert main(["bench", "--quick", "--jobs", "1"]) == 2  # its options: the same sentence
+    assert "needs a source checkout" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["bench", "--help"])
     assert "needs a source checkout" in capsys.readouterr().out.replace("\n", " ")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -49,7 +50,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     command = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else "")
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown and not getattr(args, "_takes_any_options", False):
+        parser.parse_args(words)  # says which arguments it does not know, and exits
     if args.command is None:
         parser.print_help()
         return 2
@@ -61,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nStopped.", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``voice-host simulate --json | head``)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit's flush does not fail too
+        return 0
     return result
 
 

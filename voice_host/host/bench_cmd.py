@@ -49,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     module = _load()
     if module is None:
         parser.description = _MISSING  # what --help says
-        parser.set_defaults(_bench_missing=True)
+        # the benchmark's options are unknown here: the CLI lets them pass, to answer
+        # with the sentence rather than with "unrecognized arguments"
+        parser.set_defaults(_bench_missing=True, _takes_any_options=True)
         return
     module.add_arguments(parser)
 
