@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -89,9 +89,6 @@ class SessionConfig:
     @property
     def listens_to_microphone(self) -> bool:
         return self.script is None and self.input == "mic"
-
-    def with_options(self, **changes: Any) -> SessionConfig:
-        return replace(self, options={**self.options, **changes})
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, game: str,
