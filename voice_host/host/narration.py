@@ -21,6 +21,11 @@ from voice_host.host.io import Line, Style
 LANGS = ("en", "fr")
 
 
+def capitalized(text: str) -> str:
+    """``text`` with its first letter upper-case (a sentence that opens with a field)."""
+    return text[:1].upper() + text[1:]
+
+
 class NarrationError(KeyError):
     """A narration key is missing in every language (a bug, never a user error)."""
 

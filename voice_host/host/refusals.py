@@ -4,7 +4,8 @@ Engines raise :class:`~voice_host.games.IllegalAction` with a code and parameter
 sentence comes from the ``[<game>.refusal]`` table of ``host/lang/<lang>/<game>.toml``. Parameters
 are put into words here: a sequence of names is joined the language's way ("Ada et Ben"),
 and a game may put its own values into words (an icon's French name, a team's colour)
-through its ``refusal_words`` function. Used by the session and by the companion page."""
+through its ``refusal_words`` function; the sentence starts with a capital. Used by the
+session and by the companion page."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from voice_host.games import IllegalAction
 from voice_host.host.io import Line
-from voice_host.host.narration import Narrator
+from voice_host.host.narration import Narrator, capitalized
 
 RefusalWords = Callable[[Narrator, IllegalAction], Mapping[str, Any]]
 """A game's words for the parameters it knows (only the ones that need them)."""
@@ -49,7 +50,8 @@ def refusal_text(narrator: Narrator, error: IllegalAction,
     params = plain_params(narrator, error.params)
     if words is not None:
         params.update(words(narrator, error))
-    return narrator.text(key, **params)
+    # a sentence may open with a field ("{icon} was already named"): a capital either way
+    return capitalized(narrator.text(key, **params))
 
 
 def refusal_line(narrator: Narrator, error: IllegalAction,

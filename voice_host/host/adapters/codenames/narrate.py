@@ -22,8 +22,9 @@ from voice_host.games.codenames import (
     TurnStarted,
     team_colour,
 )
-from voice_host.host.adapters.codenames.words import Words, cap, per_team
+from voice_host.host.adapters.codenames.words import Words, per_team
 from voice_host.host.io import Line, Style
+from voice_host.host.narration import capitalized
 from voice_host.host.secrets import SecretSink, Via, deliver
 
 TURN_ENDS = {"passed": "turn_passed", "guesses_used": "turn_used", "neutral": "turn_miss",
@@ -57,12 +58,12 @@ def narrate(w: Words, s: CodenamesState, events: Sequence[Event],
             lines.extend(_deliver_key(w, s, event, secret_sink))
         elif isinstance(event, TurnStarted):
             tn = w.team(event.team)
-            lines.append(w.line("turn", cue="turn", team=tn, Team=cap(tn),
+            lines.append(w.line("turn", cue="turn", team=tn, Team=capitalized(tn),
                                 spymaster=event.spymaster))
         elif isinstance(event, ClueGiven):
             pass  # the guess prompt that follows says the clue and the guesses allowed
         elif isinstance(event, InvalidClue):
-            lines.append(w.line("invalid_clue", cue="miss", word=cap(event.word),
+            lines.append(w.line("invalid_clue", cue="miss", word=capitalized(event.word),
                                 reason=w.refusal(event.refusal()), team=w.team(event.team)))
         elif isinstance(event, TileTouched):
             lines.append(w.line("touched", team=w.team(event.team), word=event.word))
@@ -134,7 +135,7 @@ def _key_texts(w: Words, s: CodenamesState, event: KeyDealt, spymaster: str,
 
 
 def _resolved_lines(w: Words, event: GuessResolved) -> list[Line]:
-    word = cap(event.word)
+    word = capitalized(event.word)
     team = w.team(event.team)
     colour = event.colour
     if colour is team_colour(event.team):
@@ -159,5 +160,5 @@ def _game_over_lines(w: Words, event: GameOver, guesser: Team | None,
     elif guesser is not None and guesser is not winner:
         first = w.line("win_gift", cue="game_over", team=tn, guesser=w.team(guesser))
     else:
-        first = w.line("win_found", cue="game_over", team=tn, Team=cap(tn))
+        first = w.line("win_found", cue="game_over", team=tn, Team=capitalized(tn))
     return [first, w.line("final_score", **per_team(event.scores))]

@@ -9,7 +9,7 @@ from typing import Any
 from voice_host.games import GameState, IllegalAction
 from voice_host.games.codenames import CodenamesState, Colour, Team
 from voice_host.host.io import Line
-from voice_host.host.narration import Narrator
+from voice_host.host.narration import Narrator, capitalized
 from voice_host.host.refusals import refusal_text
 
 GAME = "codenames"
@@ -33,9 +33,6 @@ def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
             said[name] = narrator.text(f"codenames.{table}.{value.value}")
     return said
 
-
-def cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def per_team(pairs: Sequence[tuple[str, int]]) -> dict[str, Any]:
@@ -90,7 +87,7 @@ class Words:
         left = s.guesses_left
         if left is None:
             return self.t("guess_more_unlimited")
-        return cap(self.t("guess_more", count=self.guesses(left)))
+        return capitalized(self.t("guess_more", count=self.guesses(left)))
 
     def refusal(self, error: IllegalAction) -> str:
         """A rule's refusal (the engine's code) as a sentence of the game's language."""

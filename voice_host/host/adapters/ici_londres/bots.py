@@ -12,8 +12,8 @@ from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapter import GameAdapter, Prompt, PromptKind
-from voice_host.host.adapters.ici_londres.voice import GAME, NS, Voice, cap, ici
-from voice_host.host.narration import catalogue
+from voice_host.host.adapters.ici_londres.voice import GAME, NS, Voice, ici
+from voice_host.host.narration import capitalized, catalogue
 
 
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
@@ -35,7 +35,7 @@ def coded_sentence(voice: Voice, icons: Sequence[str], rng: random.Random) -> st
     """A subject-verb-object sentence hinting at two icons (demo Speakers)."""
     first, second = (voice.bot_text(f"clue.{name}", variant=_pick_variant(
         voice, f"clue.{name}", rng)) for name in icons[:2])
-    return cap(voice.bot_text("sentences", variant=_pick_variant(voice, "sentences", rng),
+    return capitalized(voice.bot_text("sentences", variant=_pick_variant(voice, "sentences", rng),
                               first=first, second=second))
 
 

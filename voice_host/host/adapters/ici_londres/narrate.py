@@ -25,8 +25,9 @@ from voice_host.games.ici_londres import (
     Transmission,
     TransmissionChanged,
 )
-from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice, cap
+from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
 from voice_host.host.io import Line, Style
+from voice_host.host.narration import capitalized
 from voice_host.host.secrets import deliver
 from voice_host.speech.cues import Cue
 
@@ -82,7 +83,8 @@ def _narrate_one(voice: Voice, s: IciLondresState, event: Event) -> list[Line]:
         return [voice.line(key, player=event.player, icon=voice.icon(event.icon))]
     if isinstance(event, Miss):
         icon = voice.icon(event.icon)
-        return [voice.line("events.miss", icon=icon, icon_cap=cap(icon), cue=Cue.MISS.value)]
+        return [voice.line("events.miss", icon=icon, icon_cap=capitalized(icon),
+                           cue=Cue.MISS.value)]
     if isinstance(event, IconRevealed):
         return _revealed(voice, s, event)
     if isinstance(event, TimeUpEvent):
@@ -114,7 +116,7 @@ def _revealed(voice: Voice, s: IciLondresState, event: IconRevealed) -> list[Lin
                           cue=Cue.HIT.value)]
     else:
         speaker = next(p for p, _ in event.points if p != event.finder)
-        out = [voice.line("events.hit", icon=icon, icon_cap=cap(icon), finder=event.finder,
+        out = [voice.line("events.hit", icon=icon, icon_cap=capitalized(icon), finder=event.finder,
                           speaker=speaker, cue=Cue.HIT.value)]
     if event.found == 1 and s.phase() in ("guess", "answer"):
         out.append(voice.line("events.found_one"))
@@ -155,7 +157,7 @@ def describe(voice: Voice, action: Action) -> str:
         return voice.text("describe.pick", player=action.player, icons=voice.icons(action.icons))
     if isinstance(action, JudgePick):
         key = "describe.judge_hit" if action.hit else "describe.judge_miss"
-        return cap(voice.text(key, icon=voice.icon(action.icon)))
+        return capitalized(voice.text(key, icon=voice.icon(action.icon)))
     if isinstance(action, TimeUp):
         return voice.text("describe.time_up", player=action.player)
     if isinstance(action, Draw):

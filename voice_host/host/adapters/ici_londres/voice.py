@@ -20,10 +20,6 @@ RADIO_LANG = "fr"
 """The BBC announcer speaks French in every game."""
 
 
-def cap(text: str) -> str:
-    """``text`` with a capital first letter (an icon opening a sentence: "The heart ...")."""
-    return text[:1].upper() + text[1:]
-
 
 def ici(state: GameState) -> IciLondresState:
     assert isinstance(state, IciLondresState)
