@@ -327,7 +327,7 @@ class CompanionChannel:
             self._queue.clear()
         if state is None or not actions:
             return actions
-        trial = type(state).from_json(state.to_json())
+        trial = state.copy()
         return [action for action in actions if self._fits(trial, action)]
 
     def wait_for_action(self, timeout: float, state: GameState | None = None) -> Action | None:
@@ -432,7 +432,7 @@ class CompanionChannel:
         self.seats.on_change()  # a kept game keeps the new code
 
     def _requeue_check(self, action: Action, state: GameState) -> Action | None:
-        trial = type(state).from_json(state.to_json())
+        trial = state.copy()
         return action if self._fits(trial, action) else None
 
     def _fits(self, trial: GameState, action: Action) -> bool:
