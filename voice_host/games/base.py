@@ -318,6 +318,15 @@ def check_player_names(players: Sequence[str], description: GameDescription) -> 
     return names
 
 
+def find_player(players: Sequence[str], name: object) -> str | None:
+    """The seated player called ``name``, as the game spells them (names are unique
+    without regard to case, see :func:`check_player_names`), or None."""
+    if not isinstance(name, str):
+        return None
+    wanted = name.strip().casefold()
+    return next((p for p in players if p.casefold() == wanted), None)
+
+
 MAX_NAME_LENGTH = 24
 """Longest player name (it is said in almost every sentence)."""
 _NAME_PUNCTUATION = frozenset(" -'’.")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
-from voice_host.games.base import public_record
+from voice_host.games.base import find_player, public_record
 from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.io import Heard, HeardKind, Line, Listener, ListenRequest, Output
 from voice_host.host.refusals import refusal_line
@@ -340,7 +340,7 @@ class Session:
         if self.companion is None:
             self.say_key("companion.no_companion")
             return
-        seat = next((p for p in self.state.players if p.casefold() == name.casefold()), None)
+        seat = find_player(self.state.players, name)
         code = self.companion.move_code(seat) if seat else None
         if seat is None or code is None:
             self.say_key("companion.move_code_none", name=seat or name)
@@ -466,10 +466,7 @@ class Session:
 
     def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
         if named:
-            for p in self.state.players:
-                if p.casefold() == named.casefold():
-                    return p
-            return None
+            return find_player(self.state.players, named)
         return prompt.expected[0] if len(prompt.expected) == 1 else None
 
     def reminder(self, prompt: Prompt) -> list[Line]:

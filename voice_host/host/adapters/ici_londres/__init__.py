@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from voice_host.games import Action, Event, GameState, Outcome
-from voice_host.games.base import Deal
+from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
@@ -43,9 +43,8 @@ def new_game(options: dict[str, Any]) -> IciLondresState:
     the defaults of the registration below)."""
     players = [str(p) for p in options["players"]]
     first = options.get("first")
-    if first:
-        first = next((p.strip() for p in players if p.strip().casefold()
-                      == str(first).strip().casefold()), str(first))
+    if first:  # as the game spells it; a name nobody has is refused by the engine
+        first = find_player([p.strip() for p in players], first) or str(first)
     return IciLondresState.new(players, deal=Deal(options["deal"]),
                                mode=Transmission(options["mode"]),
                                rounds=options["rounds"], first_speaker=first)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from voice_host.games import Action, GameState
+from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
 from voice_host.host.adapter import Decision
@@ -45,7 +46,7 @@ def decide(voice: Voice, s: IciLondresState, match: IntentMatch,
         if s.phase() == "guess" and not voice.recorded(s):
             return _reply(voice, "refuse.wait_message")
         named = match.slots.get("player")
-        player = _player(s, str(named)) if named else speaker
+        player = find_player(s.players, named) if named else speaker
         if player is None:
             return Decision(reply=(voice.narrator.line("common.who_speaks"),))
         icons = tuple(str(i) for i in match.slots.get("icons", ()))
@@ -64,8 +65,6 @@ def _reply(voice: Voice, key: str, **params: Any) -> Decision:
     return Decision(reply=(voice.line(key, **params),))
 
 
-def _player(s: IciLondresState, name: str) -> str | None:
-    return next((p for p in s.players if p.casefold() == name.casefold()), None)
 
 
 def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> list[Line]:

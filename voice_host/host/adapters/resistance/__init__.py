@@ -34,13 +34,13 @@ from __future__ import annotations
 from typing import Any
 
 from voice_host.games import GameState, IllegalAction, SetupError
-from voice_host.games.base import Deal
+from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
 from voice_host.host.adapters.resistance import bots, phone
 from voice_host.host.adapters.resistance.interpret import Interpret
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.queries import Queries
-from voice_host.host.adapters.resistance.voice import GAME, find_player
+from voice_host.host.adapters.resistance.voice import GAME
 from voice_host.host.narration import Narrator
 from voice_host.host.registry import GameOption, GameRegistration
 

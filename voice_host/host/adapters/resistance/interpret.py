@@ -8,7 +8,7 @@ the game's language after trying the move on a copy of the game."""
 from __future__ import annotations
 
 from voice_host.games import Action, GameState
-from voice_host.games.base import Deal
+from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import (
     Accuse,
     CastVote,
@@ -24,7 +24,7 @@ from voice_host.games.resistance import (
 from voice_host.host.adapter import Decision
 from voice_host.host.adapters.resistance.narrate import Narrate
 from voice_host.host.adapters.resistance.prompts import Prompts
-from voice_host.host.adapters.resistance.voice import find_player, resistance
+from voice_host.host.adapters.resistance.voice import resistance
 from voice_host.host.io import Heard, Line
 from voice_host.intent import IntentMatch
 

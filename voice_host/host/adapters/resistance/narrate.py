@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from voice_host.games import Action, Event, GameState
-from voice_host.games.base import Deal
+from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import (
     AccusationMade,
     AccusationResult,
@@ -32,7 +32,7 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
-from voice_host.host.adapters.resistance.voice import Voice, find_player, resistance
+from voice_host.host.adapters.resistance.voice import Voice, resistance
 from voice_host.host.io import Line, Style
 from voice_host.host.secrets import deliver
 

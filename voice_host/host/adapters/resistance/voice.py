@@ -21,16 +21,6 @@ def resistance(state: GameState) -> ResistanceState:
     return state
 
 
-def find_player(players: Sequence[str], name: object) -> str | None:
-    """The seated player called ``name`` (any case), or None."""
-    if not isinstance(name, str):
-        return None
-    for p in players:
-        if p.casefold() == name.strip().casefold():
-            return p
-    return None
-
-
 class Voice:
     """The options of one session and the narrator's helpers."""
 
