@@ -51,8 +51,8 @@ def deliver(narrator: Narrator, sink: SecretSink | None, secret: Line, *,
         return [narrator.line("common.secret_file", player=player, path=delivery.place)], \
             delivery
     if delivery.via is Via.COMPANION:
-        return [narrator.line(elsewhere, player=player, where=delivery.place,
-                              path=delivery.place, **params)], delivery
+        return [narrator.line(elsewhere, player=player, where=delivery.place, **params)], \
+            delivery
     lines = [secret]
     if sent is not None:
         lines.append(narrator.line(sent, player=player, **params))
