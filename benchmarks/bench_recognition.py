@@ -531,7 +531,7 @@ def system_language(system: str) -> str:
 
 
 def make_ears(system: str) -> Any:
-    from voice_host.host.wiring import Ears
+    from voice_host.host.io.wiring import Ears
 
     name, _, lang = system.partition("@")
     lang = lang or "en"
@@ -560,9 +560,9 @@ def make_ears(system: str) -> Any:
 
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
-    from voice_host.host.io import HeardKind, ListenRequest
-    from voice_host.host.understanding import understand
-    from voice_host.host.wiring import MicListener
+    from voice_host.host.core.understanding import understand
+    from voice_host.host.core.values import HeardKind, ListenRequest
+    from voice_host.host.io.wiring import MicListener
     from voice_host.intent import Matcher
     from voice_host.speech.source import ArraySource
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import statistics
 
-from voice_host.host.registry import game_names
-from voice_host.host.simulate import simulate
+from voice_host.host.cli.simulate import simulate
+from voice_host.host.core.registry import game_names
 
 
 def main() -> None:

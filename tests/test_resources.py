@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from voice_host.host.registry import registrations
+from voice_host.host.core.registry import registrations
 from voice_host.intent.errors import GrammarError
 from voice_host.intent.grammar import GRAMMARS_ENV, grammar_dir, load_grammar
 from voice_host.speech.cues import Cue, cue_path
@@ -113,7 +113,7 @@ def test_bench_from_an_installed_package_says_it_needs_a_checkout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     from voice_host.cli import main
-    from voice_host.host import bench_cmd
+    from voice_host.host.cli import bench as bench_cmd
 
     assert bench_cmd._script() == REPO / "benchmarks" / "bench_recognition.py"
     # site-packages: the package without the repository around it

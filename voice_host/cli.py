@@ -13,14 +13,14 @@ from collections.abc import Sequence
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("voice_host.host.demo", "play a complete scripted game with synthesized voices"),
-    "play": ("voice_host.host.play", "host a game (microphone, keyboard or script)"),
-    "resume": ("voice_host.host.play_resume", "continue a saved game"),
-    "understand": ("voice_host.host.understand", "show what the host understands of a phrase"),
-    "simulate": ("voice_host.host.simulate", "play many random games and print statistics"),
-    "doctor": ("voice_host.host.doctor", "check audio devices, recognizer and speech output"),
-    "models": ("voice_host.host.models_cmd", "list, download or remove Vosk speech models"),
-    "bench": ("voice_host.host.bench_cmd", "measure speech recognition in noise (benchmark)"),
+    "demo": ("voice_host.host.cli.demo", "play a complete scripted game with synthesized voices"),
+    "play": ("voice_host.host.cli.play", "host a game (microphone, keyboard or script)"),
+    "resume": ("voice_host.host.cli.resume", "continue a saved game"),
+    "understand": ("voice_host.host.cli.understand", "show what the host understands of a phrase"),
+    "simulate": ("voice_host.host.cli.simulate", "play many random games and print statistics"),
+    "doctor": ("voice_host.host.cli.doctor", "check audio devices, recognizer and speech output"),
+    "models": ("voice_host.host.cli.models", "list, download or remove Vosk speech models"),
+    "bench": ("voice_host.host.cli.bench", "measure speech recognition in noise (benchmark)"),
 }
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from voice_host.games import Deal, GameState, IllegalAction
 from voice_host.games.base import action_from_json, action_to_json, event_to_json
-from voice_host.host.registry import game_names, registration
+from voice_host.host.core.registry import game_names, registration
 
 
 def state_class(game: str) -> type[GameState]:

@@ -33,7 +33,7 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.games.icons import ICON_NAMES, ICONS, KINDS, Icon, icon_by_name
-from voice_host.host.registry import registration
+from voice_host.host.core.registry import registration
 
 NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn")
 

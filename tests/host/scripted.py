@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.host.adapters import make_adapter, new_game
-from voice_host.host.io import Line, ScriptListener, TextOutput
-from voice_host.host.secrets import Delivery, Via
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, SessionRecord
+from voice_host.host.core.secrets import Delivery, Via
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import EventLog, SessionRecord
+from voice_host.host.core.values import Line, ScriptListener, TextOutput
 
 
 @dataclass

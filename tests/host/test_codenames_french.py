@@ -21,8 +21,8 @@ from voice_host.games.codenames import (
     Team,
 )
 from voice_host.host.adapters.codenames import refusal_words
-from voice_host.host.narration import Narrator, catalogue
-from voice_host.host.refusals import refusal_text
+from voice_host.host.core.narration import Narrator, catalogue
+from voice_host.host.core.refusals import refusal_text
 
 RED_WORDS = ("voleur", "cheval", "neige", "pomme", "lion", "chat", "porte", "volcan",
              "portefeuille")

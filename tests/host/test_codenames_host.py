@@ -16,11 +16,18 @@ from scripted import Run, run_script
 from voice_host.games.codenames import CodenamesState, Colour, Team, clue_problem
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
-from voice_host.host.io import Heard, HeardKind, Line, ListenRequest, ScriptListener, TextOutput
-from voice_host.host.registry import registration
-from voice_host.host.secrets import Delivery, Via
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import load_game, rng_from_json
+from voice_host.host.core.registry import registration
+from voice_host.host.core.secrets import Delivery, Via
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import load_game, rng_from_json
+from voice_host.host.core.values import (
+    Heard,
+    HeardKind,
+    Line,
+    ListenRequest,
+    ScriptListener,
+    TextOutput,
+)
 from voice_host.intent import Matcher, load_grammar
 
 RED = ["Hannah", "Thomas"]
@@ -548,7 +555,7 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
         tmp_path: Path) -> None:
     import numpy as np
 
-    from voice_host.host.wiring import Ears
+    from voice_host.host.io.wiring import Ears
     from voice_host.speech.fakes import ScriptedRecognizer
     from voice_host.speech.wav import write_wav
 
@@ -599,7 +606,7 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
 def test_every_narration_key_has_the_same_fields_in_french() -> None:
     import string
 
-    from voice_host.host.narration import catalogue
+    from voice_host.host.core.narration import catalogue
 
     def fields(value: str | list[str]) -> set[str]:
         texts = value if isinstance(value, list) else [value]

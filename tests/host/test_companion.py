@@ -30,7 +30,7 @@ from voice_host.games.resistance import (  # noqa: E402
     Role,
 )
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
-from voice_host.host.io import Line, Style, TextOutput  # noqa: E402
+from voice_host.host.core.values import Line, Style, TextOutput  # noqa: E402
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 
@@ -642,7 +642,7 @@ def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> 
 def test_a_phone_input_the_rules_refuse_gets_the_sessions_sentence_in_french() -> None:
     """The page says a refusal with the host's own function: in a French game, the second
     vote of a player is refused in French, as the host would say it aloud."""
-    from voice_host.host.narration import Narrator
+    from voice_host.host.core.narration import Narrator
 
     rng = random.Random(6)
     state = ResistanceState.new(PLAYERS, deal=Deal.HOST)

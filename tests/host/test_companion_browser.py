@@ -43,7 +43,7 @@ from voice_host.games.resistance import (  # noqa: E402
     Role,
 )
 from voice_host.host.companion import CompanionChannel  # noqa: E402
-from voice_host.host.io import Line, Style  # noqa: E402
+from voice_host.host.core.values import Line, Style  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -25,10 +25,10 @@ from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
-from voice_host.host.io import Heard, HeardKind, ListenRequest, ScriptListener, TextOutput  # noqa: E402,E501
-from voice_host.host.registry import registration  # noqa: E402
-from voice_host.host.session import Session, SessionOptions, Stop  # noqa: E402
-from voice_host.host.store import EventLog  # noqa: E402
+from voice_host.host.core.registry import registration  # noqa: E402
+from voice_host.host.core.session import Session, SessionOptions, Stop  # noqa: E402
+from voice_host.host.core.store import EventLog  # noqa: E402
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest, ScriptListener, TextOutput  # noqa: E402,E501
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
@@ -614,7 +614,7 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
 def test_a_terminal_is_listened_to_in_short_slices() -> None:
     import os
 
-    from voice_host.host.io import TextListener
+    from voice_host.host.core.values import TextListener
 
     leader, follower = os.openpty()
     with os.fdopen(follower, "r", encoding="utf-8") as stream:

@@ -9,17 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.host.io import (
-    HeardKind,
-    Line,
-    ListenRequest,
-    ScriptListener,
-    Style,
-    TextOutput,
-    parse_script_line,
-)
-from voice_host.host.narration import Narrator, catalogue
-from voice_host.host.store import (
+from voice_host.host.core.narration import Narrator, catalogue
+from voice_host.host.core.store import (
     SavedGame,
     SaveError,
     atomic_write_text,
@@ -28,7 +19,16 @@ from voice_host.host.store import (
     rng_to_json,
     save_game,
 )
-from voice_host.host.wiring import SecretFiles
+from voice_host.host.core.values import (
+    HeardKind,
+    Line,
+    ListenRequest,
+    ScriptListener,
+    Style,
+    TextOutput,
+    parse_script_line,
+)
+from voice_host.host.io.wiring import SecretFiles
 
 REQUEST = ListenRequest(grammar=None, grammar_name="x.y", expected=("Ada",))
 

@@ -18,14 +18,20 @@ import pytest
 
 from voice_host.games.base import Deal
 from voice_host.games.ici_londres import Draw, IciLondresState, Pick, Refused, TimeUp
-from voice_host.host.adapter import PromptKind
 from voice_host.host.adapters.ici_londres import (
     Adapter,
     coded_sentence,
     new_game,
     refusal_words,
 )
-from voice_host.host.io import (
+from voice_host.host.core.adapter import PromptKind
+from voice_host.host.core.narration import Narrator, catalogue
+from voice_host.host.core.refusals import refusal_text
+from voice_host.host.core.registry import registration
+from voice_host.host.core.secrets import Delivery, Via
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import EventLog, load_game, rng_from_json
+from voice_host.host.core.values import (
     Heard,
     HeardKind,
     Line,
@@ -34,12 +40,6 @@ from voice_host.host.io import (
     TextOutput,
     parse_script_line,
 )
-from voice_host.host.narration import Narrator, catalogue
-from voice_host.host.refusals import refusal_text
-from voice_host.host.registry import registration
-from voice_host.host.secrets import Delivery, Via
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, load_game, rng_from_json
 
 PLAYERS4 = ["Ada", "Ben", "Cleo", "Dan"]
 PLAYERS3 = ["Ada", "Ben", "Cleo"]
@@ -709,7 +709,7 @@ def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_
     import os
     import pty
 
-    from voice_host.host.io import TextListener
+    from voice_host.host.core.values import TextListener
 
     master, slave = pty.openpty()
     try:

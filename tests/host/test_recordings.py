@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from voice_host.host.adapters import make_adapter, new_game
-from voice_host.host.io import HeardKind, ListenRequest, ScriptListener, TextOutput
-from voice_host.host.session import Session, SessionOptions
-from voice_host.host.wiring import Ears
+from voice_host.host.core.session import Session, SessionOptions
+from voice_host.host.core.values import HeardKind, ListenRequest, ScriptListener, TextOutput
+from voice_host.host.io.wiring import Ears
 from voice_host.speech.fakes import ScriptedRecognizer
 from voice_host.speech.types import SAMPLE_RATE
 from voice_host.speech.wav import encode_wav

@@ -10,9 +10,9 @@ import string
 import pytest
 
 from voice_host.games import IllegalAction
-from voice_host.host.narration import Narrator, catalogue
-from voice_host.host.refusals import refusal_key, refusal_text
-from voice_host.host.registry import game_names, registration
+from voice_host.host.core.narration import Narrator, catalogue
+from voice_host.host.core.refusals import refusal_key, refusal_text
+from voice_host.host.core.registry import game_names, registration
 
 
 def fields(template: str) -> set[str]:
@@ -93,14 +93,14 @@ def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: 
     import random
 
     from voice_host.games.resistance import CastVote, ProposeTeam
-    from voice_host.host.adapter import Decision, Prompt
-    from voice_host.host.io import Heard, HeardKind, TextOutput
-    from voice_host.host.session import Session, SessionOptions
+    from voice_host.host.core.adapter import Decision, Prompt
+    from voice_host.host.core.session import Session, SessionOptions
+    from voice_host.host.core.values import Heard, HeardKind, TextOutput
     from voice_host.intent import IntentMatch
 
     options = {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "lang": lang,
                "deal": "table", "seed": 1}
-    from voice_host.host.registry import make_adapter, new_game
+    from voice_host.host.core.registry import make_adapter, new_game
 
     state = new_game("resistance", options)
     rng = random.Random(1)

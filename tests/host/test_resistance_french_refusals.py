@@ -27,14 +27,14 @@ from voice_host.games.resistance import (
     Role,
     Setup,
 )
-from voice_host.host.adapter import Prompt
 from voice_host.host.adapters import make_adapter
 from voice_host.host.adapters.resistance import refusal_words
-from voice_host.host.io import Heard, HeardKind, ScriptListener, TextOutput
-from voice_host.host.narration import Narrator
-from voice_host.host.refusals import refusal_text
-from voice_host.host.session import Session, SessionOptions
-from voice_host.host.store import EventLog
+from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.refusals import refusal_text
+from voice_host.host.core.session import Session, SessionOptions
+from voice_host.host.core.store import EventLog
+from voice_host.host.core.values import Heard, HeardKind, ScriptListener, TextOutput
 from voice_host.intent import IntentMatch
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]

@@ -23,14 +23,14 @@ from voice_host.games.resistance import (
     Role,
     Setup,
 )
-from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.io import Line, ScriptListener, Style, TextOutput
-from voice_host.host.registry import registration
-from voice_host.host.secrets import Delivery, Via
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import load_game, rng_from_json
+from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.registry import registration
+from voice_host.host.core.secrets import Delivery, Via
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import load_game, rng_from_json
+from voice_host.host.core.values import Line, ScriptListener, Style, TextOutput
 from voice_host.intent import Matcher, load_grammar
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
@@ -661,7 +661,7 @@ def test_host_mode_sabotage_count_is_one_undoable_move(tmp_path: Path) -> None:
 def test_french_narration_has_every_key_with_the_same_fields() -> None:
     import string
 
-    from voice_host.host.narration import catalogue
+    from voice_host.host.core.narration import catalogue
 
     def fields(value: str | list[str]) -> set[str]:
         texts = value if isinstance(value, list) else [value]

@@ -14,9 +14,10 @@ import pytest
 
 from voice_host.cli import main
 from voice_host.games.codenames import Colour, clue_problem
-from voice_host.host import play, wiring
 from voice_host.host.adapters import new_game
-from voice_host.host.config import SessionConfig
+from voice_host.host.cli import play
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.io import wiring
 
 
 def _script(tmp_path: Path, name: str, lines: list[str]) -> Path:

@@ -382,7 +382,7 @@ FRENCH: list[Case] = [
 
 def all_phases() -> list[tuple[str, str]]:
     """(game, phase) for every phase of every game, as the grammar files declare them."""
-    from voice_host.host.registry import registrations
+    from voice_host.host.core.registry import registrations
     from voice_host.intent import load_grammar
 
     return [(reg.name, phase) for reg in registrations()

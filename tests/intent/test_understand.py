@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from voice_host.host import understand
+from voice_host.host.cli import understand
 
 
 def _run(argv: list[str]) -> int:
@@ -93,8 +93,8 @@ def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str]
 
 
 def test_a_close_second_sentence_with_another_meaning_is_ambiguous() -> None:
-    from voice_host.host.io import Heard, HeardKind
-    from voice_host.host.understanding import understand as understand_heard
+    from voice_host.host.core.understanding import understand as understand_heard
+    from voice_host.host.core.values import Heard, HeardKind
     from voice_host.intent import Matcher, SlotValues, load_grammar
 
     phase = load_grammar("codenames").phase("guess", SlotValues(

@@ -11,7 +11,7 @@ import types
 import numpy as np
 import pytest
 
-from voice_host.host import doctor
+from voice_host.host.cli import doctor
 from voice_host.speech.fakes import FakeSoundDevice, ScriptedRecognizer
 from voice_host.speech.types import SAMPLE_RATE, RecognizerUnavailable
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.host import models_cmd
+from voice_host.host.cli import models as models_cmd
 from voice_host.speech import models
 from voice_host.speech.recognizers import choose_backend
 from voice_host.speech.types import RecognizerUnavailable

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from voice_host.host.io import HeardKind, ListenRequest, TextOutput
-from voice_host.host.wiring import Ears, MicListener
+from voice_host.host.core.values import HeardKind, ListenRequest, TextOutput
+from voice_host.host.io.wiring import Ears, MicListener
 from voice_host.intent import load_grammar
 from voice_host.intent.grammar import SlotValues
 from voice_host.speech.fakes import ScriptedRecognizer, StreamingScriptedRecognizer

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.host import models_cmd
+from voice_host.host.cli import models as models_cmd
 from voice_host.speech import whisper_models
 from voice_host.speech.models import ModelError
 

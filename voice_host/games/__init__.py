@@ -1,5 +1,5 @@
 """Pure rules engines. This package imports nothing else from voice_host; the games are
-registered, once each, in :mod:`voice_host.host.registry`."""
+registered, once each, in :mod:`voice_host.host.core.registry`."""
 
 from __future__ import annotations
 

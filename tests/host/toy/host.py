@@ -9,11 +9,11 @@ from typing import Any
 
 from tests.host.toy.engine import Add, Added, TenState
 from voice_host.games import Action, Event, GameState, IllegalAction, Outcome
-from voice_host.host.adapter import Decision, GameAdapter, Prompt
-from voice_host.host.io import Heard, Line
-from voice_host.host.narration import Narrator
-from voice_host.host.registry import GameOption, GameRegistration
-from voice_host.host.secrets import SecretSink
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
 

@@ -33,11 +33,11 @@ from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.seats import SeatBook, safe
 from voice_host.host.companion.strings import page_strings, page_text
-from voice_host.host.io import Line
-from voice_host.host.narration import Narrator
-from voice_host.host.refusals import refusal_text
-from voice_host.host.registry import registration
-from voice_host.host.secrets import SPOKEN, Delivery, Via
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.refusals import refusal_text
+from voice_host.host.core.registry import registration
+from voice_host.host.core.secrets import SPOKEN, Delivery, Via
+from voice_host.host.core.values import Line
 
 log = logging.getLogger("voice_host.companion")
 

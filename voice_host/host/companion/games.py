@@ -85,7 +85,7 @@ def fold(text: str) -> str:
 
 
 def _phone(game: str) -> PhoneGame | None:
-    from voice_host.host.registry import registration
+    from voice_host.host.core.registry import registration
 
     return registration(game).companion
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from voice_host.host.companion.channel import CompanionChannel
-from voice_host.host.io import Line, Output, Style
+from voice_host.host.core.values import Line, Output, Style
 
 
 class CompanionOutput:

@@ -9,9 +9,9 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.config import SessionConfig
-from voice_host.host.store import atomic_write_text
-from voice_host.host.wiring import HostIO, WiringError
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.store import atomic_write_text
+from voice_host.host.io.wiring import HostIO, WiringError
 
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel

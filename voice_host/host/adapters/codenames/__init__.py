@@ -38,7 +38,7 @@ from voice_host.host.adapters.codenames import phone
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.core.registry import GameOption, GameRegistration
 
 
 def seat_teams(names: Sequence[str]) -> dict[str, Any]:

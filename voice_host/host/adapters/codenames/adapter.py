@@ -1,5 +1,5 @@
 """The Codenames adapter: one object per session, the game's voice behind
-:class:`voice_host.host.adapter.GameAdapter`, each concern in its own module."""
+:class:`voice_host.host.core.adapter.GameAdapter`, each concern in its own module."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import Any
 
 from voice_host.games import Action, Event, GameState, Outcome, SetupError
 from voice_host.games.codenames import CodenamesState
-from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
 from voice_host.host.adapters.codenames.words import GAME, Words, as_codenames
-from voice_host.host.io import Heard, Line
-from voice_host.host.narration import Narrator
-from voice_host.host.secrets import SecretSink
+from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
 
@@ -41,7 +41,7 @@ def new_game(options: dict[str, Any]) -> GameState:
 
 
 class Adapter:
-    """The Codenames adapter (see :class:`voice_host.host.adapter.GameAdapter`)."""
+    """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`)."""
 
     game = GAME
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState, Colour, StateColour, Team, team_colour
 from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapter import GameAdapter, Prompt
 from voice_host.host.adapters.codenames.words import as_codenames
+from voice_host.host.core.adapter import GameAdapter, Prompt
 
 DEMO_CLUES: dict[str, tuple[str, ...]] = {
     "en": ("money", "hospital", "market", "travel", "football", "problem", "season",

@@ -19,8 +19,8 @@ from voice_host.games.codenames import (
     Guess,
     StateColour,
 )
-from voice_host.host.adapter import Decision
 from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.core.adapter import Decision
 from voice_host.intent import IntentMatch
 
 MALFORMED_CLUES = ("clue_two_words", "clue_number_word", "clue_no_number")

@@ -23,9 +23,9 @@ from voice_host.games.codenames import (
     team_colour,
 )
 from voice_host.host.adapters.codenames.words import Words, per_team
-from voice_host.host.io import Line, Style
-from voice_host.host.narration import capitalized
-from voice_host.host.secrets import SecretSink, Via, deliver
+from voice_host.host.core.narration import capitalized
+from voice_host.host.core.secrets import SecretSink, Via, deliver
+from voice_host.host.core.values import Line, Style
 
 TURN_ENDS = {"passed": "turn_passed", "guesses_used": "turn_used", "neutral": "turn_miss",
              "opponent": "turn_miss"}

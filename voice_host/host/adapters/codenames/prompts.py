@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from voice_host.games.codenames import CodenamesState, guesses_allowed
 from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapter import Prompt
 from voice_host.host.adapters.codenames.words import Words
-from voice_host.host.io import Line
+from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.values import Line
 from voice_host.intent import SlotValues
 
 

@@ -15,7 +15,7 @@ from voice_host.games.codenames import (
     Team,
 )
 from voice_host.host.adapters.codenames.words import Words
-from voice_host.host.io import Line
+from voice_host.host.core.values import Line
 
 
 def describe(w: Words, s: CodenamesState, action: Action) -> str:

@@ -8,9 +8,9 @@ from typing import Any
 
 from voice_host.games import GameState, IllegalAction
 from voice_host.games.codenames import CodenamesState, Colour, Team
-from voice_host.host.io import Line
-from voice_host.host.narration import Narrator, capitalized
-from voice_host.host.refusals import refusal_text
+from voice_host.host.core.narration import Narrator, capitalized
+from voice_host.host.core.refusals import refusal_text
+from voice_host.host.core.values import Line
 
 GAME = "codenames"
 

@@ -16,7 +16,7 @@ One module per concern: ``voice`` (the words and the host's facts every part sha
 ``prompts`` (what to ask), ``interpret`` (what was said, as a move), ``narrate`` (what the host
 says of its own accord), ``queries`` (score, status, board, tried), ``refusals`` (the rules'
 refusals in the game's words) and ``bots`` (the demo's players). :class:`Adapter` joins them
-into the session's :class:`~voice_host.host.adapter.GameAdapter`.
+into the session's :class:`~voice_host.host.core.adapter.GameAdapter`.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ from typing import Any
 from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.voice import GAME, Voice, ici
-from voice_host.host.io import Heard, Line
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
 

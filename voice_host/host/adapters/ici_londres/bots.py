@@ -11,9 +11,9 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapter import GameAdapter, Prompt, PromptKind
 from voice_host.host.adapters.ici_londres.voice import GAME, NS, Voice, ici
-from voice_host.host.narration import capitalized, catalogue
+from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind
+from voice_host.host.core.narration import capitalized, catalogue
 
 
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,

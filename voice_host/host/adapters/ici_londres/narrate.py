@@ -26,9 +26,9 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
-from voice_host.host.io import Line, Style
-from voice_host.host.narration import capitalized
-from voice_host.host.secrets import deliver
+from voice_host.host.core.narration import capitalized
+from voice_host.host.core.secrets import deliver
+from voice_host.host.core.values import Line, Style
 from voice_host.speech.cues import Cue
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapter import Prompt, PromptKind
 from voice_host.host.adapters.ici_londres.voice import Voice
-from voice_host.host.io import Line
+from voice_host.host.core.adapter import Prompt, PromptKind
+from voice_host.host.core.values import Line
 
 COUNTDOWN_SECONDS = 10
 """Contre la montre: the count the host runs for each player."""

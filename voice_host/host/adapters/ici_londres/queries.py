@@ -7,7 +7,7 @@ from voice_host.games import Outcome
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapters.ici_londres.voice import Voice
-from voice_host.host.io import Line
+from voice_host.host.core.values import Line
 
 ICONS_PER_CARD = 4
 """The 9 summary cards show 4 icons each."""

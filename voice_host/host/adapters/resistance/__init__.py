@@ -25,7 +25,7 @@ The host is split by concern: ``prompts`` (what to ask), ``interpret`` (what was
 a move), ``narrate`` (events, opening, night, secret roles, moves in words), ``queries``
 (score, status, board), ``bots`` (demo players, outside the adapter) and ``phone`` (the
 companion page's choices). Every rule is the
-engine's: its refusals are said by :func:`voice_host.host.refusals.refusal_text` from the
+engine's: its refusals are said by :func:`voice_host.host.core.refusals.refusal_text` from the
 ``[resistance.refusal]`` tables.
 """
 
@@ -41,8 +41,8 @@ from voice_host.host.adapters.resistance.interpret import Interpret
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.queries import Queries
 from voice_host.host.adapters.resistance.voice import GAME
-from voice_host.host.narration import Narrator
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.registry import GameOption, GameRegistration
 
 
 def new_game(options: dict[str, Any]) -> GameState:

@@ -21,11 +21,11 @@ from voice_host.games.resistance import (
     ResistanceState,
     Role,
 )
-from voice_host.host.adapter import Decision
 from voice_host.host.adapters.resistance.narrate import Narrate
 from voice_host.host.adapters.resistance.prompts import Prompts
 from voice_host.host.adapters.resistance.voice import resistance
-from voice_host.host.io import Heard, Line
+from voice_host.host.core.adapter import Decision
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch
 
 NUMBER_WORDS = frozenset({

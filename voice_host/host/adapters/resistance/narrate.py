@@ -33,8 +33,8 @@ from voice_host.games.resistance import (
     VoteResult,
 )
 from voice_host.host.adapters.resistance.voice import Voice, resistance
-from voice_host.host.io import Line, Style
-from voice_host.host.secrets import deliver
+from voice_host.host.core.secrets import deliver
+from voice_host.host.core.values import Line, Style
 
 NIGHT_PAUSES: dict[str, float] = {
     "intro": 1.0,

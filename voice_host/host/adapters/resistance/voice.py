@@ -8,9 +8,9 @@ from typing import Any
 
 from voice_host.games import GameState
 from voice_host.games.resistance import Phase, ResistanceState
-from voice_host.host.io import Line
-from voice_host.host.narration import Narrator
-from voice_host.host.secrets import SecretSink
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.values import Line
 
 GAME = "resistance"
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from voice_host.games import GameState, SetupError
-from voice_host.host.registry import game_names, registration
+from voice_host.host.core.registry import game_names, registration
 
 SEAT_NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lou")
 MAX_STEPS = 10_000

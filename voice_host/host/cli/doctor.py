@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from voice_host.host import models_cmd
+from voice_host.host.cli import models as models_cmd
 from voice_host.speech.types import Recognizer, SpeechError
 
 ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "je vote oui"}
@@ -173,9 +173,9 @@ def check_models() -> Check:
 def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
     """Synthesize "I vote yes" and hear it as the host would in a Resistance vote: the
     phase's grammar on the recognizer, then the matcher; report what was understood."""
-    from voice_host.host.io import ListenRequest
-    from voice_host.host.understanding import understand
-    from voice_host.host.wiring import Ears
+    from voice_host.host.core.understanding import understand
+    from voice_host.host.core.values import ListenRequest
+    from voice_host.host.io.wiring import Ears
     from voice_host.intent import GrammarError, Matcher, SlotValues, load_grammar
     from voice_host.speech.effects import silence
     from voice_host.speech.source import WavSource

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from voice_host.games import Action, Event, GameState, Outcome
-from voice_host.host.io import Heard, Line
-from voice_host.host.narration import Narrator
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from voice_host.games import GameDescription, GameState, SetupError
 
 if TYPE_CHECKING:
-    from voice_host.host.adapter import GameAdapter, Prompt
     from voice_host.host.companion.games import PhoneGame
-    from voice_host.host.refusals import RefusalWords
-    from voice_host.host.secrets import SecretSink
+    from voice_host.host.core.adapter import GameAdapter, Prompt
+    from voice_host.host.core.refusals import RefusalWords
+    from voice_host.host.core.secrets import SecretSink
 
 REGISTERED: dict[str, str] = {
     "resistance": "voice_host.host.adapters.resistance",

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from voice_host.games import IllegalAction
-from voice_host.host.io import Line
-from voice_host.host.narration import Narrator, capitalized
+from voice_host.host.core.narration import Narrator, capitalized
+from voice_host.host.core.values import Line
 
 RefusalWords = Callable[[Narrator, IllegalAction], Mapping[str, Any]]
 """A game's words for the parameters it knows (only the ones that need them)."""

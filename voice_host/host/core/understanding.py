@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from voice_host.host.io import Heard, HeardKind
+from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, Matcher, MatchResult
 
 

@@ -19,11 +19,10 @@ from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
-from voice_host.host.adapter import Decision, GameAdapter, Prompt, PromptKind
-from voice_host.host.io import Heard, HeardKind, Line, Listener, ListenRequest, Output
-from voice_host.host.refusals import refusal_line
-from voice_host.host.registry import registration
-from voice_host.host.store import (
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
+from voice_host.host.core.refusals import refusal_line
+from voice_host.host.core.registry import registration
+from voice_host.host.core.store import (
     EventLog,
     SavedGame,
     SessionRecord,
@@ -32,7 +31,8 @@ from voice_host.host.store import (
     save_game,
     saves_dir,
 )
-from voice_host.host.understanding import understand
+from voice_host.host.core.understanding import understand
+from voice_host.host.core.values import Heard, HeardKind, Line, Listener, ListenRequest, Output
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
 UNIVERSAL = frozenset({
@@ -62,7 +62,7 @@ class Stop(enum.StrEnum):
 
 @dataclass
 class SessionOptions:
-    """How the loop behaves (from the :class:`~voice_host.host.config.SessionConfig`)."""
+    """How the loop behaves (from the :class:`~voice_host.host.core.config.SessionConfig`)."""
 
     confirm: str = "auto"
     """"auto": confirm low-confidence and irreversible actions; "never": never ask."""

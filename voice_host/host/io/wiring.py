@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.config import SessionConfig
-from voice_host.host.io import (
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.secrets import SPOKEN, Delivery, SecretSink, Via
+from voice_host.host.core.values import (
     Heard,
     HeardKind,
     Line,
@@ -29,7 +30,6 @@ from voice_host.host.io import (
     TextOutput,
     heard_from_transcript,
 )
-from voice_host.host.secrets import SPOKEN, Delivery, SecretSink, Via
 
 if TYPE_CHECKING:
     from voice_host.speech.types import Recognizer, StreamingRecognizer, Transcript

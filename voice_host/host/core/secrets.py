@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from voice_host.host.io import Line
-from voice_host.host.narration import Narrator
+from voice_host.host.core.narration import Narrator
+from voice_host.host.core.values import Line
 
 
 class Via(enum.StrEnum):

@@ -16,7 +16,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from voice_host.host.io import Line, Style
+from voice_host.host.core.values import Line, Style
 
 LANGS = ("en", "fr")
 

@@ -9,10 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from voice_host.games import GameError, GameState, SetupError
-from voice_host.host.config import SessionConfig
-from voice_host.host.play import add_common, run_session
-from voice_host.host.registry import registration
-from voice_host.host.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
+from voice_host.host.cli.play import add_common, run_session
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.registry import registration
+from voice_host.host.core.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

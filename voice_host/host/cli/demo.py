@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from voice_host.host import models_cmd, wiring
-from voice_host.host.adapter import GameAdapter
-from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
-from voice_host.host.registry import game_names, make_adapter, new_game, registration
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog
+from voice_host.host.cli import models as models_cmd
+from voice_host.host.core.adapter import GameAdapter
+from voice_host.host.core.registry import game_names, make_adapter, new_game, registration
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import EventLog
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.io import wiring
 
 # (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different. The bundled
 # recognizer model is US English, so the demo's table speaks mostly American-accented

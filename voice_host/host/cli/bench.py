@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-_CHECKOUT = Path(__file__).resolve().parents[2]
+_CHECKOUT = Path(__file__).resolve().parents[3]
 """The folder holding the ``voice_host`` package: a source checkout's root, or site-packages."""
 _MISSING = ("The recognition benchmark (benchmarks/bench_recognition.py) is not installed with "
             "the package: it needs a source checkout of voice-host. Run this command from a "

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from voice_host.host import models_cmd
-from voice_host.host.registry import game_names, registration
+from voice_host.host.cli import models as models_cmd
+from voice_host.host.core.registry import game_names, registration
 from voice_host.intent import (
     GrammarError,
     Matcher,
@@ -135,8 +135,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     matcher = phase.matcher
     if args.text is not None:
-        from voice_host.host.io import Heard, HeardKind
-        from voice_host.host.understanding import understand
+        from voice_host.host.core.understanding import understand
+        from voice_host.host.core.values import Heard, HeardKind
 
         for text in args.text:  # a typed line, read as the host reads one during a game
             understood = understand(Heard(HeardKind.SPEECH, text=text), matcher,
@@ -165,9 +165,9 @@ def _emit(args: argparse.Namespace, source: str, transcript: str,
 def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
     """WAV files through the same path the host plays with: the recognizer switched to the
     phase's grammar (wiring.Ears), then understanding.understand."""
-    from voice_host.host.io import HeardKind, ListenRequest
-    from voice_host.host.understanding import understand
-    from voice_host.host.wiring import Ears, WiringError, make_recognizer
+    from voice_host.host.core.understanding import understand
+    from voice_host.host.core.values import HeardKind, ListenRequest
+    from voice_host.host.io.wiring import Ears, WiringError, make_recognizer
 
     try:
         recognizer, _ = make_recognizer(args.asr, args.vosk_model, args.lang, args.whisper_model)

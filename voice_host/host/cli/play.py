@@ -11,19 +11,26 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import SetupError
-from voice_host.host import models_cmd, wiring
+from voice_host.host.cli import models as models_cmd
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
-from voice_host.host.config import SessionConfig
-from voice_host.host.registry import (
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.registry import (
     GameRegistration,
     make_adapter,
     new_game,
     registration,
     registrations,
 )
-from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import EventLog, SaveError, SessionRecord, check_save_path, saves_dir
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import (
+    EventLog,
+    SaveError,
+    SessionRecord,
+    check_save_path,
+    saves_dir,
+)
+from voice_host.host.io import wiring
 
 
 def split_names(text: str) -> list[str]:
