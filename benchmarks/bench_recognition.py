@@ -531,7 +531,7 @@ def system_language(system: str) -> str:
 
 
 def make_ears(system: str) -> Any:
-    from voice_host.host.io.wiring import Ears
+    from voice_host.host.io.listening import PhaseEars
 
     name, _, lang = system.partition("@")
     lang = lang or "en"
@@ -546,7 +546,7 @@ def make_ears(system: str) -> Any:
             else None
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
-        return Ears(whisper, open_vocabulary=mode == "open")
+        return PhaseEars(whisper, open_vocabulary=mode == "open")
     if backend == "pocketsphinx":
         from voice_host.speech.pocketsphinx_asr import PocketSphinxRecognizer
 
@@ -555,14 +555,14 @@ def make_ears(system: str) -> Any:
         from voice_host.speech.recognizers import create_recognizer
 
         recognizer = create_recognizer("vosk")
-    return Ears(recognizer, open_vocabulary=mode == "open")
+    return PhaseEars(recognizer, open_vocabulary=mode == "open")
 
 
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import HeardKind, ListenRequest
-    from voice_host.host.io.wiring import MicListener
+    from voice_host.host.io.listening import MicListener
     from voice_host.intent import Matcher
     from voice_host.speech.source import ArraySource
 

@@ -14,7 +14,8 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, SessionRecord
-from voice_host.host.core.values import Line, ScriptListener, TextOutput
+from voice_host.host.core.values import Line
+from voice_host.host.io.terminal import ScriptListener, TextOutput
 
 
 @dataclass

@@ -20,14 +20,8 @@ from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import load_game, rng_from_json
-from voice_host.host.core.values import (
-    Heard,
-    HeardKind,
-    Line,
-    ListenRequest,
-    ScriptListener,
-    TextOutput,
-)
+from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
+from voice_host.host.io.terminal import ScriptListener, TextOutput
 from voice_host.intent import Matcher, load_grammar
 
 RED = ["Hannah", "Thomas"]
@@ -555,7 +549,7 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
         tmp_path: Path) -> None:
     import numpy as np
 
-    from voice_host.host.io.wiring import Ears
+    from voice_host.host.io.listening import PhaseEars
     from voice_host.speech.fakes import ScriptedRecognizer
     from voice_host.speech.wav import write_wav
 
@@ -575,7 +569,7 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     script = tmp_path / "wav-script.txt"
     script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     recognizer = ScriptedRecognizer(heard, confidence=0.9)
-    ears = Ears(recognizer)
+    ears = PhaseEars(recognizer)
     out = io.StringIO()
     adapter = make_adapter("codenames", opts,
                            secret_sink=lambda line: Delivery(Via.COMPANION, "x"))

@@ -30,7 +30,8 @@ from voice_host.games.resistance import (  # noqa: E402
     Role,
 )
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
-from voice_host.host.core.values import Line, Style, TextOutput  # noqa: E402
+from voice_host.host.core.values import Line, Style  # noqa: E402
+from voice_host.host.io.terminal import TextOutput  # noqa: E402
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 

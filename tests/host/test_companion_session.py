@@ -28,7 +28,8 @@ from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa:
 from voice_host.host.core.registry import registration  # noqa: E402
 from voice_host.host.core.session import Session, SessionOptions, Stop  # noqa: E402
 from voice_host.host.core.store import EventLog  # noqa: E402
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest, ScriptListener, TextOutput  # noqa: E402,E501
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa: E402
+from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
@@ -614,7 +615,7 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
 def test_a_terminal_is_listened_to_in_short_slices() -> None:
     import os
 
-    from voice_host.host.core.values import TextListener
+    from voice_host.host.io.terminal import TextListener
 
     leader, follower = os.openpty()
     with os.fdopen(follower, "r", encoding="utf-8") as stream:

@@ -19,16 +19,9 @@ from voice_host.host.core.store import (
     rng_to_json,
     save_game,
 )
-from voice_host.host.core.values import (
-    HeardKind,
-    Line,
-    ListenRequest,
-    ScriptListener,
-    Style,
-    TextOutput,
-    parse_script_line,
-)
-from voice_host.host.io.wiring import SecretFiles
+from voice_host.host.core.values import HeardKind, Line, ListenRequest, Style
+from voice_host.host.io.secret_files import SecretFiles
+from voice_host.host.io.terminal import ScriptListener, TextOutput, parse_script_line
 
 REQUEST = ListenRequest(grammar=None, grammar_name="x.y", expected=("Ada",))
 

@@ -31,15 +31,8 @@ from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, load_game, rng_from_json
-from voice_host.host.core.values import (
-    Heard,
-    HeardKind,
-    Line,
-    ListenRequest,
-    Style,
-    TextOutput,
-    parse_script_line,
-)
+from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
+from voice_host.host.io.terminal import TextOutput, parse_script_line
 
 PLAYERS4 = ["Ada", "Ben", "Cleo", "Dan"]
 PLAYERS3 = ["Ada", "Ben", "Cleo"]
@@ -709,7 +702,7 @@ def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_
     import os
     import pty
 
-    from voice_host.host.core.values import TextListener
+    from voice_host.host.io.terminal import TextListener
 
     master, slave = pty.openpty()
     try:

@@ -14,8 +14,9 @@ import pytest
 
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.session import Session, SessionOptions
-from voice_host.host.core.values import HeardKind, ListenRequest, ScriptListener, TextOutput
-from voice_host.host.io.wiring import Ears
+from voice_host.host.core.values import HeardKind, ListenRequest
+from voice_host.host.io.listening import PhaseEars
+from voice_host.host.io.terminal import ScriptListener, TextOutput
 from voice_host.speech.fakes import ScriptedRecognizer
 from voice_host.speech.types import SAMPLE_RATE
 from voice_host.speech.wav import encode_wav
@@ -46,7 +47,7 @@ def _request() -> ListenRequest:
 
 def test_a_cut_off_recording_is_refused_and_not_decoded(tmp_path: Path) -> None:
     recognizer = ScriptedRecognizer(["no"], confidence=0.95)
-    heard = Ears(recognizer).decode_wav(_truncated(tmp_path / "cut.wav", declared=0.9,
+    heard = PhaseEars(recognizer).decode_wav(_truncated(tmp_path / "cut.wav", declared=0.9,
                                                    kept=0.1), _request())
     assert heard.kind is HeardKind.ERROR
     assert heard.error == ("That recording is cut short: its header says 0.9 seconds, but "
@@ -58,7 +59,7 @@ def test_a_recording_too_short_for_a_word_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "blip.wav"
     path.write_bytes(encode_wav(_speechlike(0.1)))
     recognizer = ScriptedRecognizer(["no"], confidence=0.95)
-    heard = Ears(recognizer).decode_wav(path, _request())
+    heard = PhaseEars(recognizer).decode_wav(path, _request())
     assert heard.kind is HeardKind.ERROR and "too short to hold a word" in heard.error
     assert recognizer.audio == []
 
@@ -71,7 +72,7 @@ def test_a_whole_recording_and_a_streamed_header_are_decoded(tmp_path: Path) -> 
     struct.pack_into("<I", data, 40, 0xFFFFFFFF)  # a streaming writer's unknown length
     streamed.write_bytes(bytes(data))
     recognizer = ScriptedRecognizer(["yes", "no"], confidence=0.95)
-    ears = Ears(recognizer)
+    ears = PhaseEars(recognizer)
     assert ears.decode_wav(whole, _request()).text == "yes"
     assert ears.decode_wav(streamed, _request()).text == "no"
 
@@ -93,7 +94,7 @@ def test_in_a_game_the_cut_off_vote_is_not_applied(tmp_path: Path, lang: str, te
     session = Session(adapter=make_adapter("resistance", opts),
                       state=new_game("resistance", opts), rng=random.Random(7),
                       output=TextOutput(out),
-                      listener=ScriptListener(script, decode_wav=Ears(recognizer).decode_wav),
+                      listener=ScriptListener(script, decode_wav=PhaseEars(recognizer).decode_wav),
                       options=SessionOptions(confirm="never"))
     session.run(fresh=True)
     assert said in out.getvalue()

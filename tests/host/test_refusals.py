@@ -95,7 +95,8 @@ def test_a_move_whose_follow_up_is_illegal_is_refused_before_any_question(lang: 
     from voice_host.games.resistance import CastVote, ProposeTeam
     from voice_host.host.core.adapter import Decision, Prompt
     from voice_host.host.core.session import Session, SessionOptions
-    from voice_host.host.core.values import Heard, HeardKind, TextOutput
+    from voice_host.host.core.values import Heard, HeardKind
+    from voice_host.host.io.terminal import TextOutput
     from voice_host.intent import IntentMatch
 
     options = {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "lang": lang,

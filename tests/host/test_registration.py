@@ -15,7 +15,8 @@ import pytest
 from voice_host import cli
 from voice_host.host.core import narration, registry
 from voice_host.host.core.session import Session, SessionOptions, Stop
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.io.terminal import TextOutput
 from voice_host.intent import grammar
 
 TOY = Path(__file__).parent / "toy"

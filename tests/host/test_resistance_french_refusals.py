@@ -34,7 +34,8 @@ from voice_host.host.core.narration import Narrator
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.session import Session, SessionOptions
 from voice_host.host.core.store import EventLog
-from voice_host.host.core.values import Heard, HeardKind, ScriptListener, TextOutput
+from voice_host.host.core.values import Heard, HeardKind
+from voice_host.host.io.terminal import ScriptListener, TextOutput
 from voice_host.intent import IntentMatch
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]

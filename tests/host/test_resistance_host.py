@@ -30,7 +30,8 @@ from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import load_game, rng_from_json
-from voice_host.host.core.values import Line, ScriptListener, Style, TextOutput
+from voice_host.host.core.values import Line, Style
+from voice_host.host.io.terminal import ScriptListener, TextOutput
 from voice_host.intent import Matcher, load_grammar
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]

@@ -17,7 +17,9 @@ from voice_host.games.codenames import Colour, clue_problem
 from voice_host.host.adapters import new_game
 from voice_host.host.cli import play
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.values import Line
 from voice_host.host.io import wiring
+from voice_host.host.io.secret_files import SecretFiles
 
 
 def _script(tmp_path: Path, name: str, lines: list[str]) -> Path:
@@ -61,13 +63,13 @@ def test_stop_with_a_custom_save_names_it_and_resume_says_whose_turn_and_the_clu
 
 
 def test_secret_files_are_private_to_their_user(tmp_path: Path) -> None:
-    secrets = wiring.SecretFiles(tmp_path / "game-secrets")
+    secrets = SecretFiles(tmp_path / "game-secrets")
     old = secrets.path_for("Ben")
     secrets.folder.mkdir()
     old.write_text("from an older version\n", encoding="utf-8")
     old.chmod(0o644)
-    secrets(wiring.Line("Ada, you are a spy.", to="Ada"))
-    secrets(wiring.Line("Ben, you are a hero.", to="Ben"))
+    secrets(Line("Ada, you are a spy.", to="Ada"))
+    secrets(Line("Ben, you are a hero.", to="Ben"))
     assert stat.S_IMODE(secrets.path_for("Ada").stat().st_mode) == 0o600
     assert stat.S_IMODE(old.stat().st_mode) == 0o600
     assert old.read_text(encoding="utf-8").endswith("Ben, you are a hero.\n")

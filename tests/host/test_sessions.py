@@ -15,8 +15,9 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.registry import registration
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, load_game
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest, TextOutput
-from voice_host.host.io.wiring import SecretFiles
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.io.secret_files import SecretFiles
+from voice_host.host.io.terminal import TextOutput
 
 OPTIONS = {
     "resistance": {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"], "double_agent": True,
@@ -98,7 +99,7 @@ def test_an_unknown_speaker_is_told_so_and_nothing_changes(tmp_path: Path) -> No
     out = io.StringIO()
     script = tmp_path / "s.txt"
     script.write_text("Zed: yes\n", encoding="utf-8")
-    from voice_host.host.core.values import ScriptListener
+    from voice_host.host.io.terminal import ScriptListener
 
     session = Session(adapter=adapter, state=state, rng=random.Random(2),
                       output=TextOutput(stream=out), listener=ScriptListener(script),
@@ -117,7 +118,7 @@ def test_an_unknown_speaker_is_told_so_and_nothing_changes(tmp_path: Path) -> No
 
 def test_a_universal_command_during_the_broadcast_is_not_taken_as_the_message(
         tmp_path: Path) -> None:
-    from voice_host.host.core.values import ScriptListener
+    from voice_host.host.io.terminal import ScriptListener
 
     options = {"deal": "table", "lang": "en", "seed": 4, **OPTIONS["ici-londres"]}
     script = tmp_path / "s.txt"

@@ -60,18 +60,14 @@ def test_missing_wav_is_reported(capsys: pytest.CaptureFixture[str], tmp_path) -
 
 def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str], tmp_path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    import sys
-    import types
-
     import numpy as np
 
+    from voice_host.speech import recognizers
     from voice_host.speech.fakes import ScriptedRecognizer
     from voice_host.speech.wav import write_wav
 
     recognizer = ScriptedRecognizer(["both yes", "did you see his face"])
-    fake = types.ModuleType("voice_host.speech.recognizers")
-    fake.create_recognizer = lambda asr="auto", **_: recognizer  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "voice_host.speech.recognizers", fake)
+    monkeypatch.setattr(recognizers, "create_recognizer", lambda asr="auto", **_: recognizer)
     paths = []
     for name in ("a.wav", "b.wav"):
         path = tmp_path / name

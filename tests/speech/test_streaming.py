@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from voice_host.host.core.values import HeardKind, ListenRequest, TextOutput
-from voice_host.host.io.wiring import Ears, MicListener
+from voice_host.host.core.values import HeardKind, ListenRequest
+from voice_host.host.io.listening import MicListener, PhaseEars
+from voice_host.host.io.terminal import TextOutput
 from voice_host.intent import load_grammar
 from voice_host.intent.grammar import SlotValues
 from voice_host.speech.fakes import ScriptedRecognizer, StreamingScriptedRecognizer
@@ -43,7 +44,7 @@ def test_every_backend_declares_its_interface(backend: type, interface: type) ->
 def test_a_recognizer_that_does_not_stream_is_decoded_whole() -> None:
     recognizer = ScriptedRecognizer(["i vote yes"])
     assert not isinstance(recognizer, StreamingRecognizer)
-    ears = Ears(recognizer)
+    ears = PhaseEars(recognizer)
     assert ears.stream(_request()) is None
     heard = ears.hear(np.zeros(SAMPLE_RATE, np.int16), _request(), source="test")
     assert heard.text == "i vote yes"
@@ -51,7 +52,7 @@ def test_a_recognizer_that_does_not_stream_is_decoded_whole() -> None:
 
 def test_a_streaming_recognizer_is_fed_while_the_player_talks() -> None:
     recognizer = StreamingScriptedRecognizer(["i vote no"])
-    ears = Ears(recognizer)
+    ears = PhaseEars(recognizer)
     stream = ears.stream(_request())
     assert stream is not None
     assert recognizer.grammar is not None and "vote" in recognizer.grammar.words
@@ -68,7 +69,7 @@ def test_a_streaming_recognizer_is_fed_while_the_player_talks() -> None:
 
 def test_nothing_streamed_is_decoded_whole() -> None:
     recognizer = StreamingScriptedRecognizer(["i vote yes"])
-    stream = Ears(recognizer).stream(_request())
+    stream = PhaseEars(recognizer).stream(_request())
     assert stream is not None
     audio = np.ones(SAMPLE_RATE, np.int16)
     assert stream.finish(audio, source="test").text == "i vote yes"
@@ -87,7 +88,7 @@ def test_the_microphone_path_streams_only_to_a_streaming_recognizer(streaming: b
     audio = np.concatenate([silence, _burst(1.0), silence, silence])
     recognizer = StreamingScriptedRecognizer(["i vote yes"]) if streaming \
         else ScriptedRecognizer(["i vote yes"])
-    listener = MicListener(Ears(recognizer), ArraySource(audio), TextOutput())
+    listener = MicListener(PhaseEars(recognizer), ArraySource(audio), TextOutput())
     heard = listener.listen(_request())
     assert heard.kind is HeardKind.SPEECH and heard.text == "i vote yes"
     assert len(recognizer.audio) == 1

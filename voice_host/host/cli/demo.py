@@ -22,8 +22,11 @@ from voice_host.host.core.adapter import GameAdapter
 from voice_host.host.core.registry import game_names, make_adapter, new_game, registration
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest, TextOutput
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest
 from voice_host.host.io import wiring
+from voice_host.host.io.listening import PhaseEars
+from voice_host.host.io.secret_files import SecretFiles
+from voice_host.host.io.terminal import TextOutput
 
 # (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different. The bundled
 # recognizer model is US English, so the demo's table speaks mostly American-accented
@@ -46,7 +49,7 @@ class Voice:
 class ScriptedPlayers:
     """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
 
-    def __init__(self, *, adapter: GameAdapter, ears: wiring.Ears, voices: dict[str, Voice],
+    def __init__(self, *, adapter: GameAdapter, ears: PhaseEars, voices: dict[str, Voice],
                  folder: Path, transcript: TextIO, rng: random.Random) -> None:
         self.adapter = adapter
         self.ears = ears
@@ -173,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en",
                                                          getattr(args, "whisper_model", None))
-        output = wiring._speech_output(f"wav:{out / 'narration'}", captions=None,
-                                       secrets=wiring.SecretFiles(out / "secrets"))
+        output = wiring.speech_output(f"wav:{out / 'narration'}", captions=None,
+                                      secrets=SecretFiles(out / "secrets"))
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
         return 2
@@ -186,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     voices = {p: Voice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
               for i, p in enumerate(state.players)}
     rng = random.Random(args.seed)
-    players = ScriptedPlayers(adapter=adapter, ears=wiring.Ears(recognizer), voices=voices,
+    players = ScriptedPlayers(adapter=adapter, ears=PhaseEars(recognizer), voices=voices,
                               folder=out / "players", transcript=stream,
                               rng=random.Random(args.seed + 1))
     log = EventLog(out / "log.jsonl")

@@ -4,7 +4,7 @@ Reports the sound devices, the text-to-speech engine, the recognizer ``--asr`` w
 the Vosk models installed, and then, with no microphone needed, synthesizes "I vote yes" into
 a WAV file with silence around it, cuts the utterance out with the endpointer, and sends it
 through the host's own path for a real game phase — the Resistance vote, its grammar from
-``grammars/`` given to whatever recognizer ``--asr`` picked (``wiring.Ears``), then the
+``grammars/`` given to whatever recognizer ``--asr`` picked (``PhaseEars``), then the
 matcher (``understanding.understand``) — and says what was heard, what the host understood,
 and how long it took. It passes only when the host would have taken the vote.
 """
@@ -175,7 +175,7 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
     phase's grammar on the recognizer, then the matcher; report what was understood."""
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import ListenRequest
-    from voice_host.host.io.wiring import Ears
+    from voice_host.host.io.listening import PhaseEars
     from voice_host.intent import GrammarError, Matcher, SlotValues, load_grammar
     from voice_host.speech.effects import silence
     from voice_host.speech.source import WavSource
@@ -201,7 +201,7 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
             write_wav(path, np.concatenate([pad, speech, pad]))
             utterance = WavSource(path).listen(timeout=5.0)
         t1 = time.perf_counter()
-        heard = Ears(recognizer).hear(utterance.samples, request, source="doctor")
+        heard = PhaseEars(recognizer).hear(utterance.samples, request, source="doctor")
         asr_ms = (time.perf_counter() - t1) * 1000
     except SpeechError as error:
         return Check("round trip", False, str(error))

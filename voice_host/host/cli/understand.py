@@ -164,17 +164,18 @@ def _emit(args: argparse.Namespace, source: str, transcript: str,
 
 def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
     """WAV files through the same path the host plays with: the recognizer switched to the
-    phase's grammar (wiring.Ears), then understanding.understand."""
+    phase's grammar (PhaseEars), then understanding.understand."""
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import HeardKind, ListenRequest
-    from voice_host.host.io.wiring import Ears, WiringError, make_recognizer
+    from voice_host.host.io.listening import PhaseEars
+    from voice_host.host.io.wiring import WiringError, make_recognizer
 
     try:
         recognizer, _ = make_recognizer(args.asr, args.vosk_model, args.lang, args.whisper_model)
     except (WiringError, ImportError) as error:
         print(f"WAV input needs the speech recognizer: {error}", file=sys.stderr)
         return 2
-    ears = Ears(recognizer)
+    ears = PhaseEars(recognizer)
     request = ListenRequest(grammar=phase, grammar_name=f"{args.game}.{args.phase}.{args.lang}",
                             expected=(args.speaker,) if args.speaker else ())
     failures = 0

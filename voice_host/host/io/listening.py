@@ -1,0 +1,194 @@
+"""Listening with a recognizer: the host's listen request turned into what the speech
+layer's :class:`~voice_host.speech.ears.Ears` expect, its transcript into a
+:class:`~voice_host.host.core.values.Heard`, recorded utterances (scripts) and the
+endpointed microphone."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from voice_host.host.core.values import (
+    Heard,
+    HeardKind,
+    ListenRequest,
+    Output,
+    heard_from_transcript,
+)
+from voice_host.intent import PhaseGrammar
+from voice_host.speech.ears import Ears, EarsStream, Expected
+from voice_host.speech.source import (
+    AudioSource,
+    EndOfAudio,
+    EndpointedSource,
+    SilenceTimeout,
+    utterance_problem,
+)
+from voice_host.speech.types import (
+    ANY_WORD_RULE,
+    RecognitionGrammar,
+    Recognizer,
+    RecordingTooShort,
+    Samples,
+    SpeechError,
+    Transcript,
+)
+from voice_host.speech.wav import read_utterance_wav
+
+
+class PhaseEars:
+    """The speech layer's Ears, listening for the current phase's grammar; what they heard
+    comes back as a Heard (with the audio when the request keeps it).
+
+    ``open_vocabulary`` decodes with the recognizer's full language model instead of the
+    phase's grammar (the benchmark's baseline; the matcher is the same)."""
+
+    def __init__(self, recognizer: Recognizer, *, open_vocabulary: bool = False) -> None:
+        self.ears = Ears(recognizer, open_vocabulary=open_vocabulary)
+        self._last: tuple[PhaseGrammar, str, Expected] | None = None
+
+    @property
+    def recognizer(self) -> Recognizer:
+        return self.ears.recognizer
+
+    def expected(self, request: ListenRequest) -> Expected | None:
+        """What the recognizer listens for (None: a free recording, nothing to decode)."""
+        pg = request.grammar
+        if pg is None:
+            return None
+        last = self._last
+        if last is not None and last[0] is pg and last[1] == request.grammar_name:
+            return last[2]
+        expected = Expected(RecognitionGrammar(
+            # for an open phase (the clue word) the likely-word grammar, tried first
+            name=request.grammar_name, jsgf=pg.recognition_jsgf(), words=pg.vocabulary(),
+            open_jsgf=pg.open_slot_jsgf(ANY_WORD_RULE), spellings=pg.written_forms()),
+            open_retry=pg.open_vocabulary)
+        self._last = (pg, request.grammar_name, expected)
+        return expected
+
+    def use(self, request: ListenRequest) -> None:
+        expected = self.expected(request)
+        if expected is not None:
+            self.ears.use(expected)
+
+    def hear(self, samples: Samples, request: ListenRequest, *, source: str) -> Heard:
+        expected = self.expected(request)
+        if expected is None:  # a free recording: keep the audio, no decoding
+            return Heard(HeardKind.SPEECH, text="", recording=samples, source=source)
+        return self.heard(self.ears.recognize(samples, expected), samples, request,
+                          source=source)
+
+    def stream(self, request: ListenRequest) -> PhaseStream | None:
+        """A decoder fed frame by frame while the player talks (None when the recognizer
+        does not stream or there is nothing to decode)."""
+        expected = self.expected(request)
+        stream = None if expected is None else self.ears.stream(expected)
+        return None if stream is None else PhaseStream(self, stream, request)
+
+    @staticmethod
+    def heard(transcript: Transcript, samples: Samples, request: ListenRequest, *,
+              source: str) -> Heard:
+        """The Heard of a transcript of ``samples``."""
+        return heard_from_transcript(transcript, source=source,
+                                     recording=samples if request.record else None,
+                                     closed_grammar=transcript.closed_grammar)
+
+    def decode_wav(self, path: Path, request: ListenRequest) -> Heard:
+        """A recorded utterance through the recognizer; a broken, cut-off or too short
+        recording is an ERROR with its sentence, never decoded (a fragment of a word can be
+        heard as a confident "no")."""
+        try:
+            samples = read_utterance_wav(path)
+        except RecordingTooShort as exc:
+            if exc.declared is not None:
+                return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                             error_key="common.recording_cut_short",
+                             error_params=(("declared", f"{exc.declared:.1f}"),
+                                           ("actual", f"{exc.actual:.1f}")))
+            return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
+                         error_key="common.recording_too_short",
+                         error_params=(("actual", f"{exc.actual:.2f}"),))
+        except SpeechError as exc:
+            return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
+        return self.hear(samples, request, source=str(path))
+
+
+class PhaseStream:
+    """One utterance decoded while it is spoken (:class:`~voice_host.speech.ears.EarsStream`),
+    finished as a Heard."""
+
+    def __init__(self, ears: PhaseEars, stream: EarsStream, request: ListenRequest) -> None:
+        self.ears = ears
+        self.stream = stream
+        self.request = request
+
+    @property
+    def frames_fed(self) -> int:
+        """Frames decoded so far in the current attempt."""
+        return self.stream.frames_fed
+
+    def feed(self, frame: Samples, restart: bool = False) -> None:
+        """Decode one more frame; ``restart`` drops what was fed before."""
+        self.stream.feed(frame, restart)
+
+    def finish(self, samples: Samples, *, source: str) -> Heard:
+        """The Heard of the utterance whose audio is ``samples``."""
+        return self.ears.heard(self.stream.finish(samples), samples, self.request,
+                               source=source)
+
+
+class MicListener:
+    """The microphone, endpointed, through the recognizer. During a countdown the host
+    ticks once a second while it keeps listening."""
+
+    listens_in_slices = True
+    """It honours a short timeout, so the host can listen while it waits for the phones."""
+
+    def __init__(self, ears: PhaseEars, source: AudioSource, output: Output) -> None:
+        self.ears = ears
+        self.source = source
+        self.output = output
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.ears.use(request)
+        stop_ticks = threading.Event()
+        if request.countdown:
+            self._start_ticks(request.countdown, stop_ticks)
+        timeout = float(request.countdown) if request.countdown else request.timeout
+        stream = self.ears.stream(request) if isinstance(self.source, EndpointedSource) \
+            else None
+        try:
+            if stream is not None and isinstance(self.source, EndpointedSource):
+                utterance = self.source.listen(timeout=timeout, on_frame=stream.feed)
+            else:
+                utterance = self.source.listen(timeout=timeout)
+        except SilenceTimeout:
+            return Heard(HeardKind.SILENCE, source="microphone")
+        except EndOfAudio:
+            return Heard(HeardKind.END, source="microphone")
+        except SpeechError as exc:
+            return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
+        finally:
+            stop_ticks.set()
+        problem = utterance_problem(utterance)
+        if stream is not None:
+            heard = stream.finish(utterance.samples, source="microphone")
+        else:
+            heard = self.ears.hear(utterance.samples, request, source="microphone")
+        if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
+            # clipped or cut off and not understood: say what was wrong with the audio
+            return Heard(HeardKind.ERROR, error=problem, source="microphone")
+        return heard
+
+    def _start_ticks(self, seconds: int, stop: threading.Event) -> None:
+        def run() -> None:
+            for remaining in range(seconds - 1, -1, -1):
+                if stop.wait(1.0):
+                    return
+                self.output.tick(remaining)
+
+        threading.Thread(target=run, name="voice-host-countdown", daemon=True).start()
+
+    def close(self) -> None:
+        self.source.close()
