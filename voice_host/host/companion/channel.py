@@ -42,7 +42,6 @@ from voice_host.host.core.values import Line
 log = logging.getLogger("voice_host.companion")
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-DEFAULT_PORT = 8765
 
 
 def lan_address() -> str | None:
@@ -297,9 +296,10 @@ class CompanionChannel:
                 return False, self.words("refusal.not_started")
             try:
                 action = games.private_action(self.game, seat, choice, self._shadow)
-            except games.ChoiceError as exc:
-                key = "not_your_turn" if exc.reason == "not your turn" else "unknown_choice"
-                return False, self.words(f"refusal.{key}")
+            except games.NotYourTurn:
+                return False, self.words("refusal.not_your_turn")
+            except games.ChoiceError:
+                return False, self.words("refusal.unknown_choice")
             try:
                 self._shadow.apply(action)
             except IllegalAction as exc:

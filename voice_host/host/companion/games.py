@@ -32,6 +32,14 @@ class ChoiceError(Exception):
         self.reason = reason
 
 
+class NotYourTurn(ChoiceError):
+    """A choice whose action does not name its player, sent when it is not that seat's
+    turn."""
+
+    def __init__(self) -> None:
+        super().__init__("not your turn")
+
+
 @dataclass(frozen=True)
 class Choice:
     """One input a seat may send now."""
@@ -100,7 +108,7 @@ def private_action(game: str, seat: str, choice: str, state: GameState | None = 
     action = phone.action(seat, choice, state)
     if not hasattr(action, "player") and (state is None or seat not in state.current_players()):
         # the engine cannot tell who sent it: only a player whose turn it is may
-        raise ChoiceError("not your turn")
+        raise NotYourTurn()
     return action
 
 

@@ -9,14 +9,13 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.config import DEFAULT_PORT, SessionConfig
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
 
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
-DEFAULT_PORT = 8765
 INSTALL_HINT = ("The companion page needs the companion extra: "
                 "pip install 'voice-host[companion]'.")
 

@@ -31,6 +31,10 @@ class RecognizerConfig:
                    vosk_model=Path(vosk) if vosk else None)
 
 
+DEFAULT_PORT = 8765
+"""The companion page's port when none is given (a resumed game keeps the one it used)."""
+
+
 @dataclass(frozen=True)
 class CompanionConfig:
     """The companion page (``--companion``, ``--port``, ``--companion-host``, ``--tls``)."""
