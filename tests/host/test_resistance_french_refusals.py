@@ -104,7 +104,7 @@ class French:
         self.log.close()
         events = [json.loads(x) for x in self.log_path.read_text(encoding="utf-8").splitlines()]
         return [(e["code"], e["params"]) for e in events if e["event"] == "refused"
-                and "code" in e]
+                and e["code"] is not None]
 
     def say_match(self, intent: str, slots: dict[str, Any], speaker: str) -> None:
         """An understood utterance, carried out by the session as if heard."""

@@ -78,7 +78,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     cls = registration(game).state_class
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:
-        if entry["event"] not in ("action", "refused") or "action" not in entry:
+        if entry["event"] not in ("action", "refused") or entry.get("action") is None:
             continue
         action = entry["action"]
         for name in secret_fields[action["type"]]:

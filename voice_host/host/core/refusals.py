@@ -10,7 +10,9 @@ session and by the companion page."""
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from voice_host.games import IllegalAction
@@ -57,3 +59,37 @@ def refusal_text(narrator: Narrator, error: IllegalAction,
 def refusal_line(narrator: Narrator, error: IllegalAction,
                  words: RefusalWords | None = None) -> Line:
     return Line(refusal_text(narrator, error, words), lang=narrator.lang)
+
+
+def _jsonable(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Values as the log writes them (tuples become lists)."""
+    return dict(json.loads(json.dumps(dict(values), default=list)))
+
+
+@dataclass(frozen=True)
+class RefusalRecord:
+    """One refused command as the log writes it: the same fields for every refusal, by the
+    rules or by the host."""
+
+    reason: str
+    """Why, in words: the rules' own sentence (English) when the engine refused, else the
+    sentence the host said."""
+    code: str | None = None
+    """The rules' refusal code (None when the host refused before the rules were asked)."""
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """The code's parameters."""
+    action: Mapping[str, Any] | None = None
+    """The refused action, as the public log shows it (None when no action was made)."""
+    intent: str | None = None
+    """The understood intent (``"record"`` for a refused recording)."""
+    slots: Mapping[str, Any] = field(default_factory=dict)
+    """The understood slots."""
+    speaker: str | None = None
+    """Who spoke, when known."""
+
+    def fields(self) -> dict[str, Any]:
+        """The log entry's fields."""
+        return {"reason": self.reason, "code": self.code, "params": _jsonable(self.params),
+                "action": None if self.action is None else dict(self.action),
+                "intent": self.intent, "slots": _jsonable(self.slots),
+                "speaker": self.speaker}

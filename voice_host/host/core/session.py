@@ -6,7 +6,6 @@ microphone loses nothing, and ``voice-host resume`` continues exactly."""
 
 from __future__ import annotations
 
-import enum
 import json
 import math
 import random
@@ -20,7 +19,9 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
-from voice_host.host.core.refusals import refusal_line
+from voice_host.host.core.commands import ANSWERED_DURING_CONFIRM, COMMANDS, UNIVERSAL
+from voice_host.host.core.phones import Companion, PhoneDesk
+from voice_host.host.core.refusals import RefusalRecord, refusal_line
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import (
     EventLog,
@@ -32,32 +33,23 @@ from voice_host.host.core.store import (
     saves_dir,
 )
 from voice_host.host.core.understanding import understand
-from voice_host.host.core.values import Heard, HeardKind, Line, Listener, ListenRequest, Output
+from voice_host.host.core.values import (
+    Heard,
+    HeardKind,
+    Line,
+    Listener,
+    ListenRequest,
+    Output,
+    Stop,
+)
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
-UNIVERSAL = frozenset({
-    "help", "repeat", "score", "status", "read_board", "undo", "pause", "resume", "quit",
-    "slower", "faster", "louder", "quieter", "list_tried", "move_code",
-})
 CONFIRM_BELOW = 0.75
 """Actions understood with less confidence than this are confirmed first (--confirm auto)."""
 SILENCES_BEFORE_PAUSE = 3
 CONFIRM_TRIES = 3
 """Answers to a yes/no question that are neither yes nor no before the host gives up."""
-ANSWERED_DURING_CONFIRM = frozenset({
-    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
-"""Universal commands answered while a yes/no question waits (which is then asked again);
-the others (help, repeat, undo, stop...) get the question again."""
 UNDO_DEPTH = 50
-LISTEN_SLICE = 1.5
-"""While phones may answer, a listener that can stop early (the microphone, a terminal)
-listens this many seconds at a time, so a phone's input waits no longer than that."""
-
-
-class Stop(enum.StrEnum):
-    FINISHED = "finished"
-    QUIT = "quit"
-    INPUT_ENDED = "input_ended"
 
 
 @dataclass
@@ -76,7 +68,7 @@ class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
-                 saved: SessionRecord | None = None, companion: Any = None,
+                 saved: SessionRecord | None = None, companion: Companion | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.adapter = adapter
         self.state = state
@@ -96,17 +88,21 @@ class Session:
         self.registration = registration(adapter.game)
         self.grammar = load_grammar(self.registration.grammar_name, adapter.narrator.lang)
         self._last_prompt_key: str | None = None
-        self._last_lines: list[Line] = []
-        self._silences = 0
+        self.last_lines: list[Line] = []
+        """What the current prompt said (``repeat`` says it again)."""
+        self.silences = 0
+        """Silences in a row since the last answer."""
         self.paused = saved.paused
         self.companion = companion
+        """The companion page when players use it: it gets every new state; secret inputs
+        come from it instead of the microphone, and votes, picks and guesses may come from
+        it as well as aloud."""
+        self.phones = PhoneDesk(self, companion) if companion is not None else None
+        """Coordinates the phones with the voice (None without the companion page)."""
         self.clock = clock
         """Seconds, monotonic: what a countdown is measured with."""
         self._clock: tuple[str, float] | None = None
         """The running countdown: its key and the seconds already used."""
-        """A CompanionChannel (host/companion) when players use the companion page: it gets
-        every new state; secret inputs come from it instead of the microphone, and votes,
-        picks and guesses may come from it as well as aloud."""
         self.screen = sys.stderr
         """The host's own screen, for what is shown there but never said (a move code)."""
 
@@ -169,9 +165,9 @@ class Session:
                 self.say(self.adapter.status(self.state))
             if self.paused:  # paused before the stop: still paused
                 self.say_key("common.paused_reminder")
-        if (self.companion is not None and not self.companion.seats.locked
-                and self.companion.wait_for_everyone):
-            stop = self.wait_for_seats()
+        if (self.phones is not None and not self.phones.companion.seats.locked
+                and self.phones.companion.wait_for_everyone):
+            stop = self.phones.wait_for_seats()
             if stop is not None:
                 return stop
         while True:
@@ -188,167 +184,22 @@ class Session:
                 continue
             if prompt.key != self._last_prompt_key:
                 self._last_prompt_key = prompt.key
-                self._last_lines = list(prompt.lines)
-                self._silences = 0
+                self.last_lines = list(prompt.lines)
+                self.silences = 0
                 self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
                                phase=prompt.phase, expected=list(prompt.expected))
                 self.say(prompt.lines)
-            if self.companion is not None:
-                self.seat_news()
-                if self.take_phone_inputs():
-                    continue
-                if self.companion.private_turn(self.state):
-                    stop = self.wait_private(prompt)
-                    if stop is not None:
-                        return stop
+            if self.phones is not None:
+                again, stop = self.phones.before_listening(prompt)
+                if stop is not None:
+                    return stop
+                if again:
                     continue
             stop = self.listen_once(prompt)
             if stop is not None:
                 return stop
 
-    # ------------------------------------------------------------------ phones
-
-    def _slices(self) -> bool:
-        """Whether the listener can listen a short while and stop (then phones and voice
-        are taken together); a script or a pipe cannot, so it is read only when nothing
-        is expected from the phones."""
-        return bool(getattr(self.listener, "listens_in_slices", False))
-
-    def take_phone_inputs(self) -> bool:
-        """Apply what the phones sent (votes, picks, guesses, cards), oldest first, each
-        checked again against the game. True when anything was applied."""
-        if self.companion is None or not self.companion.pending():
-            return False
-        applied = False
-        for action in self.companion.take_actions(self.state):
-            if self.apply(action):
-                applied = True
-                self.paused = False
-                self._silences = 0
-        return applied
-
-    def wait_private(self, prompt: Prompt) -> Stop | None:
-        """Secret input (a mission card) comes from the companion pages, checked by the
-        engine there. The host still listens for spoken commands meanwhile when the
-        listener allows it; silence re-prompts, then waits quietly."""
-        if not self._slices():
-            action = self.companion.wait_for_action(self.options.silence_timeout, self.state)
-            if action is None:
-                self.on_silence(prompt)
-                return None
-            self.paused = False
-            self._silences = 0
-            self.apply(action)
-            return None
-        return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
-
-    def listen_while_waiting(self, prompt: Prompt, done: Any) -> Stop | None:
-        """Listen in short slices until ``done()`` (phones answered) or the silence timeout;
-        a spoken command is carried out, anything else gets the waiting reminder."""
-        waited = 0.0
-        while not done():
-            pg, matcher = self.phase_grammar(prompt.phase)
-            request = ListenRequest(
-                grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
-                expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
-                purpose="slice")
-            heard = self.listener.listen(request)
-            if heard.kind is HeardKind.SILENCE:
-                waited += LISTEN_SLICE
-                if waited >= self.options.silence_timeout:
-                    return self.on_silence(prompt)
-                continue
-            return self.handle(prompt, heard, matcher)
-        return None
-
-    def wait_for_seats(self) -> Stop | None:
-        """Before anything secret exists (or, in a resumed game, is shown): every seat is
-        claimed on a phone, each claim said aloud, then every player confirms on their own
-        phone that it shows their name. The host keeps listening for commands meanwhile."""
-        channel = self.companion
-        names = self.narrator.names
-        asked = False
-        lines = [self.narrator.line("companion.waiting_phones")]
-        prompt = Prompt(lines=tuple(lines), phase="answer", expected=(), key="companion.seats")
-        waited = 0.0
-        reminders = 0
-        free = [s.name for s in channel.seats.seats() if not s.claimed]
-        if free:
-            self.say_key("companion.waiting_for", names=names(free))
-        while True:
-            if self.seat_news():
-                waited = 0.0
-            seats = channel.seats.seats()
-            if channel.seats.all_confirmed():
-                channel.lock_seats()
-                self.say_key("companion.all_confirmed")
-                return None
-            missing = [s.name for s in seats if not s.claimed]
-            if not missing and not asked:
-                self.say_key("companion.check_names")
-                asked = True
-            elif missing:
-                asked = False
-            if not self._slices():
-                channel.wait_for_seat_event(LISTEN_SLICE)
-            else:
-                stop = self.listen_for_command(prompt)
-                if stop is not None:
-                    return stop
-            waited += LISTEN_SLICE
-            if waited >= self.options.silence_timeout and reminders < SILENCES_BEFORE_PAUSE:
-                waited = 0.0
-                reminders += 1
-                if missing:
-                    self.say_key("companion.waiting_for", names=names(missing))
-                else:
-                    self.say_key("companion.waiting_confirm",
-                                 names=names([s.name for s in seats if not s.confirmed]))
-
-    def seat_news(self) -> bool:
-        """Say aloud what changed on the seats (a claim, a move, a seat left, a move code
-        replaced after wrong guesses); confirmations show on the pages only."""
-        if self.companion is None:
-            return False
-        said = [self.narrator.line(f"companion.{e.kind}", name=e.seat)
-                for e in self.companion.take_seat_events() if e.kind != "confirmed"]
-        self.say(said)
-        return bool(said)
-
-    def listen_for_command(self, prompt: Prompt) -> Stop | None:
-        """One short listen for a universal command (help, status, stop the game ...)."""
-        pg, matcher = self.phase_grammar(prompt.phase)
-        heard = self.listener.listen(ListenRequest(
-            grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}", expected=(),
-            timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
-        if heard.kind is HeardKind.END:
-            return self.handle(prompt, heard, matcher)
-        if heard.kind is not HeardKind.SPEECH:
-            return None
-        best = understand(heard, matcher, speaker=None).best
-        if best is not None and best.intent == "help":
-            self.say_key("companion.waiting_help", player=self.state.players[0])
-            return None
-        if best is not None and best.intent in UNIVERSAL:
-            return self.universal(best, prompt)
-        self.say(prompt.lines)
-        return None
-
-    def show_move_code(self, name: str) -> None:
-        """The host asked (by voice or key) for one seat's move code: it is shown on the
-        host's screen only, never said."""
-        if self.companion is None:
-            self.say_key("companion.no_companion")
-            return
-        seat = find_player(self.state.players, name)
-        code = self.companion.move_code(seat) if seat else None
-        if seat is None or code is None:
-            self.say_key("companion.move_code_none", name=seat or name)
-            return
-        spaced = f"{code[:3]} {code[3:]}"
-        line = self.narrator.line("companion.move_code_screen", name=seat, code=spaced)
-        print(line.text, file=self.screen, flush=True)
-        self.say_key("companion.move_code_shown", name=seat)
+    # ------------------------------------------------------------------ listening
 
     def countdown_left(self, prompt: Prompt) -> float | None:
         """Seconds left on the prompt's clock (None without one). The clock runs only while
@@ -362,10 +213,10 @@ class Session:
         return max(0.0, prompt.countdown - self._clock[1])
 
     def listen_once(self, prompt: Prompt) -> Stop | None:
-        if (self.companion is not None and self._slices() and not prompt.countdown
-                and prompt.kind is PromptKind.COMMAND and self.companion.phone_turn(self.state)):
+        phones = self.phones
+        if phones is not None and phones.answers_too(prompt):
             # phones may answer this prompt too: listen in slices and look at them between
-            return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
+            return phones.listen_while_waiting(prompt, lambda: phones.companion.pending() > 0)
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
             else (None, None)
         left = self.countdown_left(prompt)
@@ -400,7 +251,7 @@ class Session:
             return None
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
-        self._silences = 0
+        self.silences = 0
         if prompt.kind is PromptKind.RECORD:
             command = self.universal_in_recording(heard, prompt)
             if command is not None:  # "repeat", "pause", "stop the game"... not a message
@@ -412,8 +263,9 @@ class Session:
                 self.undo_stack.append(before)
                 del self.undo_stack[:-UNDO_DEPTH]
             elif lines:  # refused (too long, the wrong player): the reason goes in the log
-                self.log.write("refused", intent="record", speaker=heard.speaker,
-                               reason=" ".join(line.text for line in lines))
+                self.log_refusal(RefusalRecord(
+                    reason=" ".join(line.text for line in lines), intent="record",
+                    speaker=heard.speaker))
             self.say(lines)
             self.save()
             return None
@@ -481,10 +333,10 @@ class Session:
             return None
         if self.paused:
             return None
-        self._silences += 1
-        if self._silences >= SILENCES_BEFORE_PAUSE:
+        self.silences += 1
+        if self.silences >= SILENCES_BEFORE_PAUSE:
             self.paused = True
-            self._silences = 0
+            self.silences = 0
             self.say_key("common.waiting")
             self.save()
             return None
@@ -497,9 +349,9 @@ class Session:
             self.say(decision.reply)
         if decision.action is None:
             if decision.reply:  # the host refused the command: say why in the log too
-                self.log.write("refused", intent=match.intent, slots=_jsonable(match.slots),
-                               speaker=speaker, reason=" ".join(line.text for line in
-                                                                decision.reply))
+                self.log_refusal(RefusalRecord(
+                    reason=" ".join(line.text for line in decision.reply),
+                    intent=match.intent, slots=match.slots, speaker=speaker))
             return None
         if not self.dry_run([decision.action, *decision.then]):
             return None
@@ -582,9 +434,12 @@ class Session:
 
     def refuse(self, action: Action, error: IllegalAction) -> None:
         """Say why the rules refused ``action``, in the game's language; log the code."""
-        self.log.write("refused", action=public_record(action), code=error.code,
-                       params=_jsonable(error.params), reason=error.reason)
+        self.log_refusal(RefusalRecord(reason=error.reason, code=error.code,
+                                       params=error.params, action=public_record(action)))
         self.say([refusal_line(self.narrator, error, self.registration.refusal_words)])
+
+    def log_refusal(self, record: RefusalRecord) -> None:
+        self.log.write("refused", **record.fields())
 
     def dry_run(self, actions: Sequence[Action]) -> bool:
         """Try ``actions`` (a move and its follow-ups) on a copy of the game; on a refusal
@@ -601,59 +456,13 @@ class Session:
     # ------------------------------------------------------------------ universal commands
 
     def universal(self, match: IntentMatch, prompt: Prompt) -> Stop | None:
-        intent = match.intent
-        if intent == "help" and prompt.kind is PromptKind.RECORD:
-            # what to say now is a free sentence, not a command
-            self.say_key("common.help_record", player=prompt.expected[0] if prompt.expected
-                         else "")
-        elif intent == "help":
-            pg, _ = self.phase_grammar(prompt.phase)
-            phrases = pg.help_phrases()
-            examples = [ps[0] for name, ps in phrases.items() if ps and name not in UNIVERSAL]
-            examples = examples[:6] or [ps[0] for ps in phrases.values() if ps][:4]
-            self.say([self.narrator.line("common.help", examples="; ".join(examples))])
-        elif intent == "repeat":
-            self.say(self._last_lines or self.reminder(prompt))
-        elif intent == "score":
-            self.say(self.adapter.score(self.state))
-        elif intent == "status":
-            self.say(self.adapter.status(self.state))
-        elif intent == "read_board":
-            self.say(self.adapter.board(self.state))
-        elif intent == "list_tried":
-            self.say(self.adapter.tried(self.state))
-        elif intent == "move_code":
-            self.show_move_code(str(match.slots.get("player", "")))
-        elif intent in ("slower", "faster", "louder", "quieter"):
-            delta = {"slower": {"rate": -30}, "faster": {"rate": 30},
-                     "louder": {"volume": 0.2}, "quieter": {"volume": -0.2}}[intent]
-            self.output.adjust(**delta)  # type: ignore[arg-type]
-            self.say_key(f"common.{intent}")
-        elif intent == "pause":
-            self.paused = True
-            self.save()
-            self.say_key("common.paused")
-        elif intent == "resume":
-            if self.paused:
-                self.paused = False
-                self.say_key("common.resuming")
-                self.say(self._last_lines)
-            else:
-                self.say_key("common.not_paused")
-        elif intent == "undo":
-            return self.undo(prompt)
-        elif intent == "quit":
-            if self.options.confirm != "never":
-                question = [self.narrator.line("common.confirm_quit")]
-                self.say(question)
-                if not self.ask_yes_no(prompt, question):
-                    self.say_key("common.not_quit")
-                    return None
-            self.save()
-            self.say_key(self.resume_key("common.quit"), file=self.save_name())
-            self.log.write("stopped", reason="quit")
-            return Stop.QUIT
-        return None
+        """Carry out a universal command (help, repeat, undo, stop ...)."""
+        return COMMANDS[match.intent](self, match, prompt)
+
+    def forget_prompt(self) -> None:
+        """The game went back (undo): the next prompt is said again, with a new clock."""
+        self._last_prompt_key = None
+        self._clock = None
 
     def resume_key(self, key: str) -> str:
         """``key``, or its ``_file`` form when the game is saved outside the saves folder:
@@ -667,35 +476,10 @@ class Session:
         """The save file's name, to say aloud (the whole path is printed on the screen)."""
         return self.options.save_path.name if self.options.save_path else ""
 
-    def undo(self, prompt: Prompt) -> Stop | None:
-        if not self.undo_stack:
-            self.say_key("common.nothing_to_undo")
-            return None
-        last = self.undo_stack[-1]
-        if self.options.confirm != "never":
-            question = [self.narrator.line("common.confirm_undo")]
-            self.say(question)
-            if not self.ask_yes_no(prompt, question):
-                self.say_key("common.not_undone")
-                return None
-        self.undo_stack.pop()
-        self.restore(last)
-        self._last_prompt_key = None
-        self._clock = None
-        self.log.write("undo")
-        self.save()
-        self.say_key("common.undone")
-        return None
-
     def finish(self) -> None:
         outcome = self.state.outcome()
         assert outcome is not None
         self.save()
         self.log.write("game_over", winner=self.adapter.winner_json(outcome),
                        scores=dict(outcome.scores), reason=outcome.reason)
-
-
-def _jsonable(slots: Any) -> dict[str, Any]:
-    """Slot values as the log writes them (tuples become lists)."""
-    return json.loads(json.dumps(dict(slots), default=list))
 

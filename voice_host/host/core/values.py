@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from voice_host.intent import PhaseGrammar
@@ -127,6 +127,14 @@ class ListenRequest:
     """The adapter's Prompt being answered (scripted players read it)."""
 
 
+class Stop(enum.StrEnum):
+    """Why a session's loop ended."""
+
+    FINISHED = "finished"
+    QUIT = "quit"
+    INPUT_ENDED = "input_ended"
+
+
 class Output(Protocol):
     """Where the host's lines go."""
 
@@ -149,6 +157,15 @@ class Listener(Protocol):
     def listen(self, request: ListenRequest) -> Heard: ...
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class SlicedListener(Listener, Protocol):
+    """A listener that declares whether it honours a short timeout (the microphone, a
+    terminal), so the host can listen in slices while it also waits for the phones."""
+
+    @property
+    def listens_in_slices(self) -> bool: ...
 
 
 def heard_from_transcript(transcript: Transcript, *, source: str,

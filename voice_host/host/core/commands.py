@@ -1,0 +1,139 @@
+"""The universal commands, one handler each: help, repeat, score, status, the board, what
+was tried, a move code, speed and volume, pause and resume, undo and stop. They work in
+every game and phase; the table's keys are the intents the loop treats as universal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from voice_host.host.core.adapter import Prompt, PromptKind
+from voice_host.host.core.values import Stop
+from voice_host.intent import IntentMatch
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
+
+Handler = Callable[["Session", IntentMatch, Prompt], "Stop | None"]
+"""Carries out one universal command; a Stop ends the session."""
+
+
+def _help(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    if prompt.kind is PromptKind.RECORD:
+        # what to say now is a free sentence, not a command
+        s.say_key("common.help_record", player=prompt.expected[0] if prompt.expected
+                  else "")
+        return
+    pg, _ = s.phase_grammar(prompt.phase)
+    phrases = pg.help_phrases()
+    examples = [ps[0] for name, ps in phrases.items() if ps and name not in UNIVERSAL]
+    examples = examples[:6] or [ps[0] for ps in phrases.values() if ps][:4]
+    s.say([s.narrator.line("common.help", examples="; ".join(examples))])
+
+
+def _repeat(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.say(s.last_lines or s.reminder(prompt))
+
+
+def _score(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.say(s.adapter.score(s.state))
+
+
+def _status(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.say(s.adapter.status(s.state))
+
+
+def _read_board(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.say(s.adapter.board(s.state))
+
+
+def _list_tried(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.say(s.adapter.tried(s.state))
+
+
+def _move_code(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    if s.phones is None:
+        s.say_key("companion.no_companion")
+        return
+    s.phones.show_move_code(str(match.slots.get("player", "")))
+
+
+def _adjust(**delta: float) -> Handler:
+    def adjust(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+        s.output.adjust(rate=int(delta.get("rate", 0)), volume=delta.get("volume", 0.0))
+        s.say_key(f"common.{match.intent}")
+    return adjust
+
+
+def _pause(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    s.paused = True
+    s.save()
+    s.say_key("common.paused")
+
+
+def _resume(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    if s.paused:
+        s.paused = False
+        s.say_key("common.resuming")
+        s.say(s.last_lines)
+    else:
+        s.say_key("common.not_paused")
+
+
+def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    if not s.undo_stack:
+        s.say_key("common.nothing_to_undo")
+        return
+    last = s.undo_stack[-1]
+    if s.options.confirm != "never":
+        question = [s.narrator.line("common.confirm_undo")]
+        s.say(question)
+        if not s.ask_yes_no(prompt, question):
+            s.say_key("common.not_undone")
+            return
+    s.undo_stack.pop()
+    s.restore(last)
+    s.forget_prompt()
+    s.log.write("undo")
+    s.save()
+    s.say_key("common.undone")
+
+
+def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:
+    if s.options.confirm != "never":
+        question = [s.narrator.line("common.confirm_quit")]
+        s.say(question)
+        if not s.ask_yes_no(prompt, question):
+            s.say_key("common.not_quit")
+            return None
+    s.save()
+    s.say_key(s.resume_key("common.quit"), file=s.save_name())
+    s.log.write("stopped", reason="quit")
+    return Stop.QUIT
+
+
+COMMANDS: dict[str, Handler] = {
+    "help": _help,
+    "repeat": _repeat,
+    "score": _score,
+    "status": _status,
+    "read_board": _read_board,
+    "undo": _undo,
+    "pause": _pause,
+    "resume": _resume,
+    "quit": _quit,
+    "slower": _adjust(rate=-30),
+    "faster": _adjust(rate=30),
+    "louder": _adjust(volume=0.2),
+    "quieter": _adjust(volume=-0.2),
+    "list_tried": _list_tried,
+    "move_code": _move_code,
+}
+"""Intent -> its handler."""
+
+UNIVERSAL = frozenset(COMMANDS)
+"""The intents that work in every phase."""
+ANSWERED_DURING_CONFIRM = frozenset({
+    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
+"""Universal commands answered while a yes/no question waits (which is then asked again);
+the others (help, repeat, undo, stop...) get the question again."""

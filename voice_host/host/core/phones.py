@@ -1,0 +1,279 @@
+"""The players' phones in a session: what the loop needs of the companion page (the
+:class:`Companion` protocol, implemented by ``host/companion``'s ``CompanionChannel``), and
+the :class:`PhoneDesk` that coordinates it with the voice: seats claimed and confirmed
+before anything secret, inputs from the phones applied between two listens, secret input
+waited for while spoken commands are still heard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from voice_host.games import Action, GameState
+from voice_host.games.base import find_player
+from voice_host.host.core.adapter import Prompt, PromptKind
+from voice_host.host.core.commands import UNIVERSAL
+from voice_host.host.core.understanding import understand
+from voice_host.host.core.values import HeardKind, ListenRequest, SlicedListener, Stop
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
+
+LISTEN_SLICE = 1.5
+"""While phones may answer, a listener that can stop early (the microphone, a terminal)
+listens this many seconds at a time, so a phone's input waits no longer than that."""
+SEAT_REMINDERS = 3
+"""How many times the host names the seats still missing before it waits quietly."""
+
+
+class SeatState(Protocol):
+    """One seat as anyone with the room code may know it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def claimed(self) -> bool: ...
+
+    @property
+    def confirmed(self) -> bool: ...
+
+
+class SeatNews(Protocol):
+    """Something that happened to a seat, said aloud by the host."""
+
+    @property
+    def kind(self) -> str:
+        """``"claimed"``, ``"moved"``, ``"released"``, ``"confirmed"`` or ``"rotated"``."""
+        ...
+
+    @property
+    def seat(self) -> str: ...
+
+
+class Seats(Protocol):
+    """The seats of the companion page."""
+
+    @property
+    def locked(self) -> bool:
+        """Every player confirmed their seat: only then are secrets shown."""
+        ...
+
+    def seats(self) -> Sequence[SeatState]: ...
+
+    def all_confirmed(self) -> bool: ...
+
+
+class Companion(Protocol):
+    """What the session loop needs of the companion page."""
+
+    @property
+    def seats(self) -> Seats: ...
+
+    @property
+    def wait_for_everyone(self) -> bool:
+        """Nothing secret is shown before every seat is claimed and confirmed."""
+        ...
+
+    def publish(self, state: GameState) -> None:
+        """The game changed: every page gets its view of ``state``."""
+        ...
+
+    def private_turn(self, state: GameState) -> tuple[str, ...]:
+        """The players whose secret input (a mission card) only the phones take now."""
+        ...
+
+    def phone_turn(self, state: GameState) -> tuple[str, ...]:
+        """The players who may answer the current prompt on their phone as well as aloud."""
+        ...
+
+    def pending(self) -> int:
+        """Inputs from the phones waiting for the host."""
+        ...
+
+    def take_actions(self, state: GameState | None = None) -> list[Action]:
+        """Every waiting input, oldest first, checked again against ``state``."""
+        ...
+
+    def wait_for_action(self, timeout: float, state: GameState | None = None) -> Action | None:
+        """The oldest waiting input, waiting up to ``timeout`` seconds; None if none."""
+        ...
+
+    def take_seat_events(self) -> Sequence[SeatNews]: ...
+
+    def wait_for_seat_event(self, timeout: float) -> None: ...
+
+    def lock_seats(self) -> None: ...
+
+    def move_code(self, seat: str) -> str | None:
+        """The seat's current move code (shown on the host's screen only)."""
+        ...
+
+
+class PhoneDesk:
+    """The companion page's side of one session."""
+
+    def __init__(self, session: Session, companion: Companion) -> None:
+        self.session = session
+        self.companion = companion
+
+    def slices(self) -> bool:
+        """Whether the listener can listen a short while and stop (then phones and voice
+        are taken together); a script or a pipe cannot, so it is read only when nothing
+        is expected from the phones."""
+        listener = self.session.listener
+        return isinstance(listener, SlicedListener) and listener.listens_in_slices
+
+    def before_listening(self, prompt: Prompt) -> tuple[bool, Stop | None]:
+        """Between two listens: say the seats' news, apply what the phones sent, or wait
+        for a secret input. (True, stop) when the loop should go round again (or stop)."""
+        s = self.session
+        self.seat_news()
+        if self.take_inputs():
+            return True, None
+        if self.companion.private_turn(s.state):
+            return True, self.wait_private(prompt)
+        return False, None
+
+    def answers_too(self, prompt: Prompt) -> bool:
+        """Whether phones may answer this prompt while the host listens."""
+        return (self.slices() and not prompt.countdown and prompt.kind is PromptKind.COMMAND
+                and bool(self.companion.phone_turn(self.session.state)))
+
+    def take_inputs(self) -> bool:
+        """Apply what the phones sent (votes, picks, guesses, cards), oldest first, each
+        checked again against the game. True when anything was applied."""
+        s = self.session
+        if not self.companion.pending():
+            return False
+        applied = False
+        for action in self.companion.take_actions(s.state):
+            if s.apply(action):
+                applied = True
+                s.paused = False
+                s.silences = 0
+        return applied
+
+    def wait_private(self, prompt: Prompt) -> Stop | None:
+        """Secret input (a mission card) comes from the companion pages, checked by the
+        engine there. The host still listens for spoken commands meanwhile when the
+        listener allows it; silence re-prompts, then waits quietly."""
+        s = self.session
+        if not self.slices():
+            action = self.companion.wait_for_action(s.options.silence_timeout, s.state)
+            if action is None:
+                s.on_silence(prompt)
+                return None
+            s.paused = False
+            s.silences = 0
+            s.apply(action)
+            return None
+        return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)
+
+    def listen_while_waiting(self, prompt: Prompt, done: Callable[[], bool]) -> Stop | None:
+        """Listen in short slices until ``done()`` (phones answered) or the silence timeout;
+        a spoken command is carried out, anything else gets the waiting reminder."""
+        s = self.session
+        waited = 0.0
+        while not done():
+            pg, matcher = s.phase_grammar(prompt.phase)
+            request = ListenRequest(
+                grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
+                expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
+                purpose="slice")
+            heard = s.listener.listen(request)
+            if heard.kind is HeardKind.SILENCE:
+                waited += LISTEN_SLICE
+                if waited >= s.options.silence_timeout:
+                    return s.on_silence(prompt)
+                continue
+            return s.handle(prompt, heard, matcher)
+        return None
+
+    def wait_for_seats(self) -> Stop | None:
+        """Before anything secret exists (or, in a resumed game, is shown): every seat is
+        claimed on a phone, each claim said aloud, then every player confirms on their own
+        phone that it shows their name. The host keeps listening for commands meanwhile."""
+        s = self.session
+        channel = self.companion
+        names = s.narrator.names
+        asked = False
+        lines = [s.narrator.line("companion.waiting_phones")]
+        prompt = Prompt(lines=tuple(lines), phase="answer", expected=(), key="companion.seats")
+        waited = 0.0
+        reminders = 0
+        free = [seat.name for seat in channel.seats.seats() if not seat.claimed]
+        if free:
+            s.say_key("companion.waiting_for", names=names(free))
+        while True:
+            if self.seat_news():
+                waited = 0.0
+            seats = channel.seats.seats()
+            if channel.seats.all_confirmed():
+                channel.lock_seats()
+                s.say_key("companion.all_confirmed")
+                return None
+            missing = [seat.name for seat in seats if not seat.claimed]
+            if not missing and not asked:
+                s.say_key("companion.check_names")
+                asked = True
+            elif missing:
+                asked = False
+            if not self.slices():
+                channel.wait_for_seat_event(LISTEN_SLICE)
+            else:
+                stop = self.listen_for_command(prompt)
+                if stop is not None:
+                    return stop
+            waited += LISTEN_SLICE
+            if waited >= s.options.silence_timeout and reminders < SEAT_REMINDERS:
+                waited = 0.0
+                reminders += 1
+                if missing:
+                    s.say_key("companion.waiting_for", names=names(missing))
+                else:
+                    s.say_key("companion.waiting_confirm",
+                              names=names([seat.name for seat in seats if not seat.confirmed]))
+
+    def seat_news(self) -> bool:
+        """Say aloud what changed on the seats (a claim, a move, a seat left, a move code
+        replaced after wrong guesses); confirmations show on the pages only."""
+        s = self.session
+        said = [s.narrator.line(f"companion.{e.kind}", name=e.seat)
+                for e in self.companion.take_seat_events() if e.kind != "confirmed"]
+        s.say(said)
+        return bool(said)
+
+    def listen_for_command(self, prompt: Prompt) -> Stop | None:
+        """One short listen for a universal command (help, status, stop the game ...)."""
+        s = self.session
+        pg, matcher = s.phase_grammar(prompt.phase)
+        heard = s.listener.listen(ListenRequest(
+            grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}", expected=(),
+            timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
+        if heard.kind is HeardKind.END:
+            return s.handle(prompt, heard, matcher)
+        if heard.kind is not HeardKind.SPEECH:
+            return None
+        best = understand(heard, matcher, speaker=None).best
+        if best is not None and best.intent == "help":
+            s.say_key("companion.waiting_help", player=s.state.players[0])
+            return None
+        if best is not None and best.intent in UNIVERSAL:
+            return s.universal(best, prompt)
+        s.say(prompt.lines)
+        return None
+
+    def show_move_code(self, name: str) -> None:
+        """The host asked (by voice or key) for one seat's move code: it is shown on the
+        host's screen only, never said."""
+        s = self.session
+        seat = find_player(s.state.players, name)
+        code = self.companion.move_code(seat) if seat else None
+        if seat is None or code is None:
+            s.say_key("companion.move_code_none", name=seat or name)
+            return
+        spaced = f"{code[:3]} {code[3:]}"
+        line = s.narrator.line("companion.move_code_screen", name=seat, code=spaced)
+        print(line.text, file=s.screen, flush=True)
+        s.say_key("companion.move_code_shown", name=seat)
