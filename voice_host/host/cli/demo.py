@@ -18,15 +18,16 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voice_host.host.cli import models as models_cmd
-from voice_host.host.core.adapter import GameAdapter
-from voice_host.host.core.registry import game_names, make_adapter, new_game, registration
-from voice_host.host.core.session import Session, SessionOptions, Stop
-from voice_host.host.core.store import EventLog
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.registry import game_names, new_game, registration
+from voice_host.host.core.session import Session
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Stop
 from voice_host.host.io import wiring
 from voice_host.host.io.listening import PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.terminal import TextOutput
+from voice_host.speech.types import Samples
+from voice_host.speech.wav import read_wav, write_wav
 
 # (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different. The bundled
 # recognizer model is US English, so the demo's table speaks mostly American-accented
@@ -40,7 +41,9 @@ MAX_UTTERANCES = 1500
 
 
 @dataclass(frozen=True)
-class Voice:
+class PlayerVoice:
+    """One synthesized player's espeak-ng voice."""
+
     name: str
     speed: int
     pitch: int
@@ -49,9 +52,8 @@ class Voice:
 class ScriptedPlayers:
     """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
 
-    def __init__(self, *, adapter: GameAdapter, ears: PhaseEars, voices: dict[str, Voice],
+    def __init__(self, *, ears: PhaseEars, voices: dict[str, PlayerVoice],
                  folder: Path, transcript: TextIO, rng: random.Random) -> None:
-        self.adapter = adapter
         self.ears = ears
         self.voices = voices
         self.folder = folder
@@ -78,8 +80,9 @@ class ScriptedPlayers:
             text = "yes" if self.understood_as_meant else self.rng.choice(
                 ["no", "no that's wrong"])
         else:
-            speaker, text = registration(self.adapter.game).bots(
-            self.adapter, self.session.state, prompt, self.rng)
+            adapter = self.session.adapter
+            speaker, text = registration(adapter.game).bots(
+                adapter, self.session.state, prompt, self.rng)
         wav = self.folder / f"{self.count:04d}-{speaker}.wav"
         samples = self.synthesize(text, self.voices[speaker], wav)
         started = time.perf_counter()
@@ -112,9 +115,7 @@ class ScriptedPlayers:
         best = request.grammar.matcher.match(text, speaker=speaker).best
         return (best.intent, repr(sorted(best.slots.items()))) if best else None
 
-    def synthesize(self, text: str, voice: Voice, path: Path) -> Any:
-        from voice_host.speech.wav import read_wav, write_wav
-
+    def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Samples:
         raw = path.with_suffix(".raw.wav")
         subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.speed), "-p",
                         str(voice.pitch), "-w", str(raw), text], check=True,
@@ -173,10 +174,12 @@ def run(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     (out / "players").mkdir(exist_ok=True)
     state = new_game(args.game, options)
+    config = SessionConfig(game=args.game, options=options, output=f"wav:{out / 'narration'}",
+                           confirm="auto", log=out / "log.jsonl", save_path=out / "game.json")
     try:
         recognizer, described = wiring.make_recognizer(args.asr, args.vosk_model, "en",
                                                          getattr(args, "whisper_model", None))
-        output = wiring.speech_output(f"wav:{out / 'narration'}", captions=None,
+        output = wiring.speech_output(config.output, captions=None,
                                       secrets=SecretFiles(out / "secrets"))
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
@@ -185,23 +188,20 @@ def run(args: argparse.Namespace) -> int:
     transcript_file = (out / "transcript.txt").open("w", encoding="utf-8")
     stream: TextIO = transcript_file if args.quiet else Tee(transcript_file, sys.stdout)  # type: ignore[assignment]
     output.captions = TextOutput(stream=stream, private_sink=output.secret_sink)
-    adapter = make_adapter(args.game, options, secret_sink=output.secret_sink)
-    voices = {p: Voice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
+    voices = {p: PlayerVoice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
               for i, p in enumerate(state.players)}
-    rng = random.Random(args.seed)
-    players = ScriptedPlayers(adapter=adapter, ears=PhaseEars(recognizer), voices=voices,
+    players = ScriptedPlayers(ears=PhaseEars(recognizer), voices=voices,
                               folder=out / "players", transcript=stream,
                               rng=random.Random(args.seed + 1))
-    log = EventLog(out / "log.jsonl")
-    session = Session(adapter=adapter, state=state, rng=rng, output=output, listener=players,
-                      log=log, game_options=options,
-                      options=SessionOptions(confirm="auto", save_path=out / "game.json"))
+    io = wiring.HostIO(output=output, listener=players, secret_sink=output.secret_sink)
+    session = wiring.wire_session(config, state, io, rng=random.Random(args.seed))
     players.session = session
+    adapter = session.adapter
     started = time.perf_counter()
     try:
         stop = session.run(fresh=True)
     finally:
-        log.close()
+        session.log.close()
         transcript_file.close()
     elapsed = time.perf_counter() - started
     narration = sorted((out / "narration").glob("*.wav"))

@@ -17,14 +17,12 @@ from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import (
     GameRegistration,
-    make_adapter,
     new_game,
     registration,
     registrations,
 )
-from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.session import Session, Stop
 from voice_host.host.core.store import (
-    EventLog,
     SaveError,
     SessionRecord,
     check_save_path,
@@ -154,16 +152,8 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
             io.close()
             print(exc, file=sys.stderr)
             return 2
-    # adapters phrase secret steps for the phones when the companion page runs (not saved:
-    # a resumed game may run without it)
-    adapter = make_adapter(config.game, {**config.options, "companion": companion is not None},
-                           secret_sink=io.secret_sink)
-    log = EventLog(config.log)
-    session = Session(adapter=adapter, state=state, rng=rng, output=io.output,
-                      listener=io.listener, log=log, game_options=dict(config.options),
-                      companion=companion, saved=saved,
-                      options=SessionOptions(confirm=config.confirm, save_path=save_path,
-                                             silence_timeout=config.silence_timeout))
+    session = wiring.wire_session(config, state, io, rng=rng, companion=companion,
+                                  saved=saved)
     if io.banner:
         print(io.banner, file=sys.stderr)
     print(f"Saving the game after every move in {save_path}", file=sys.stderr)
@@ -177,7 +167,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         stop = Stop.QUIT
     finally:
         io.close()
-        log.close()
+        session.log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt, PromptKind
+from voice_host.host.core.confirm import ask_yes_no
+from voice_host.host.core.store import resume_key, save_name
 from voice_host.host.core.values import Stop
 from voice_host.intent import IntentMatch
 
@@ -88,7 +90,7 @@ def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
     if s.options.confirm != "never":
         question = [s.narrator.line("common.confirm_undo")]
         s.say(question)
-        if not s.ask_yes_no(prompt, question):
+        if not ask_yes_no(s, prompt, question):
             s.say_key("common.not_undone")
             return
     s.undo_stack.pop()
@@ -103,11 +105,12 @@ def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:
     if s.options.confirm != "never":
         question = [s.narrator.line("common.confirm_quit")]
         s.say(question)
-        if not s.ask_yes_no(prompt, question):
+        if not ask_yes_no(s, prompt, question):
             s.say_key("common.not_quit")
             return None
     s.save()
-    s.say_key(s.resume_key("common.quit"), file=s.save_name())
+    s.say_key(resume_key("common.quit", s.options.save_path),
+              file=save_name(s.options.save_path))
     s.log.write("stopped", reason="quit")
     return Stop.QUIT
 
@@ -133,7 +136,3 @@ COMMANDS: dict[str, Handler] = {
 
 UNIVERSAL = frozenset(COMMANDS)
 """The intents that work in every phase."""
-ANSWERED_DURING_CONFIRM = frozenset({
-    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
-"""Universal commands answered while a yes/no question waits (which is then asked again);
-the others (help, repeat, undo, stop...) get the question again."""

@@ -19,7 +19,9 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
-from voice_host.host.core.commands import ANSWERED_DURING_CONFIRM, COMMANDS, UNIVERSAL
+from voice_host.host.core.commands import COMMANDS, UNIVERSAL
+from voice_host.host.core.confirm import confirm_decision
+from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.refusals import RefusalRecord, refusal_line
 from voice_host.host.core.registry import registration
@@ -27,10 +29,11 @@ from voice_host.host.core.store import (
     EventLog,
     SavedGame,
     SessionRecord,
+    resume_key,
     rng_from_json,
     rng_to_json,
     save_game,
-    saves_dir,
+    save_name,
 )
 from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import (
@@ -44,11 +47,7 @@ from voice_host.host.core.values import (
 )
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
-CONFIRM_BELOW = 0.75
-"""Actions understood with less confidence than this are confirmed first (--confirm auto)."""
 SILENCES_BEFORE_PAUSE = 3
-CONFIRM_TRIES = 3
-"""Answers to a yes/no question that are neither yes nor no before the host gives up."""
 UNDO_DEPTH = 50
 
 
@@ -99,10 +98,8 @@ class Session:
         it as well as aloud."""
         self.phones = PhoneDesk(self, companion) if companion is not None else None
         """Coordinates the phones with the voice (None without the companion page)."""
-        self.clock = clock
-        """Seconds, monotonic: what a countdown is measured with."""
-        self._clock: tuple[str, float] | None = None
-        """The running countdown: its key and the seconds already used."""
+        self.countdown = Countdown(clock)
+        """The clock of timed prompts."""
         self.screen = sys.stderr
         """The host's own screen, for what is shown there but never said (a move code)."""
 
@@ -201,17 +198,6 @@ class Session:
 
     # ------------------------------------------------------------------ listening
 
-    def countdown_left(self, prompt: Prompt) -> float | None:
-        """Seconds left on the prompt's clock (None without one). The clock runs only while
-        the host listens for it, not while it speaks or the game is paused, and it is one
-        clock for every prompt that shares its ``countdown_key``."""
-        if not prompt.countdown:
-            return None
-        key = prompt.countdown_key or prompt.key
-        if self._clock is None or self._clock[0] != key:
-            self._clock = (key, 0.0)
-        return max(0.0, prompt.countdown - self._clock[1])
-
     def listen_once(self, prompt: Prompt) -> Stop | None:
         phones = self.phones
         if phones is not None and phones.answers_too(prompt):
@@ -219,7 +205,7 @@ class Session:
             return phones.listen_while_waiting(prompt, lambda: phones.companion.pending() > 0)
         pg, matcher = self.phase_grammar(prompt.phase) if prompt.kind is PromptKind.COMMAND \
             else (None, None)
-        left = self.countdown_left(prompt)
+        left = self.countdown.left(prompt)
         if left is not None and left <= 0 and not self.paused:
             return self.on_silence(prompt)  # the clock ran out during the last answer
         countdown = None if left is None else max(1, math.ceil(left - 1e-6))
@@ -230,16 +216,17 @@ class Session:
             prompt=prompt)
         if countdown:
             self.output.tick(countdown)
-        started = self.clock()
+        started = self.countdown.clock()
         heard = self.listener.listen(request)
-        if self._clock is not None and left is not None and not self.paused:
-            self._clock = (self._clock[0], self._clock[1] + max(0.0, self.clock() - started))
+        if left is not None and not self.paused:
+            self.countdown.spend(started)
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
         if heard.kind is HeardKind.END:
             self.save()
-            self.say_key(self.resume_key("common.input_ended"), file=self.save_name())
+            self.say_key(resume_key("common.input_ended", self.options.save_path),
+                         file=save_name(self.options.save_path))
             self.log.write("stopped", reason="input_ended")
             return Stop.INPUT_ENDED
         if heard.kind is HeardKind.ERROR:
@@ -289,8 +276,8 @@ class Session:
             return None
         if result.ambiguous and len(result.alternatives) >= 2:
             a, b = result.alternatives[:2]
-            self.say([self.narrator.line("common.did_you_mean", first=self.spoken(a),
-                                         second=self.spoken(b))])
+            self.say([self.narrator.line("common.did_you_mean", first=a.text or a.intent,
+                                         second=b.text or b.intent)])
             return None
         if self.paused and best.intent not in ("resume", "quit", "help", "status", "score"):
             self.say_key("common.paused_reminder")
@@ -312,9 +299,6 @@ class Session:
         if best is not None and best.intent in UNIVERSAL and best.confidence >= 0.95:
             return best
         return None
-
-    def spoken(self, match: IntentMatch) -> str:
-        return match.text or match.intent
 
     def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
         if named:
@@ -345,6 +329,8 @@ class Session:
 
     def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
                   speaker: str | None) -> Stop | None:
+        """Say the adapter's reply; then check the action on a copy of the game, confirm it
+        when it needs it, and apply it with its follow-ups."""
         if decision.reply:
             self.say(decision.reply)
         if decision.action is None:
@@ -355,62 +341,13 @@ class Session:
             return None
         if not self.dry_run([decision.action, *decision.then]):
             return None
-        confidence = match.confidence * heard.confidence
-        spoken_check = decision.confirm_spoken if heard.spoken else None
-        needs = self.options.confirm != "never" and (
-            decision.confirm is not None or spoken_check is not None
-            or confidence < CONFIRM_BELOW)
-        if needs:
-            what = decision.confirm or spoken_check or self.adapter.describe(self.state,
-                                                                            decision.action)
-            question = [self.narrator.line("common.confirm", what=what)]
-            self.say(question)
-            if not self.ask_yes_no(prompt, question):
-                # what was not done, and what the host is still waiting for
-                self.say([self.narrator.line("common.cancelled_what", what=what),
-                          *self.reminder(prompt)])
-                return None
+        if not confirm_decision(self, decision, match, prompt, heard):
+            return None
         if self.apply(decision.action):
             for action in decision.then:
                 if not self.apply(action, record_undo=False):
                     break
         return None
-
-    def ask_yes_no(self, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
-        """Listen for a yes/no answer from the same players; None when none came.
-
-        A universal command meanwhile (score, status, slower...) is answered and the
-        ``question`` asked again; anything else that is not yes or no (a number, table talk,
-        silence) gets "please answer yes or no" and the question again, up to
-        ``CONFIRM_TRIES`` times."""
-        pg, matcher = self.phase_grammar("answer")
-        request = ListenRequest(grammar=pg, grammar_name=f"{self.adapter.game}.answer",
-                                expected=prompt.expected, timeout=self.options.silence_timeout,
-                                purpose="confirm", prompt=prompt)
-        misses = 0
-        while True:
-            heard = self.listener.listen(request)
-            if heard.kind is HeardKind.END:
-                return None
-            understood = understand(heard, matcher,
-                                    speaker=self.resolve_speaker(heard.speaker, prompt))
-            best = understood.best
-            self.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                           source=heard.source, intent=best.intent if best else None,
-                           slots=dict(best.slots) if best else {},
-                           confidence=round(understood.confidence, 3))
-            if best is not None and best.intent == "answer" and \
-                    best.slots.get("choice") in ("yes", "no"):
-                return bool(best.slots.get("choice") == "yes")
-            if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
-                self.universal(best, prompt)
-                self.say(question)
-                continue
-            misses += 1
-            if misses >= CONFIRM_TRIES:
-                return None
-            hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-            self.say([self.narrator.line(hint), *question])
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
         before = self.snapshot()
@@ -462,19 +399,7 @@ class Session:
     def forget_prompt(self) -> None:
         """The game went back (undo): the next prompt is said again, with a new clock."""
         self._last_prompt_key = None
-        self._clock = None
-
-    def resume_key(self, key: str) -> str:
-        """``key``, or its ``_file`` form when the game is saved outside the saves folder:
-        a bare ``voice-host resume`` would not find it there, so the hint names the file."""
-        path = self.options.save_path
-        if path is None or path.resolve().parent == saves_dir().resolve():
-            return key
-        return f"{key}_file"
-
-    def save_name(self) -> str:
-        """The save file's name, to say aloud (the whole path is printed on the screen)."""
-        return self.options.save_path.name if self.options.save_path else ""
+        self.countdown.reset()
 
     def finish(self) -> None:
         outcome = self.state.outcome()

@@ -218,3 +218,16 @@ class EventLog:
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+def resume_key(key: str, save_path: Path | None) -> str:
+    """``key``, or its ``_file`` form when the game is saved outside the saves folder:
+    a bare ``voice-host resume`` would not find it there, so the hint names the file."""
+    if save_path is None or save_path.resolve().parent == saves_dir().resolve():
+        return key
+    return f"{key}_file"
+
+
+def save_name(save_path: Path | None) -> str:
+    """The save file's name, to say aloud (the whole path is printed on the screen)."""
+    return save_path.name if save_path else ""

@@ -7,13 +7,19 @@ speech extras."""
 
 from __future__ import annotations
 
+import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from voice_host.games import GameState
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.phones import Companion
+from voice_host.host.core.registry import make_adapter
 from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.session import Session, SessionOptions
+from voice_host.host.core.store import EventLog, SessionRecord
 from voice_host.host.core.values import Listener, Output
 from voice_host.host.io.listening import MicListener, PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
@@ -119,6 +125,23 @@ def build_io(config: SessionConfig) -> HostIO:
         io.summary = lambda: f"Narration written to {out_dir} (numbered WAV files and " \
                              f"transcript.txt)."
     return io
+
+
+def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: random.Random,
+                 companion: Companion | None = None,
+                 saved: SessionRecord | None = None) -> Session:
+    """The one way a session is put together, for play, resume and the demo: the game's
+    adapter, the event log and the loop's options from ``config``, speaking and listening
+    through ``io``; ``saved`` is what a resumed game's save file kept of the host."""
+    # adapters phrase secret steps for the phones when the companion page runs (not saved:
+    # a resumed game may run without it)
+    adapter = make_adapter(config.game, {**config.options, "companion": companion is not None},
+                           secret_sink=io.secret_sink)
+    return Session(adapter=adapter, state=state, rng=rng, output=io.output,
+                   listener=io.listener, log=EventLog(config.log),
+                   game_options=dict(config.options), companion=companion, saved=saved,
+                   options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
+                                          silence_timeout=config.silence_timeout))
 
 
 def _has_speaker() -> bool:
