@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.confirm import ask_yes_no
 from voice_host.host.core.store import resume_key, save_name
-from voice_host.host.core.values import Stop
+from voice_host.host.core.values import Heard, Stop
 from voice_host.intent import IntentMatch
 
 if TYPE_CHECKING:
@@ -136,3 +136,15 @@ COMMANDS: dict[str, Handler] = {
 
 UNIVERSAL = frozenset(COMMANDS)
 """The intents that work in every phase."""
+
+
+def command_in_recording(s: Session, heard: Heard) -> IntentMatch | None:
+    """A free recording that is exactly a universal command (as typed or transcribed)
+    is the command, not the Speaker's message."""
+    if not heard.text.strip():
+        return None
+    _, matcher = s.phase_grammar("answer")
+    best = matcher.match(heard.text).best
+    if best is not None and best.intent in UNIVERSAL and best.confidence >= 0.95:
+        return best
+    return None

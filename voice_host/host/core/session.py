@@ -19,7 +19,7 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
-from voice_host.host.core.commands import COMMANDS, UNIVERSAL
+from voice_host.host.core.commands import COMMANDS, UNIVERSAL, command_in_recording
 from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.phones import Companion, PhoneDesk
@@ -240,7 +240,7 @@ class Session:
             return self.on_silence(prompt)
         self.silences = 0
         if prompt.kind is PromptKind.RECORD:
-            command = self.universal_in_recording(heard, prompt)
+            command = command_in_recording(self, heard)
             if command is not None:  # "repeat", "pause", "stop the game"... not a message
                 return self.universal(command, prompt)
             before = self.snapshot()
@@ -288,17 +288,6 @@ class Session:
             return None
         decision = self.adapter.interpret(self.state, best, speaker)
         return self.carry_out(decision, best, prompt, heard, speaker)
-
-    def universal_in_recording(self, heard: Heard, prompt: Prompt) -> IntentMatch | None:
-        """A free recording that is exactly a universal command (as typed or transcribed)
-        is the command, not the Speaker's message."""
-        if not heard.text.strip():
-            return None
-        _, matcher = self.phase_grammar("answer")
-        best = matcher.match(heard.text).best
-        if best is not None and best.intent in UNIVERSAL and best.confidence >= 0.95:
-            return best
-        return None
 
     def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
         if named:
