@@ -31,7 +31,7 @@ from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
-from voice_host.host.adapters.ici_londres.voice import GAME, Voice, ici
+from voice_host.host.adapters.ici_londres.words import GAME, Voice, ici
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.registry import GameOption, GameRegistration
 from voice_host.host.core.values import Heard, Line

@@ -11,7 +11,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.voice import GAME, NS, Voice, ici
+from voice_host.host.adapters.ici_londres.words import GAME, NS, Voice, ici
 from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind
 from voice_host.host.core.narration import capitalized, catalogue
 

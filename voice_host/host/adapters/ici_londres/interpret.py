@@ -14,7 +14,7 @@ from voice_host.games import Action, GameState
 from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
-from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
+from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, Voice
 from voice_host.host.core.adapter import Decision
 from voice_host.host.core.values import Heard, Line, Style
 from voice_host.intent import IconEntry, IntentMatch, SlotValues

@@ -25,7 +25,7 @@ from voice_host.games.ici_londres import (
     Transmission,
     TransmissionChanged,
 )
-from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
+from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, Voice
 from voice_host.host.core.narration import capitalized
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.voice import Voice
+from voice_host.host.adapters.ici_londres.words import Voice
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.values import Line
 

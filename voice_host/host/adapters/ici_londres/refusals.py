@@ -8,7 +8,7 @@ from typing import Any
 
 from voice_host.games import IllegalAction
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.voice import NS
+from voice_host.host.adapters.ici_londres.words import NS
 from voice_host.host.core.narration import Narrator
 
 ICON_PARAMS = ("icon", "pending")

@@ -40,7 +40,7 @@ from voice_host.host.adapters.resistance import bots, phone
 from voice_host.host.adapters.resistance.interpret import Interpret
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.queries import Queries
-from voice_host.host.adapters.resistance.voice import GAME
+from voice_host.host.adapters.resistance.words import GAME
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.registry import GameOption, GameRegistration
 

@@ -10,7 +10,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.base import Deal
 from voice_host.games.resistance import Phase, ResistanceState, Role
-from voice_host.host.adapters.resistance.voice import Voice, resistance
+from voice_host.host.adapters.resistance.words import Voice, resistance
 from voice_host.host.core.adapter import GameAdapter, Prompt
 
 

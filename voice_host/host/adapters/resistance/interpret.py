@@ -23,7 +23,7 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters.resistance.narrate import Narrate
 from voice_host.host.adapters.resistance.prompts import Prompts
-from voice_host.host.adapters.resistance.voice import resistance
+from voice_host.host.adapters.resistance.words import resistance
 from voice_host.host.core.adapter import Decision
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch

@@ -32,7 +32,7 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
-from voice_host.host.adapters.resistance.voice import Voice, resistance
+from voice_host.host.adapters.resistance.words import Voice, resistance
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from voice_host.games import GameState, Outcome
 from voice_host.games.resistance import Phase
-from voice_host.host.adapters.resistance.voice import Voice, resistance
+from voice_host.host.adapters.resistance.words import Voice, resistance
 from voice_host.host.core.values import Line
 
 
