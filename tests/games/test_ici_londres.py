@@ -17,6 +17,7 @@ from voice_host.games.base import Deal, Event, IllegalAction, SetupError, event_
 from voice_host.games.ici_londres import (
     Draw,
     GameOver,
+    IciLondresRefusal,
     IciLondresState,
     IconRevealed,
     IconsDrawn,
@@ -24,7 +25,6 @@ from voice_host.games.ici_londres import (
     Miss,
     Pick,
     PickMade,
-    Refused,
     RoundEnded,
     RoundStarted,
     TimeUp,
@@ -60,11 +60,11 @@ def refuse(state: IciLondresState, action: object, code: str = "", **params: obj
     the refusal is a code of the engine's table (with exactly ``params`` when a code is
     given) and that its English is one sentence."""
     before = snapshot(state)
-    with pytest.raises(Refused) as info:
+    with pytest.raises(IciLondresRefusal) as info:
         state.apply(action)  # type: ignore[arg-type]
     assert snapshot(state) == before
     error = info.value
-    assert error.code in Refused.messages, error.code
+    assert error.code in IciLondresRefusal.messages, error.code
     if code:
         assert (error.code, error.params) == (code, params), (error.code, error.params)
     reason = error.reason
@@ -662,15 +662,16 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
 
 def test_refusals_are_codes_with_the_engines_own_english() -> None:
     """The host says refusals from their code; alone, the engine still speaks English."""
-    assert IciLondresState.refusals is Refused and issubclass(Refused, IllegalAction)
+    assert IciLondresState.refusals is IciLondresRefusal
+    assert issubclass(IciLondresRefusal, IllegalAction)
     sample = {"player": "Ben", "speaker": "Ada", "turn": "Cleo", "icon": "owl",
               "pending": "sun"}
-    for code, template in Refused.messages.items():
+    for code, template in IciLondresRefusal.messages.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
-        error = Refused(code, **{name: sample[name] for name in fields})
+        error = IciLondresRefusal(code, **{name: sample[name] for name in fields})
         assert error.reason[0].isupper() and error.reason.endswith("."), code
         assert "{" not in error.reason, code
-    assert Refused("twice", icon="bell").reason == "You named the bell twice."
+    assert IciLondresRefusal("twice", icon="bell").reason == "You named the bell twice."
 
 
 def test_every_legal_action_is_accepted() -> None:
@@ -751,7 +752,7 @@ def test_only_the_speaker_sees_the_message() -> None:
     assert state.player_view("Ada")["message"] == ["bell", "key"]
     for other in ("Ben", "Cleo", "Dan"):
         assert "message" not in state.player_view(other)
-    with pytest.raises(Refused) as info:
+    with pytest.raises(IciLondresRefusal) as info:
         state.player_view("Zoe")
     assert (info.value.code, info.value.params) == ("unknown_player", {"player": "Zoe"})
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from voice_host.games.base import Deal
-from voice_host.games.ici_londres import Draw, IciLondresState, Pick, Refused, TimeUp
+from voice_host.games.ici_londres import Draw, IciLondresRefusal, IciLondresState, Pick, TimeUp
 from voice_host.host.adapters.ici_londres import (
     Adapter,
     coded_sentence,
@@ -730,7 +730,7 @@ def test_countdown_at_the_keyboard_keeps_the_clock_in_the_prompt_and_drops_late_
 def _english_fragments() -> set[str]:
     """Every literal piece of every English refusal, the engine's and the host's own (what a
     French game must never say)."""
-    templates = list(Refused.messages.values())
+    templates = list(IciLondresRefusal.messages.values())
     templates += [v for k, v in catalogue("en", "ici-londres").items()
                   if k.startswith(("ici_londres.refusal.", "ici_londres.refuse."))
                   and isinstance(v, str)]
@@ -740,7 +740,8 @@ def _english_fragments() -> set[str]:
 
 
 def _said_in_french(code: str, **params: Any) -> str:
-    return refusal_text(Narrator("ici-londres", "fr"), Refused(code, **params), refusal_words)
+    return refusal_text(Narrator("ici-londres", "fr"), IciLondresRefusal(code, **params),
+                        refusal_words)
 
 
 @pytest.mark.parametrize(("deal", "mode", "script", "code", "params"), [
@@ -790,9 +791,10 @@ def test_french_refusals_name_icons_in_french_with_their_capital() -> None:
     assert _said_in_french("unknown_icon", icon="licorne") == (
         "Il n'y a pas d'icône appelée licorne.")
     english = Narrator("ici-londres", "en")
-    assert refusal_text(english, Refused("already_named", icon="bell"), refusal_words) == (
+    already = IciLondresRefusal("already_named", icon="bell")
+    assert refusal_text(english, already, refusal_words) == (
         "The bell was already named this round.")
-    assert refusal_text(english, Refused("twice", icon="bell"), refusal_words) == (
+    assert refusal_text(english, IciLondresRefusal("twice", icon="bell"), refusal_words) == (
         "You named the bell twice.")
 
 
@@ -802,7 +804,7 @@ def test_every_french_refusal_is_french() -> None:
     sample = {"player": "Ben", "speaker": "Ada", "turn": "Cleo", "icon": "owl",
               "pending": "sun"}
     english = _english_fragments()
-    for code, template in Refused.messages.items():
+    for code, template in IciLondresRefusal.messages.items():
         fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
         said = _said_in_french(code, **{name: sample[name] for name in fields})
         assert not [piece for piece in english if piece in said], (code, said)

@@ -296,7 +296,7 @@ def _copy_record(record: Mapping[str, Any]) -> JSON:
 # --------------------------------------------------------------------------- refusals
 
 
-class Refused(IllegalAction):
+class IciLondresRefusal(IllegalAction):
     """A move the rules of Ici Londres refuse. Parameters: ``player``, ``speaker`` and
     ``turn`` are player names; ``icon`` and ``pending`` icon identifiers (``icon`` may be an
     unknown word in ``unknown_icon`` and ``answer_for``)."""
@@ -353,7 +353,7 @@ class IciLondresState:
             "first_speaker": "who is Speaker first (default: the first player named)",
         },
     )
-    refusals: ClassVar[type[IllegalAction]] = Refused
+    refusals: ClassVar[type[IllegalAction]] = IciLondresRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = (Draw, Pick, JudgePick, TimeUp)
     event_types: ClassVar[tuple[type[Event], ...]] = (
         RoundStarted, IconsDrawn, PickMade, IconRevealed, Miss, TimeUpEvent, RoundEnded,
@@ -539,7 +539,7 @@ class IciLondresState:
 
     def chance_action(self, rng: random.Random) -> Action:
         if not self.is_chance_node():
-            raise Refused("no_draw_now")
+            raise IciLondresRefusal("no_draw_now")
         if self._deal is Deal.TABLE:
             return Draw(None)
         first, second = rng.sample(ICON_NAMES, ICONS_PER_MESSAGE)
@@ -598,7 +598,7 @@ class IciLondresState:
             return JudgePick(pending[1], rng.random() < 0.5)
         actors = self.current_players()
         if not actors:
-            raise Refused("game_over")
+            raise IciLondresRefusal("game_over")
         player = rng.choice(actors)
         if self.mode is Transmission.COUNTDOWN and rng.random() < 0.1:
             return TimeUp(player)
@@ -625,7 +625,7 @@ class IciLondresState:
         elif isinstance(action, TimeUp):
             events = self._apply_time_up(action)
         else:
-            raise Refused("not_a_move")
+            raise IciLondresRefusal("not_a_move")
         return events
 
     def _check_phase(self, wanted: str) -> None:
@@ -633,37 +633,37 @@ class IciLondresState:
         if phase == wanted:
             return
         if phase == "over":
-            raise Refused("game_over")
+            raise IciLondresRefusal("game_over")
         if phase == "draw":
-            raise Refused("not_drawn", speaker=self.speaker)
+            raise IciLondresRefusal("not_drawn", speaker=self.speaker)
         if phase == "answer":
             pending = self.pending_icon
             assert pending is not None
-            raise Refused("answer_first", speaker=self.speaker, icon=pending[1])
+            raise IciLondresRefusal("answer_first", speaker=self.speaker, icon=pending[1])
         if wanted == "draw":
-            raise Refused("already_drawn")
-        raise Refused("nothing_to_answer", speaker=self.speaker)
+            raise IciLondresRefusal("already_drawn")
+        raise IciLondresRefusal("nothing_to_answer", speaker=self.speaker)
 
     def _check_receiver(self, player: str) -> None:
         if player not in self._players:
-            raise Refused("unknown_player", player=player)
+            raise IciLondresRefusal("unknown_player", player=player)
         if player == self.speaker:
-            raise Refused("speaker_cannot_guess", player=player)
+            raise IciLondresRefusal("speaker_cannot_guess", player=player)
 
     def _apply_draw(self, action: Draw) -> list[Event]:
         self._check_phase("draw")
         icons = action.icons
         if self._deal is Deal.TABLE:
             if icons is not None:
-                raise Refused("speaker_draws")
+                raise IciLondresRefusal("speaker_draws")
         else:
             if icons is None or len(icons) != ICONS_PER_MESSAGE:
-                raise Refused("draw_two")
+                raise IciLondresRefusal("draw_two")
             for icon in icons:
                 if not isinstance(icon, str) or icon not in _ICON_SET:
-                    raise Refused("unknown_icon", icon=str(icon))
+                    raise IciLondresRefusal("unknown_icon", icon=str(icon))
             if icons[0] == icons[1]:
-                raise Refused("draw_different")
+                raise IciLondresRefusal("draw_different")
         self._history.append(action_to_json(action))
         self._drawing = False
         self._drawn = None if icons is None else tuple(icons)
@@ -682,31 +682,31 @@ class IciLondresState:
         if mode is not Transmission.COMPETING:
             turn = self._turn()
             if player != turn:
-                raise Refused("not_your_turn", player=player, turn=turn)
+                raise IciLondresRefusal("not_your_turn", player=player, turn=turn)
         elif left == 0:
-            raise Refused("no_picks_left", player=player)
+            raise IciLondresRefusal("no_picks_left", player=player)
         if not isinstance(icons, tuple) or not icons:
-            raise Refused("no_icon")
+            raise IciLondresRefusal("no_icon")
         if len(icons) > PICKS_PER_RECEIVER:
-            raise Refused("at_most_two")
+            raise IciLondresRefusal("at_most_two")
         if mode is Transmission.FRAGMENTS and len(icons) != 1:
-            raise Refused("one_at_a_time")
+            raise IciLondresRefusal("one_at_a_time")
         if mode is Transmission.DOUBLE_ZERO and len(icons) != PICKS_PER_RECEIVER:
-            raise Refused("two_at_once")
+            raise IciLondresRefusal("two_at_once")
         if len(icons) > left:
-            raise Refused("one_pick_left", player=player)
+            raise IciLondresRefusal("one_pick_left", player=player)
         for icon in icons:
             if not isinstance(icon, str) or icon not in _ICON_SET:
-                raise Refused("unknown_icon", icon=str(icon))
+                raise IciLondresRefusal("unknown_icon", icon=str(icon))
         if len(icons) == 2 and icons[0] == icons[1]:
-            raise Refused("twice", icon=icons[0])
+            raise IciLondresRefusal("twice", icon=icons[0])
         for icon in icons:
             for earlier in self._named:
                 if earlier.icon != icon:
                     continue
                 if mode is Transmission.COMPETING:
-                    raise Refused("already_taken", icon=icon, player=earlier.player)
-                raise Refused("already_named", icon=icon)
+                    raise IciLondresRefusal("already_taken", icon=icon, player=earlier.player)
+                raise IciLondresRefusal("already_named", icon=icon)
         # valid: mutate
         self._history.append(action_to_json(action))
         events: list[Event] = []
@@ -740,15 +740,15 @@ class IciLondresState:
 
     def _apply_judge(self, action: JudgePick) -> list[Event]:
         if self._deal is Deal.HOST:
-            raise Refused("host_holds_cards")
+            raise IciLondresRefusal("host_holds_cards")
         self._check_phase("answer")
         pending = self.pending_icon
         assert pending is not None
         if action.icon != pending[1]:
-            raise Refused("answer_for", speaker=self.speaker, pending=pending[1],
+            raise IciLondresRefusal("answer_for", speaker=self.speaker, pending=pending[1],
                           icon=str(action.icon))
         if not isinstance(action.hit, bool):
-            raise Refused("say_hit_or_miss")
+            raise IciLondresRefusal("say_hit_or_miss")
         self._history.append(action_to_json(action))
         record = next(n for n in self._named if n.hit is None)
         record.hit = action.hit
@@ -765,11 +765,11 @@ class IciLondresState:
     def _apply_time_up(self, action: TimeUp) -> list[Event]:
         self._check_phase("guess")
         if self.mode is not Transmission.COUNTDOWN:
-            raise Refused("no_clock")
+            raise IciLondresRefusal("no_clock")
         self._check_receiver(action.player)
         turn = self._turn()
         if action.player != turn:
-            raise Refused("not_their_time", turn=turn, player=action.player)
+            raise IciLondresRefusal("not_their_time", turn=turn, player=action.player)
         self._history.append(action_to_json(action))
         lost = self._picks_left[action.player]
         self._picks_left[action.player] = 0
@@ -844,7 +844,7 @@ class IciLondresState:
 
     def player_view(self, player: str) -> JSON:
         if player not in self._players:
-            raise Refused("unknown_player", player=player)
+            raise IciLondresRefusal("unknown_player", player=player)
         view = self.public_view()
         view["you"] = player
         if (self._deal is Deal.HOST and player == self.speaker and self._drawn is not None
@@ -969,7 +969,7 @@ __all__ = [
     "Pick",
     "PickMade",
     "ROUNDS_WITH_FIVE",
-    "Refused",
+    "IciLondresRefusal",
     "RoundEnded",
     "RoundStarted",
     "TRANSMISSION_TITLES",

@@ -12,7 +12,7 @@ One round, as the session loop sees it:
 4. Guessing prompts in the round's transmission type (table mode: after each icon named the
    Speaker says hit or miss); ``on_timeout`` turns a countdown run out into ``TimeUp``.
 
-One module per concern: ``voice`` (the words and the host's facts every part shares),
+One module per concern: ``words`` (the words and the host's facts every part shares),
 ``prompts`` (what to ask), ``interpret`` (what was said, as a move), ``narrate`` (what the host
 says of its own accord), ``queries`` (score, status, board, tried), ``refusals`` (the rules'
 refusals in the game's words) and ``bots`` (the demo's players). :class:`Adapter` joins them
@@ -31,7 +31,7 @@ from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
-from voice_host.host.adapters.ici_londres.words import GAME, Voice, ici
+from voice_host.host.adapters.ici_londres.words import GAME, IciLondresWords, ici
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.registry import GameOption, GameRegistration
 from voice_host.host.core.values import Heard, Line
@@ -50,9 +50,10 @@ def new_game(options: dict[str, Any]) -> IciLondresState:
                                rounds=options["rounds"], first_speaker=first)
 
 
-class Adapter(Voice):
+class Adapter(IciLondresWords):
     """The game's voice for the session loop (see ``host.adapter.GameAdapter``): the shared
-    words and facts of :class:`Voice`, each protocol method handed to its concern's module."""
+    words and facts of :class:`IciLondresWords`, each protocol method handed to its
+    concern's module."""
 
     game = GAME
 

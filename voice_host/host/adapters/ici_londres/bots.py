@@ -11,7 +11,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.words import GAME, NS, Voice, ici
+from voice_host.host.adapters.ici_londres.words import GAME, NS, IciLondresWords, ici
 from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind
 from voice_host.host.core.narration import capitalized, catalogue
 
@@ -19,7 +19,7 @@ from voice_host.host.core.narration import capitalized, catalogue
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
     """(speaker, what they say) for ``prompt``."""
-    assert isinstance(adapter, Voice)
+    assert isinstance(adapter, IciLondresWords)
     s = ici(state)
     if prompt.kind is PromptKind.RECORD:
         message = s.player_view(s.speaker).get("message")
@@ -31,7 +31,7 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     return _pick(adapter, s, prompt, rng)
 
 
-def coded_sentence(voice: Voice, icons: Sequence[str], rng: random.Random) -> str:
+def coded_sentence(voice: IciLondresWords, icons: Sequence[str], rng: random.Random) -> str:
     """A subject-verb-object sentence hinting at two icons (demo Speakers)."""
     first, second = (voice.bot_text(f"clue.{name}", variant=_pick_variant(
         voice, f"clue.{name}", rng)) for name in icons[:2])
@@ -39,7 +39,7 @@ def coded_sentence(voice: Voice, icons: Sequence[str], rng: random.Random) -> st
                               first=first, second=second))
 
 
-def _pick(voice: Voice, s: IciLondresState, prompt: Prompt,
+def _pick(voice: IciLondresWords, s: IciLondresState, prompt: Prompt,
           rng: random.Random) -> tuple[str, str]:
     player = rng.choice(prompt.expected)
     sizes = s.pick_sizes(player)  # the rules' choice, or 1 or 2 icons (mostly 2)
@@ -76,11 +76,11 @@ def _bot_icons(s: IciLondresState, size: int, rng: random.Random, *,
     return picks
 
 
-def _variants(voice: Voice, key: str) -> int:
+def _variants(voice: IciLondresWords, key: str) -> int:
     table = catalogue(voice.narrator.lang, GAME)
     value = table.get(f"{NS}.bot.{key}") or catalogue("en", GAME).get(f"{NS}.bot.{key}")
     return len(value) if isinstance(value, list) else 1
 
 
-def _pick_variant(voice: Voice, key: str, rng: random.Random) -> int:
+def _pick_variant(voice: IciLondresWords, key: str, rng: random.Random) -> int:
     return rng.randrange(_variants(voice, key))

@@ -14,7 +14,7 @@ from voice_host.games import Action, GameState
 from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
-from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, Voice
+from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.adapter import Decision
 from voice_host.host.core.values import Heard, Line, Style
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
@@ -38,7 +38,7 @@ def slot_values(state: GameState) -> SlotValues:
     return SlotValues(players=tuple(state.players), icons=ICON_ENTRIES)
 
 
-def decide(voice: Voice, s: IciLondresState, match: IntentMatch,
+def decide(voice: IciLondresWords, s: IciLondresState, match: IntentMatch,
            speaker: str | None) -> Decision:
     """The move an understood utterance stands for, or the host's reply when there is
     none (the engine judges every move)."""
@@ -61,13 +61,13 @@ def decide(voice: Voice, s: IciLondresState, match: IntentMatch,
     return _reply(voice, "refuse.not_now")
 
 
-def _reply(voice: Voice, key: str, **params: Any) -> Decision:
+def _reply(voice: IciLondresWords, key: str, **params: Any) -> Decision:
     return Decision(reply=(voice.line(key, **params),))
 
 
 
 
-def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> list[Line]:
+def take_recording(voice: IciLondresWords, s: IciLondresState, heard: Heard) -> list[Line]:
     """The Speaker's coded sentence: "je répète", then the radio playback."""
     if s.phase() != "guess" or voice.recorded(s):
         return []
@@ -89,7 +89,7 @@ def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> list[Line]
             Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)]
 
 
-def time_up(voice: Voice, s: IciLondresState) -> Action | None:
+def time_up(voice: IciLondresWords, s: IciLondresState) -> Action | None:
     """The count ran out (only Contre la montre's prompts have one) for the player whose
     turn it is."""
     if s.phase() != "guess" or not voice.recorded(s):

@@ -25,14 +25,14 @@ from voice_host.games.ici_londres import (
     Transmission,
     TransmissionChanged,
 )
-from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, Voice
+from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.narration import capitalized
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style
 from voice_host.speech.cues import Cue
 
 
-def opening(voice: Voice, s: IciLondresState) -> list[Line]:
+def opening(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     """Set-up narration, once at the start of a new game."""
     lines = [
         voice.line("welcome"),
@@ -52,7 +52,7 @@ def opening(voice: Voice, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def broadcast(voice: Voice, s: IciLondresState) -> list[Line]:
+def broadcast(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     """The broadcast that opens every message (a host step: marks the round aired)."""
     voice.host_state["aired"] = s.round_number
     return [
@@ -62,14 +62,14 @@ def broadcast(voice: Voice, s: IciLondresState) -> list[Line]:
     ]
 
 
-def events(voice: Voice, s: IciLondresState, happened: Sequence[Event]) -> list[Line]:
+def events(voice: IciLondresWords, s: IciLondresState, happened: Sequence[Event]) -> list[Line]:
     lines: list[Line] = []
     for event in happened:
         lines.extend(_narrate_one(voice, s, event))
     return lines
 
 
-def _narrate_one(voice: Voice, s: IciLondresState, event: Event) -> list[Line]:
+def _narrate_one(voice: IciLondresWords, s: IciLondresState, event: Event) -> list[Line]:
     if isinstance(event, RoundStarted):
         key = "round_start_first" if event.round == 1 else "round_start"
         return [voice.line(key, round=event.round, total=event.total_rounds,
@@ -109,7 +109,7 @@ def _narrate_one(voice: Voice, s: IciLondresState, event: Event) -> list[Line]:
     return []
 
 
-def _revealed(voice: Voice, s: IciLondresState, event: IconRevealed) -> list[Line]:
+def _revealed(voice: IciLondresWords, s: IciLondresState, event: IconRevealed) -> list[Line]:
     icon = voice.icon(event.icon)
     if event.by_wehrmacht:
         out = [voice.line("events.hit_wehrmacht", icon=icon, finder=event.finder,
@@ -123,7 +123,7 @@ def _revealed(voice: Voice, s: IciLondresState, event: IconRevealed) -> list[Lin
     return out
 
 
-def _deliver(voice: Voice, s: IciLondresState, event: IconsDrawn) -> list[Line]:
+def _deliver(voice: IciLondresWords, s: IciLondresState, event: IconsDrawn) -> list[Line]:
     """The Speaker's two icons: privately (host deals) or from the physical pile."""
     if event.icons is None:
         return [voice.line("draw_table", speaker=event.speaker)]
@@ -135,7 +135,7 @@ def _deliver(voice: Voice, s: IciLondresState, event: IconsDrawn) -> list[Line]:
     return lines
 
 
-def _round_ended(voice: Voice, event: RoundEnded) -> list[Line]:
+def _round_ended(voice: IciLondresWords, event: RoundEnded) -> list[Line]:
     if event.complete:
         out = [voice.line("events.round_complete", icons=voice.icons(event.found),
                           round=event.round)]
@@ -151,7 +151,7 @@ def _round_ended(voice: Voice, event: RoundEnded) -> list[Line]:
     return out
 
 
-def describe(voice: Voice, action: Action) -> str:
+def describe(voice: IciLondresWords, action: Action) -> str:
     """The move in words, for confirmations and undo ("Dan names the heart and the book")."""
     if isinstance(action, Pick):
         return voice.text("describe.pick", player=action.player, icons=voice.icons(action.icons))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.words import Voice
+from voice_host.host.adapters.ici_londres.words import IciLondresWords
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.values import Line
 
@@ -13,7 +13,7 @@ COUNTDOWN_SECONDS = 10
 """Contre la montre: the count the host runs for each player."""
 
 
-def ask(voice: Voice, s: IciLondresState) -> Prompt | None:
+def ask(voice: IciLondresWords, s: IciLondresState) -> Prompt | None:
     """The prompt of the moment; None before the round's broadcast (a host step) and while
     nobody is asked anything (the draw, the end)."""
     phase = s.phase()
@@ -30,7 +30,7 @@ def ask(voice: Voice, s: IciLondresState) -> Prompt | None:
     return _guess_prompt(voice, s)
 
 
-def _guess_prompt(voice: Voice, s: IciLondresState) -> Prompt:
+def _guess_prompt(voice: IciLondresWords, s: IciLondresState) -> Prompt:
     named = len(s.named_icons)
     key = f"guess|{s.round_number}|{named}"
     mode = s.mode
@@ -69,7 +69,7 @@ def _guess_prompt(voice: Voice, s: IciLondresState) -> Prompt:
                   reminder=(ask_line,))
 
 
-def _answer_prompt(voice: Voice, s: IciLondresState) -> Prompt:
+def _answer_prompt(voice: IciLondresWords, s: IciLondresState) -> Prompt:
     pending = s.pending_icon
     assert pending is not None
     icon = voice.icon(pending[1])

@@ -6,19 +6,19 @@ from __future__ import annotations
 from voice_host.games import Outcome
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.words import Voice
+from voice_host.host.adapters.ici_londres.words import IciLondresWords
 from voice_host.host.core.values import Line
 
 ICONS_PER_CARD = 4
 """The 9 summary cards show 4 icons each."""
 
 
-def score(voice: Voice, s: IciLondresState) -> list[Line]:
+def score(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     return [voice.line("events.scores", scores=voice.scores(tuple(s.scores.items()))),
             voice.line("info.score_round", round=s.round_number, total=s.total_rounds)]
 
 
-def status(voice: Voice, s: IciLondresState) -> list[Line]:
+def status(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     """The round, its roles and type, the sentence, and who is to do what."""
     phase = s.phase()
     if phase == "over":
@@ -48,7 +48,7 @@ def status(voice: Voice, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def board(voice: Voice, s: IciLondresState) -> list[Line]:
+def board(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     """The 36 icons, 4 per summary card as on the table, and those named this round."""
     lines = [voice.line("info.board_intro")]
     for n in range(0, len(ICON_NAMES), ICONS_PER_CARD):
@@ -60,7 +60,7 @@ def board(voice: Voice, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def tried(voice: Voice, s: IciLondresState) -> list[Line]:
+def tried(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     """The icons named this round, by whom, and how each went."""
     named = s.public_view()["named"] if s.phase() in ("guess", "answer") else []
     if not named:

@@ -12,7 +12,7 @@ from voice_host.host.adapters.ici_londres.words import NS
 from voice_host.host.core.narration import Narrator
 
 ICON_PARAMS = ("icon", "pending")
-"""The parameters of ``games.ici_londres.Refused`` that hold an icon."""
+"""The parameters of ``games.ici_londres.IciLondresRefusal`` that hold an icon."""
 
 _ICONS = frozenset(ICON_NAMES)
 

@@ -26,7 +26,7 @@ def ici(state: GameState) -> IciLondresState:
     return state
 
 
-class Voice:
+class IciLondresWords:
     """The game's words for one session, and the host's facts of the round.
 
     ``host_state`` (saved with the game) holds only ``aired`` and ``recorded`` (the round

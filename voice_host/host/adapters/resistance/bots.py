@@ -10,14 +10,14 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.base import Deal
 from voice_host.games.resistance import Phase, ResistanceState, Role
-from voice_host.host.adapters.resistance.words import Voice, resistance
+from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
 from voice_host.host.core.adapter import GameAdapter, Prompt
 
 
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
     """(speaker, what they say) for ``prompt``."""
-    assert isinstance(adapter, Voice)
+    assert isinstance(adapter, ResistanceWords)
     s = resistance(state)
     phase = s.phase()
     leader = s.leader or s.players[0]
@@ -47,12 +47,12 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     return (prompt.expected[0] if prompt.expected else s.players[0]), "status"
 
 
-def _said(voice: Voice, key: str, rng: random.Random, **params: Any) -> str:
+def _said(voice: ResistanceWords, key: str, rng: random.Random, **params: Any) -> str:
     """A player's phrase; among variants one is picked at random (modulo the list)."""
     return voice.narrator.text(f"resistance.bot.{key}", variant=rng.randrange(720), **params)
 
 
-def _team(voice: Voice, s: ResistanceState, leader: str, rng: random.Random) -> str:
+def _team(voice: ResistanceWords, s: ResistanceState, leader: str, rng: random.Random) -> str:
     size = s.team_size()
     with_leader = rng.random() < 0.6
     others = [p for p in s.players if p != leader]
@@ -64,7 +64,7 @@ def _team(voice: Voice, s: ResistanceState, leader: str, rng: random.Random) -> 
     return _said(voice, "team", rng, team=voice._names(team))
 
 
-def _sabotages(voice: Voice, s: ResistanceState, rng: random.Random) -> str:
+def _sabotages(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -> str:
     team = s.proposed_team or ()
     if s.deal is Deal.HOST:
         count = sum(1 for p in team if s.role_of(p) is Role.SPY and rng.random() < 0.6)

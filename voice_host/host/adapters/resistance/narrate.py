@@ -32,7 +32,7 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
-from voice_host.host.adapters.resistance.words import Voice, resistance
+from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style
 
@@ -50,7 +50,7 @@ NIGHT_PAUSES: dict[str, float] = {
 the length of a "look" pause, default 5)."""
 
 
-class Narrate(Voice):
+class Narrate(ResistanceWords):
     """Events and set-up steps -> lines."""
 
     def opening(self, state: GameState) -> list[Line]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from voice_host.games import GameState
 from voice_host.games.resistance import Phase
-from voice_host.host.adapters.resistance.words import Voice, resistance
+from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
 from voice_host.host.core.adapter import Prompt
 from voice_host.intent import SlotValues
 
 
-class Prompts(Voice):
+class Prompts(ResistanceWords):
     """The questions of each phase (who is expected, what to remind them)."""
 
     def slot_values(self, state: GameState) -> SlotValues:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from voice_host.games import GameState, Outcome
 from voice_host.games.resistance import Phase
-from voice_host.host.adapters.resistance.words import Voice, resistance
+from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
 from voice_host.host.core.values import Line
 
 
-class Queries(Voice):
+class Queries(ResistanceWords):
     """Where the game stands, in words."""
 
     def score(self, state: GameState) -> list[Line]:

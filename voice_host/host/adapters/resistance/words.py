@@ -21,7 +21,7 @@ def resistance(state: GameState) -> ResistanceState:
     return state
 
 
-class Voice:
+class ResistanceWords:
     """The options of one session and the narrator's helpers."""
 
     game = GAME
