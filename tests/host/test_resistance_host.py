@@ -25,7 +25,7 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.adapter import Decision, Prompt, winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
@@ -605,7 +605,7 @@ def test_bot_utterances_are_legal_moves_the_matcher_understands(
                 state.apply(action)
         assert state.is_terminal()
         outcome = state.outcome()
-        assert outcome is not None and adapter.winner_json(outcome) in (["heroes"], ["spies"])
+        assert outcome is not None and winner_json(outcome) in (["heroes"], ["spies"])
 
 
 # --------------------------------------------------------------------------- the CLI

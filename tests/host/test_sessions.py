@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, load_game
@@ -74,7 +75,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     log.close()
     entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
     assert entries[-1]["event"] == "game_over"
-    assert entries[-1]["winner"] == adapter.winner_json(session.state.outcome())
+    assert entries[-1]["winner"] == winner_json(session.state.outcome())
     cls = registration(game).state_class
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:

@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from tests.host.toy.engine import Add, Added, TenState
-from voice_host.games import Action, Event, GameState, IllegalAction, Outcome
-from voice_host.host.core.adapter import Decision, GameAdapter, Prompt
+from voice_host.games import Action, Event, GameState, IllegalAction
+from voice_host.host.core.adapter import BaseAdapter, Decision, GameAdapter, Prompt
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.registry import GameOption, GameRegistration
-from voice_host.host.core.secrets import SecretSink
-from voice_host.host.core.values import Heard, Line
+from voice_host.host.core.values import Line
 from voice_host.intent import IntentMatch, SlotValues
 
 
@@ -21,12 +20,8 @@ def new_game(options: dict[str, Any]) -> GameState:
     return TenState(list(options["players"]))
 
 
-class Adapter:
+class Adapter(BaseAdapter):
     game = "ten"
-
-    def __init__(self, options: dict[str, Any], *, secret_sink: SecretSink | None = None) -> None:
-        self.narrator = Narrator("ten", str(options.get("lang", "en")))
-        self.host_state: dict[str, Any] = {}
 
     def _line(self, key: str, **params: Any) -> Line:
         return self.narrator.line(f"ten.{key}", **params)
@@ -34,17 +29,11 @@ class Adapter:
     def opening(self, state: GameState) -> list[Line]:
         return [self._line("welcome", players=self.narrator.names(state.players))]
 
-    def chance(self, state: GameState, rng: random.Random) -> Action:
-        return state.chance_action(rng)
-
     def prompt(self, state: GameState) -> Prompt | None:
         player = state.current_players()[0]
         assert isinstance(state, TenState)
         return Prompt(lines=(self._line("your_turn", player=player, total=state.total),),
                       phase="count", expected=(player,), key=f"count.{state.turn}")
-
-    def host_step(self, state: GameState) -> list[Line]:
-        return []
 
     def slot_values(self, state: GameState) -> SlotValues:
         return SlotValues(players=state.players)
@@ -52,12 +41,6 @@ class Adapter:
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         player = speaker or state.current_players()[0]
         return Decision(action=Add(player, int(match.slots["n"])))
-
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
-
-    def on_timeout(self, state: GameState) -> Action | None:
-        return None
 
     def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
         out = [self._line("added", player=e.player, amount=e.amount, total=e.total)
@@ -84,9 +67,6 @@ class Adapter:
 
     def tried(self, state: GameState) -> list[Line]:
         return []
-
-    def winner_json(self, outcome: Outcome) -> list[str]:
-        return list(outcome.winners)
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:

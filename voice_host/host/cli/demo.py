@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voice_host.host.cli import models as models_cmd
+from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
@@ -196,7 +197,6 @@ def run(args: argparse.Namespace) -> int:
     io = wiring.HostIO(output=output, listener=players, secret_sink=output.secret_sink)
     session = wiring.wire_session(config, state, io, rng=random.Random(args.seed))
     players.session = session
-    adapter = session.adapter
     started = time.perf_counter()
     try:
         stop = session.run(fresh=True)
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     decode = sorted(players.decode_seconds)
     median = decode[len(decode) // 2] * 1000 if decode else 0.0
     outcome = session.state.outcome()
-    winners = adapter.winner_json(outcome) if outcome else []
+    winners = winner_json(outcome) if outcome else []
     won = f"Winner: {winners[0]}" if len(winners) == 1 else \
         f"Winners: {', '.join(winners) or 'none'}"
     print(f"\nDemo {'finished' if stop is Stop.FINISHED else 'stopped: ' + stop.value} in "

@@ -7,10 +7,11 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.host.core.narration import Narrator
+from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
@@ -68,9 +69,9 @@ class Decision:
 
 
 class GameAdapter(Protocol):
-    """One game's voice: implemented in host/adapters/<game>.py."""
+    """One game's voice: implemented in ``host/adapters/<game>/``, on :class:`BaseAdapter`."""
 
-    game: str
+    game: ClassVar[str]
     narrator: Narrator
     host_state: dict[str, Any]
     """Adapter-owned facts that are not rules (broadcast done, recordings...), JSON-able."""
@@ -122,7 +123,52 @@ class GameAdapter(Protocol):
         """Icons already named this round (Ici Londres), or what fits the game."""
         ...
 
-    def winner_json(self, outcome: Outcome) -> list[str]:
-        """The winners as the log's ``game_over.winner`` writes them: always a list (the
-        winning team or side, or the players tied for first)."""
-        ...
+
+S = TypeVar("S", bound=GameState)
+
+
+class WrongGame(TypeError):
+    """An adapter was handed another game's state (a bug of the caller, never a player's)."""
+
+
+def narrow(state: GameState, cls: type[S]) -> S:
+    """``state`` as its game's own state class; :class:`WrongGame` when it is another's."""
+    if not isinstance(state, cls):
+        raise WrongGame(f"a {cls.__name__} was expected, not a {type(state).__name__}")
+    return state
+
+
+def winner_json(outcome: Outcome) -> list[str]:
+    """The winners as the log's ``game_over.winner`` writes them: always a sorted list (the
+    winning team or side, or the players tied for first)."""
+    return sorted(outcome.winners)
+
+
+class BaseAdapter:
+    """What every game's adapter starts from: the session's options, its narrator in the
+    game's language, where secrets go and the adapter's own saved facts; and the defaults
+    of what a game may not need (chance steps as the engine draws them, no host steps, no
+    free recordings, no countdown)."""
+
+    game: ClassVar[str]
+    """The registered game name."""
+
+    def __init__(self, options: dict[str, Any], *,
+                 secret_sink: SecretSink | None = None) -> None:
+        self.options = dict(options)
+        self.narrator = Narrator(self.game, str(options.get("lang") or "en"))
+        self.secret_sink = secret_sink
+        self.host_state: dict[str, Any] = {}
+        """Adapter-owned facts that are not rules, JSON-able (saved with the game)."""
+
+    def chance(self, state: GameState, rng: random.Random) -> Action:
+        return state.chance_action(rng)
+
+    def host_step(self, state: GameState) -> list[Line]:
+        return []
+
+    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
+        return []
+
+    def on_timeout(self, state: GameState) -> Action | None:
+        return None

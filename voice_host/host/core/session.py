@@ -18,7 +18,7 @@ from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
-from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL, command_in_recording
 from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
@@ -394,6 +394,6 @@ class Session:
         outcome = self.state.outcome()
         assert outcome is not None
         self.save()
-        self.log.write("game_over", winner=self.adapter.winner_json(outcome),
+        self.log.write("game_over", winner=winner_json(outcome),
                        scores=dict(outcome.scores), reason=outcome.reason)
 

@@ -3,18 +3,16 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome, SetupError
+from voice_host.games import Action, Event, GameState, SetupError
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
-from voice_host.host.adapters.codenames.words import GAME, Words, as_codenames
-from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.narration import Narrator
+from voice_host.host.adapters.codenames.words import GAME, Words
+from voice_host.host.core.adapter import BaseAdapter, Decision, Prompt, narrow
 from voice_host.host.core.secrets import SecretSink
-from voice_host.host.core.values import Heard, Line
+from voice_host.host.core.values import Line
 from voice_host.intent import IntentMatch, SlotValues
 
 
@@ -40,68 +38,50 @@ def new_game(options: dict[str, Any]) -> GameState:
         invalid_clue=options["invalid_clue"])
 
 
-class Adapter:
+class Adapter(BaseAdapter):
     """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`)."""
 
     game = GAME
 
     def __init__(self, options: dict[str, Any], *, secret_sink: SecretSink | None = None) -> None:
-        self.options = dict(options)
-        self.narrator = Narrator(GAME, options.get("lang") or "en")
+        super().__init__(options, secret_sink=secret_sink)
         self.words = Words(self.narrator)
-        self.secret_sink = secret_sink
-        self.host_state: dict[str, Any] = {}
 
     # set-up and prompts (prompts.py, narrate.py)
 
     def opening(self, state: GameState) -> list[Line]:
-        return narrate.opening(self.words, as_codenames(state),
+        return narrate.opening(self.words, narrow(state, CodenamesState),
                                companion=bool(self.options.get("companion")))
 
-    def chance(self, state: GameState, rng: random.Random) -> Action:
-        return as_codenames(state).chance_action(rng)
-
     def prompt(self, state: GameState) -> Prompt | None:
-        return prompts.prompt(self.words, as_codenames(state))
-
-    def host_step(self, state: GameState) -> list[Line]:
-        return []
+        return prompts.prompt(self.words, narrow(state, CodenamesState))
 
     def slot_values(self, state: GameState) -> SlotValues:
-        return prompts.slot_values(as_codenames(state))
+        return prompts.slot_values(narrow(state, CodenamesState))
 
     # understanding (interpret.py)
 
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        return interpret.interpret(self.words, as_codenames(state), match, speaker)
-
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
-
-    def on_timeout(self, state: GameState) -> Action | None:
-        return None
+        return interpret.interpret(self.words, narrow(state, CodenamesState), match, speaker)
 
     # narration (narrate.py)
 
     def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
-        return narrate.narrate(self.words, as_codenames(state), events, self.secret_sink)
+        return narrate.narrate(self.words, narrow(state, CodenamesState), events, self.secret_sink)
 
     # universal commands (queries.py)
 
     def describe(self, state: GameState, action: Action) -> str:
-        return queries.describe(self.words, as_codenames(state), action)
+        return queries.describe(self.words, narrow(state, CodenamesState), action)
 
     def score(self, state: GameState) -> list[Line]:
-        return queries.score(self.words, as_codenames(state))
+        return queries.score(self.words, narrow(state, CodenamesState))
 
     def board(self, state: GameState) -> list[Line]:
-        return queries.board(self.words, as_codenames(state))
+        return queries.board(self.words, narrow(state, CodenamesState))
 
     def status(self, state: GameState) -> list[Line]:
-        return queries.status(self.words, as_codenames(state))
+        return queries.status(self.words, narrow(state, CodenamesState))
 
     def tried(self, state: GameState) -> list[Line]:
-        return queries.tried(self.words, as_codenames(state))
-
-    def winner_json(self, outcome: Outcome) -> list[str]:
-        return queries.winner_json(outcome)
+        return queries.tried(self.words, narrow(state, CodenamesState))

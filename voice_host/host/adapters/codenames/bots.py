@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState, Colour, StateColour, Team, team_colour
 from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapters.codenames.words import as_codenames
-from voice_host.host.core.adapter import GameAdapter, Prompt
+from voice_host.host.core.adapter import GameAdapter, Prompt, narrow
 
 DEMO_CLUES: dict[str, tuple[str, ...]] = {
     "en": ("money", "hospital", "market", "travel", "football", "problem", "season",
@@ -43,7 +42,7 @@ BOT_PASS = 0.3
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
     """(speaker, what they say) for ``prompt``: a legal move phrased naturally."""
-    s = as_codenames(state)
+    s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
     spymaster = s.spymaster(team)

@@ -3,7 +3,7 @@ actions in words for confirmations and undo, and the winners for the log."""
 
 from __future__ import annotations
 
-from voice_host.games import Action, Outcome
+from voice_host.games import Action
 from voice_host.games.codenames import (
     CodenamesState,
     Colour,
@@ -87,6 +87,3 @@ def tried(w: Words, s: CodenamesState) -> list[Line]:
              for t, word, n in s.clues]
     return [w.line("clues_list", clues="; ".join(items))]
 
-
-def winner_json(outcome: Outcome) -> list[str]:
-    return list(outcome.winners)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import GameState, IllegalAction
+from voice_host.games import IllegalAction
 from voice_host.games.codenames import CodenamesState, Colour, Team
 from voice_host.host.core.narration import Narrator, capitalized
 from voice_host.host.core.refusals import refusal_text
@@ -14,10 +14,6 @@ from voice_host.host.core.values import Line
 
 GAME = "codenames"
 
-
-def as_codenames(state: GameState) -> CodenamesState:
-    assert isinstance(state, CodenamesState)
-    return state
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:

@@ -21,18 +21,17 @@ into the session's :class:`~voice_host.host.core.adapter.GameAdapter`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.games import Action, Event, GameState
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
-from voice_host.host.adapters.ici_londres.words import GAME, IciLondresWords, ici
-from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.adapters.ici_londres.words import IciLondresWords
+from voice_host.host.core.adapter import Decision, Prompt, narrow
 from voice_host.host.core.registry import GameOption, GameRegistration
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
@@ -55,52 +54,44 @@ class Adapter(IciLondresWords):
     words and facts of :class:`IciLondresWords`, each protocol method handed to its
     concern's module."""
 
-    game = GAME
-
     def opening(self, state: GameState) -> list[Line]:
-        return narrate.opening(self, ici(state))
-
-    def chance(self, state: GameState, rng: random.Random) -> Action:
-        return ici(state).chance_action(rng)
+        return narrate.opening(self, narrow(state, IciLondresState))
 
     def prompt(self, state: GameState) -> Prompt | None:
-        return prompts.ask(self, ici(state))
+        return prompts.ask(self, narrow(state, IciLondresState))
 
     def host_step(self, state: GameState) -> list[Line]:
-        return narrate.broadcast(self, ici(state))
+        return narrate.broadcast(self, narrow(state, IciLondresState))
 
     def slot_values(self, state: GameState) -> SlotValues:
         return interpret.slot_values(state)
 
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        return interpret.decide(self, ici(state), match, speaker)
+        return interpret.decide(self, narrow(state, IciLondresState), match, speaker)
 
     def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return interpret.take_recording(self, ici(state), heard)
+        return interpret.take_recording(self, narrow(state, IciLondresState), heard)
 
     def on_timeout(self, state: GameState) -> Action | None:
-        return interpret.time_up(self, ici(state))
+        return interpret.time_up(self, narrow(state, IciLondresState))
 
     def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
-        return narrate.events(self, ici(state), events)
+        return narrate.events(self, narrow(state, IciLondresState), events)
 
     def describe(self, state: GameState, action: Action) -> str:
         return narrate.describe(self, action)
 
     def score(self, state: GameState) -> list[Line]:
-        return queries.score(self, ici(state))
+        return queries.score(self, narrow(state, IciLondresState))
 
     def status(self, state: GameState) -> list[Line]:
-        return queries.status(self, ici(state))
+        return queries.status(self, narrow(state, IciLondresState))
 
     def board(self, state: GameState) -> list[Line]:
-        return queries.board(self, ici(state))
+        return queries.board(self, narrow(state, IciLondresState))
 
     def tried(self, state: GameState) -> list[Line]:
-        return queries.tried(self, ici(state))
-
-    def winner_json(self, outcome: Outcome) -> list[str]:
-        return queries.winner_json(outcome)
+        return queries.tried(self, narrow(state, IciLondresState))
 
 
 REGISTRATION = GameRegistration(

@@ -11,8 +11,8 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
-from voice_host.host.adapters.ici_londres.words import GAME, NS, IciLondresWords, ici
-from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind
+from voice_host.host.adapters.ici_londres.words import GAME, NS, IciLondresWords
+from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind, narrow
 from voice_host.host.core.narration import capitalized, catalogue
 
 
@@ -20,7 +20,7 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
     """(speaker, what they say) for ``prompt``."""
     assert isinstance(adapter, IciLondresWords)
-    s = ici(state)
+    s = narrow(state, IciLondresState)
     if prompt.kind is PromptKind.RECORD:
         message = s.player_view(s.speaker).get("message")
         icons = list(message) if message else rng.sample(ICON_NAMES, 2)

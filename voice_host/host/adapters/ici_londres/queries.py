@@ -3,7 +3,6 @@ the summary cards, what has been named this round, and the winners for the log."
 
 from __future__ import annotations
 
-from voice_host.games import Outcome
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
@@ -72,7 +71,3 @@ def tried(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
         items.append(voice.text(key, icon=voice.icon(n["icon"]), player=n["player"]))
     return [voice.line("info.tried_intro", items=voice.text("info.tried_sep").join(items))]
 
-
-def winner_json(outcome: Outcome) -> list[str]:
-    """The players tied for first, sorted."""
-    return sorted(outcome.winners)

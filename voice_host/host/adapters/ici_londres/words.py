@@ -7,10 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.core.narration import Narrator
-from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.adapter import BaseAdapter
 from voice_host.host.core.values import Line
 
 GAME = "ici-londres"
@@ -21,24 +19,15 @@ RADIO_LANG = "fr"
 
 
 
-def ici(state: GameState) -> IciLondresState:
-    assert isinstance(state, IciLondresState)
-    return state
 
-
-class IciLondresWords:
+class IciLondresWords(BaseAdapter):
     """The game's words for one session, and the host's facts of the round.
 
     ``host_state`` (saved with the game) holds only ``aired`` and ``recorded`` (the round
     numbers whose broadcast and sentence are done) and ``sentence`` (the typed sentence or a
     caption, "" for raw audio): the recording itself is never saved."""
 
-    def __init__(self, options: dict[str, Any], *,
-                 secret_sink: SecretSink | None = None) -> None:
-        self.options = dict(options)
-        self.narrator = Narrator(GAME, str(options.get("lang") or "en"))
-        self.secret_sink = secret_sink
-        self.host_state: dict[str, Any] = {}
+    game = GAME
 
     # ------------------------------------------------------------------ sentences
 

@@ -10,15 +10,15 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.base import Deal
 from voice_host.games.resistance import Phase, ResistanceState, Role
-from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
-from voice_host.host.core.adapter import GameAdapter, Prompt
+from voice_host.host.adapters.resistance.words import ResistanceWords
+from voice_host.host.core.adapter import GameAdapter, Prompt, narrow
 
 
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
     """(speaker, what they say) for ``prompt``."""
     assert isinstance(adapter, ResistanceWords)
-    s = resistance(state)
+    s = narrow(state, ResistanceState)
     phase = s.phase()
     leader = s.leader or s.players[0]
     if phase == Phase.TEAM:

@@ -7,7 +7,7 @@ the game's language after trying the move on a copy of the game."""
 
 from __future__ import annotations
 
-from voice_host.games import Action, GameState
+from voice_host.games import GameState
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import (
     Accuse,
@@ -23,9 +23,8 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters.resistance.narrate import Narrate
 from voice_host.host.adapters.resistance.prompts import Prompts
-from voice_host.host.adapters.resistance.words import resistance
-from voice_host.host.core.adapter import Decision
-from voice_host.host.core.values import Heard, Line
+from voice_host.host.core.adapter import Decision, narrow
+from voice_host.host.core.values import Line
 from voice_host.intent import IntentMatch
 
 NUMBER_WORDS = frozenset({
@@ -45,7 +44,7 @@ class Interpret(Prompts, Narrate):
     """Intent -> Decision for the current phase."""
 
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         phase = s.phase()
         intent = match.intent
         if phase == Phase.TEAM and intent == "propose_team":
@@ -141,9 +140,3 @@ class Interpret(Prompts, Narrate):
             return Decision(reply=(self._line("accuse_reminder", example=example),))
         action = Accuse(player)
         return Decision(action=action, confirm=self.describe(s, action))
-
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
-
-    def on_timeout(self, state: GameState) -> Action | None:
-        return None

@@ -32,7 +32,8 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
-from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
+from voice_host.host.adapters.resistance.words import ResistanceWords
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style
 
@@ -54,7 +55,7 @@ class Narrate(ResistanceWords):
     """Events and set-up steps -> lines."""
 
     def opening(self, state: GameState) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         counts = s.role_counts()
         lines = [self._line("welcome", count=len(s.players), players=self._names(s.players))]
         if s.double_agent:
@@ -102,12 +103,12 @@ class Narrate(ResistanceWords):
     # ------------------------------------------------------------------ chance and night
 
     def chance(self, state: GameState, rng: random.Random) -> Action:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         return s.setup_action(rng, first_leader=find_player(s.players,
                                                              self.options.get("first")))
 
     def host_step(self, state: GameState) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         if not self._night_pending(s):
             return []
         look = self.look_pause / 5.0
@@ -123,7 +124,7 @@ class Narrate(ResistanceWords):
         return lines
 
     def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         lines: list[Line] = []
         for event in events:
             lines.extend(self._narrate_one(s, event))
@@ -234,7 +235,7 @@ class Narrate(ResistanceWords):
     # ------------------------------------------------------------------ describing
 
     def describe(self, state: GameState, action: Action) -> str:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         if isinstance(action, ProposeTeam):
             return self._text("describe_team", leader=action.leader,
                               team=self._names(action.team), mission=s.mission)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from voice_host.games import GameState
-from voice_host.games.resistance import Phase
-from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
-from voice_host.host.core.adapter import Prompt
+from voice_host.games.resistance import Phase, ResistanceState
+from voice_host.host.adapters.resistance.words import ResistanceWords
+from voice_host.host.core.adapter import Prompt, narrow
 from voice_host.intent import SlotValues
 
 
@@ -16,7 +16,7 @@ class Prompts(ResistanceWords):
         return SlotValues(players=tuple(state.players))
 
     def prompt(self, state: GameState) -> Prompt | None:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         phase = s.phase()
         leader = s.leader or ""
         n_votes = len(s.vote_history)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from voice_host.games import GameState, Outcome
-from voice_host.games.resistance import Phase
-from voice_host.host.adapters.resistance.words import ResistanceWords, resistance
+from voice_host.games import GameState
+from voice_host.games.resistance import Phase, ResistanceState
+from voice_host.host.adapters.resistance.words import ResistanceWords
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.values import Line
 
 
@@ -12,14 +13,14 @@ class Queries(ResistanceWords):
     """Where the game stands, in words."""
 
     def score(self, state: GameState) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         lines = [self._line("score", successes=s.successes, failures=s.failures)]
         if s.rejections and not s.is_terminal():
             lines.append(self._line("score_rejections", count=s.rejections))
         return lines
 
     def status(self, state: GameState) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         phase = s.phase()
         leader = s.leader or ""
         team = self._names(s.proposed_team or ())
@@ -56,7 +57,7 @@ class Queries(ResistanceWords):
         return lines
 
     def board(self, state: GameState) -> list[Line]:
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         lines: list[Line] = []
         for m in s.mission_history:
             sab = (self._text("sabotages_0") if m.sabotages == 0
@@ -82,12 +83,9 @@ class Queries(ResistanceWords):
 
     def tried(self, state: GameState) -> list[Line]:
         """The teams rejected so far for the current mission."""
-        s = resistance(state)
+        s = narrow(state, ResistanceState)
         rejected = [self._text("board_rejected_team", leader=v.leader, team=self._names(v.team))
                     for v in s.vote_history if v.mission == s.mission and not v.approved]
         if not rejected:
             return [] if s.proposed_team else [self._line("board_no_teams")]
         return [self._line("board_rejected_teams", teams="; ".join(rejected))]
-
-    def winner_json(self, outcome: Outcome) -> list[str]:
-        return list(outcome.winners)

@@ -6,32 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import GameState
 from voice_host.games.resistance import Phase, ResistanceState
-from voice_host.host.core.narration import Narrator
+from voice_host.host.core.adapter import BaseAdapter
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.values import Line
 
 GAME = "resistance"
 
 
-def resistance(state: GameState) -> ResistanceState:
-    if not isinstance(state, ResistanceState):
-        raise TypeError("the Resistance adapter needs a ResistanceState")
-    return state
-
-
-class ResistanceWords:
+class ResistanceWords(BaseAdapter):
     """The options of one session and the narrator's helpers."""
 
     game = GAME
 
     def __init__(self, options: dict[str, Any], *, secret_sink: SecretSink | None = None
                  ) -> None:
-        self.options = dict(options)
-        self.narrator = Narrator(GAME, str(options.get("lang", "en")))
-        self.host_state: dict[str, Any] = {}
-        self.secret_sink = secret_sink
+        super().__init__(options, secret_sink=secret_sink)
         self.count_votes = options.get("votes") == "count"
         # host deal with the companion pages: mission cards are chosen on the phones
         self.companion = bool(options.get("companion")) and options.get("deal") == "host"
