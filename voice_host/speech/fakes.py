@@ -97,7 +97,6 @@ class StreamingScriptedRecognizer(ScriptedRecognizer, BufferedStreaming):
         super().__init__(script, confidence=confidence, description=description)
         self.utterances_started = 0
         """How many times ``start_utterance`` was called."""
-        self._frames: list[Samples] = []
 
     def start_utterance(self) -> None:
         self.utterances_started += 1

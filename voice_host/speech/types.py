@@ -154,18 +154,20 @@ class StreamingRecognizer(Recognizer, Protocol):
 
 class BufferedStreaming(StreamingRecognizer):
     """Streaming for a recognizer that decodes whole utterances: the frames fed are kept, and
-    :meth:`finish` decodes them together with ``recognize``. A subclass sets
-    ``self._frames = []`` in its constructor."""
+    :meth:`finish` decodes them together with ``recognize``. Nothing to set up: a subclass
+    starts with no frames kept."""
 
-    _frames: list[Samples]
+    _frames: tuple[Samples, ...] = ()
+    """The frames of the current utterance (a class-level empty default, replaced, never
+    changed in place)."""
 
     def start_utterance(self) -> None:
-        self._frames = []
+        self._frames = ()
 
     def feed(self, samples: Samples) -> None:
-        self._frames.append(np.asarray(samples, dtype=np.int16))
+        self._frames = (*self._frames, np.asarray(samples, dtype=np.int16))
 
     def finish(self) -> Transcript:
         audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
-        self._frames = []
+        self._frames = ()
         return self.recognize(audio)

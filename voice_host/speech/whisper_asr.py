@@ -269,7 +269,6 @@ class WhisperRecognizer(BufferedStreaming):
         self._vocab = TokenTrie(self._texts, ascii_only=language == "en")
         self._grammars: OrderedDict[str, _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
-        self._frames: list[Samples] = []
         self._lock = threading.Lock()
         self._order = itertools.count()
         if warm:
