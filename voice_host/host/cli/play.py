@@ -12,6 +12,7 @@ from typing import Any
 
 from voice_host.games import SetupError
 from voice_host.host.cli import models as models_cmd
+from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
@@ -117,8 +118,6 @@ def run(args: argparse.Namespace) -> int:
 def join_lines(session: Session, companion: Any) -> list[Any]:
     """What the host says so players can join the companion page (or, in a resumed game
     whose seats were kept, that the phones keep them)."""
-    from voice_host.host.companion.seats import spell
-
     line = session.narrator.line
     code = " ".join(companion.room_code)
     if companion.seats.locked:
