@@ -21,20 +21,23 @@ into the session's :class:`~voice_host.host.core.adapter.GameAdapter`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
+from voice_host.host.adapters.ici_londres import narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
+from voice_host.host.adapters.ici_londres.interpret import (
+    ICON_ENTRIES,
+    decide,
+    slot_values,
+    take_recording,
+    time_up,
+)
+from voice_host.host.adapters.ici_londres.narrate import describe as describe_move
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
-from voice_host.host.core.adapter import Decision, Prompt, narrow
 from voice_host.host.core.registry import GameOption, GameRegistration
-from voice_host.host.core.values import Heard, Line
-from voice_host.intent import IntentMatch, SlotValues
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
@@ -54,44 +57,20 @@ class Adapter(IciLondresWords):
     words and facts of :class:`IciLondresWords`, each protocol method handed to its
     concern's module."""
 
-    def opening(self, state: GameState) -> list[Line]:
-        return narrate.opening(self, narrow(state, IciLondresState))
-
-    def prompt(self, state: GameState) -> Prompt | None:
-        return prompts.ask(self, narrow(state, IciLondresState))
-
-    def host_step(self, state: GameState) -> list[Line]:
-        return narrate.broadcast(self, narrow(state, IciLondresState))
-
-    def slot_values(self, state: GameState) -> SlotValues:
-        return interpret.slot_values(state)
-
-    def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        return interpret.decide(self, narrow(state, IciLondresState), match, speaker)
-
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return interpret.take_recording(self, narrow(state, IciLondresState), heard)
-
-    def on_timeout(self, state: GameState) -> Action | None:
-        return interpret.time_up(self, narrow(state, IciLondresState))
-
-    def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
-        return narrate.events(self, narrow(state, IciLondresState), events)
-
-    def describe(self, state: GameState, action: Action) -> str:
-        return narrate.describe(self, action)
-
-    def score(self, state: GameState) -> list[Line]:
-        return queries.score(self, narrow(state, IciLondresState))
-
-    def status(self, state: GameState) -> list[Line]:
-        return queries.status(self, narrow(state, IciLondresState))
-
-    def board(self, state: GameState) -> list[Line]:
-        return queries.board(self, narrow(state, IciLondresState))
-
-    def tried(self, state: GameState) -> list[Line]:
-        return queries.tried(self, narrow(state, IciLondresState))
+    # each method of the session's protocol is its concern module's function
+    opening = narrate.opening
+    host_step = narrate.broadcast
+    narrate = narrate.events
+    describe = describe_move
+    prompt = prompts.ask
+    slot_values = staticmethod(slot_values)
+    interpret = decide
+    on_recording = take_recording
+    on_timeout = time_up
+    score = queries.score
+    status = queries.status
+    board = queries.board
+    tried = queries.tried
 
 
 REGISTRATION = GameRegistration(
@@ -106,7 +85,7 @@ REGISTRATION = GameRegistration(
         GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
     ),
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
-    example_slots=lambda lang: {"icons": interpret.ICON_ENTRIES},
+    example_slots=lambda lang: {"icons": ICON_ENTRIES},
 )
 
 __all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",

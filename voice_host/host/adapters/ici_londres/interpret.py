@@ -15,7 +15,7 @@ from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
-from voice_host.host.core.adapter import Decision
+from voice_host.host.core.adapter import Decision, narrow
 from voice_host.host.core.values import Heard, Line, Style
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.types import SAMPLE_RATE
@@ -38,10 +38,11 @@ def slot_values(state: GameState) -> SlotValues:
     return SlotValues(players=tuple(state.players), icons=ICON_ENTRIES)
 
 
-def decide(voice: IciLondresWords, s: IciLondresState, match: IntentMatch,
+def decide(voice: IciLondresWords, state: GameState, match: IntentMatch,
            speaker: str | None) -> Decision:
     """The move an understood utterance stands for, or the host's reply when there is
     none (the engine judges every move)."""
+    s = narrow(state, IciLondresState)
     if match.intent == "pick":
         if s.phase() == "guess" and not voice.recorded(s):
             return _reply(voice, "refuse.wait_message")
@@ -67,8 +68,9 @@ def _reply(voice: IciLondresWords, key: str, **params: Any) -> Decision:
 
 
 
-def take_recording(voice: IciLondresWords, s: IciLondresState, heard: Heard) -> list[Line]:
+def take_recording(voice: IciLondresWords, state: GameState, heard: Heard) -> list[Line]:
     """The Speaker's coded sentence: "je répète", then the radio playback."""
+    s = narrow(state, IciLondresState)
     if s.phase() != "guess" or voice.recorded(s):
         return []
     if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
@@ -89,9 +91,10 @@ def take_recording(voice: IciLondresWords, s: IciLondresState, heard: Heard) -> 
             Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)]
 
 
-def time_up(voice: IciLondresWords, s: IciLondresState) -> Action | None:
+def time_up(voice: IciLondresWords, state: GameState) -> Action | None:
     """The count ran out (only Contre la montre's prompts have one) for the player whose
     turn it is."""
+    s = narrow(state, IciLondresState)
     if s.phase() != "guess" or not voice.recorded(s):
         return None
     players = s.current_players()

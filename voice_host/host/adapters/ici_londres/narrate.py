@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from voice_host.games import Action, Event
+from voice_host.games import Action, Event, GameState
 from voice_host.games.base import Deal
 from voice_host.games.ici_londres import (
     Draw,
@@ -26,14 +26,16 @@ from voice_host.games.ici_londres import (
     TransmissionChanged,
 )
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.narration import capitalized
 from voice_host.host.core.secrets import deliver
 from voice_host.host.core.values import Line, Style
 from voice_host.speech.cues import Cue
 
 
-def opening(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def opening(voice: IciLondresWords, state: GameState) -> list[Line]:
     """Set-up narration, once at the start of a new game."""
+    s = narrow(state, IciLondresState)
     lines = [
         voice.line("welcome"),
         voice.line("seating", players=voice.narrator.names(s.players),
@@ -52,8 +54,9 @@ def opening(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def broadcast(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def broadcast(voice: IciLondresWords, state: GameState) -> list[Line]:
     """The broadcast that opens every message (a host step: marks the round aired)."""
+    s = narrow(state, IciLondresState)
     voice.host_state["aired"] = s.round_number
     return [
         voice.line("tuning", cue=Cue.TUNING.value),
@@ -62,7 +65,8 @@ def broadcast(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     ]
 
 
-def events(voice: IciLondresWords, s: IciLondresState, happened: Sequence[Event]) -> list[Line]:
+def events(voice: IciLondresWords, state: GameState, happened: Sequence[Event]) -> list[Line]:
+    s = narrow(state, IciLondresState)
     lines: list[Line] = []
     for event in happened:
         lines.extend(_narrate_one(voice, s, event))
@@ -151,7 +155,7 @@ def _round_ended(voice: IciLondresWords, event: RoundEnded) -> list[Line]:
     return out
 
 
-def describe(voice: IciLondresWords, action: Action) -> str:
+def describe(voice: IciLondresWords, state: GameState, action: Action) -> str:
     """The move in words, for confirmations and undo ("Dan names the heart and the book")."""
     if isinstance(action, Pick):
         return voice.text("describe.pick", player=action.player, icons=voice.icons(action.icons))

@@ -3,19 +3,21 @@ icons in the round's transmission type, and at the table the Speaker's hit or mi
 
 from __future__ import annotations
 
+from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
-from voice_host.host.core.adapter import Prompt, PromptKind
+from voice_host.host.core.adapter import Prompt, PromptKind, narrow
 from voice_host.host.core.values import Line
 
 COUNTDOWN_SECONDS = 10
 """Contre la montre: the count the host runs for each player."""
 
 
-def ask(voice: IciLondresWords, s: IciLondresState) -> Prompt | None:
+def ask(voice: IciLondresWords, state: GameState) -> Prompt | None:
     """The prompt of the moment; None before the round's broadcast (a host step) and while
     nobody is asked anything (the draw, the end)."""
+    s = narrow(state, IciLondresState)
     phase = s.phase()
     if phase == "answer":
         return _answer_prompt(voice, s)

@@ -3,22 +3,26 @@ the summary cards, what has been named this round, and the winners for the log."
 
 from __future__ import annotations
 
+from voice_host.games import GameState
 from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.values import Line
 
 ICONS_PER_CARD = 4
 """The 9 summary cards show 4 icons each."""
 
 
-def score(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def score(voice: IciLondresWords, state: GameState) -> list[Line]:
+    s = narrow(state, IciLondresState)
     return [voice.line("events.scores", scores=voice.scores(tuple(s.scores.items()))),
             voice.line("info.score_round", round=s.round_number, total=s.total_rounds)]
 
 
-def status(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def status(voice: IciLondresWords, state: GameState) -> list[Line]:
     """The round, its roles and type, the sentence, and who is to do what."""
+    s = narrow(state, IciLondresState)
     phase = s.phase()
     if phase == "over":
         return [voice.line("info.status_over")]
@@ -47,8 +51,9 @@ def status(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def board(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def board(voice: IciLondresWords, state: GameState) -> list[Line]:
     """The 36 icons, 4 per summary card as on the table, and those named this round."""
+    s = narrow(state, IciLondresState)
     lines = [voice.line("info.board_intro")]
     for n in range(0, len(ICON_NAMES), ICONS_PER_CARD):
         card = ICON_NAMES[n:n + ICONS_PER_CARD]
@@ -59,8 +64,9 @@ def board(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
     return lines
 
 
-def tried(voice: IciLondresWords, s: IciLondresState) -> list[Line]:
+def tried(voice: IciLondresWords, state: GameState) -> list[Line]:
     """The icons named this round, by whom, and how each went."""
+    s = narrow(state, IciLondresState)
     named = s.public_view()["named"] if s.phase() in ("guess", "answer") else []
     if not named:
         return [voice.line("info.tried_none")]
