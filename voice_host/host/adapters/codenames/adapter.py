@@ -3,17 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games import Action, Event, GameState, SetupError
+from voice_host.games import GameState, SetupError
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
-from voice_host.host.adapters.codenames.words import GAME, Words
-from voice_host.host.core.adapter import BaseAdapter, Decision, Prompt, narrow
-from voice_host.host.core.secrets import SecretSink
-from voice_host.host.core.values import Line
-from voice_host.intent import IntentMatch, SlotValues
+from voice_host.host.adapters.codenames.words import Words
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -38,50 +33,17 @@ def new_game(options: dict[str, Any]) -> GameState:
         invalid_clue=options["invalid_clue"])
 
 
-class Adapter(BaseAdapter):
-    """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`)."""
+class Adapter(Words):
+    """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`): the
+    words of :class:`Words`, and each protocol method its concern module's function."""
 
-    game = GAME
-
-    def __init__(self, options: dict[str, Any], *, secret_sink: SecretSink | None = None) -> None:
-        super().__init__(options, secret_sink=secret_sink)
-        self.words = Words(self.narrator)
-
-    # set-up and prompts (prompts.py, narrate.py)
-
-    def opening(self, state: GameState) -> list[Line]:
-        return narrate.opening(self.words, narrow(state, CodenamesState),
-                               companion=bool(self.options.get("companion")))
-
-    def prompt(self, state: GameState) -> Prompt | None:
-        return prompts.prompt(self.words, narrow(state, CodenamesState))
-
-    def slot_values(self, state: GameState) -> SlotValues:
-        return prompts.slot_values(narrow(state, CodenamesState))
-
-    # understanding (interpret.py)
-
-    def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        return interpret.interpret(self.words, narrow(state, CodenamesState), match, speaker)
-
-    # narration (narrate.py)
-
-    def narrate(self, state: GameState, events: Sequence[Event]) -> list[Line]:
-        return narrate.narrate(self.words, narrow(state, CodenamesState), events, self.secret_sink)
-
-    # universal commands (queries.py)
-
-    def describe(self, state: GameState, action: Action) -> str:
-        return queries.describe(self.words, narrow(state, CodenamesState), action)
-
-    def score(self, state: GameState) -> list[Line]:
-        return queries.score(self.words, narrow(state, CodenamesState))
-
-    def board(self, state: GameState) -> list[Line]:
-        return queries.board(self.words, narrow(state, CodenamesState))
-
-    def status(self, state: GameState) -> list[Line]:
-        return queries.status(self.words, narrow(state, CodenamesState))
-
-    def tried(self, state: GameState) -> list[Line]:
-        return queries.tried(self.words, narrow(state, CodenamesState))
+    opening = narrate.opening
+    narrate = narrate.narrate
+    prompt = prompts.prompt
+    slot_values = staticmethod(prompts.slot_values)
+    interpret = interpret.interpret
+    describe = queries.describe
+    score = queries.score
+    board = queries.board
+    status = queries.status
+    tried = queries.tried

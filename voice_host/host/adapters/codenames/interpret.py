@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from voice_host.games import GameState
 from voice_host.games.codenames import (
     CodenamesState,
     Colour,
@@ -20,14 +21,15 @@ from voice_host.games.codenames import (
     StateColour,
 )
 from voice_host.host.adapters.codenames.words import Words
-from voice_host.host.core.adapter import Decision
+from voice_host.host.core.adapter import Decision, narrow
 from voice_host.intent import IntentMatch
 
 MALFORMED_CLUES = ("clue_two_words", "clue_number_word", "clue_no_number")
 """Intents of a clue said wrong, answered with what is wrong with it."""
 
 
-def interpret(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+def interpret(w: Words, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
+    s = narrow(state, CodenamesState)
     phase = s.phase()
     intent = match.intent
     if phase == "clue":

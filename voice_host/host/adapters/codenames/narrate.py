@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from voice_host.games import Event
+from voice_host.games import Event, GameState
 from voice_host.games.codenames import (
     ClueGiven,
     CodenamesState,
@@ -23,6 +23,7 @@ from voice_host.games.codenames import (
     team_colour,
 )
 from voice_host.host.adapters.codenames.words import Words, per_team
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.narration import capitalized
 from voice_host.host.core.secrets import SecretSink, Via, deliver
 from voice_host.host.core.values import Line, Style
@@ -32,11 +33,12 @@ TURN_ENDS = {"passed": "turn_passed", "guesses_used": "turn_used", "neutral": "t
 """Why a turn ended -> what is said (an invalid clue was said already, with its reason)."""
 
 
-def opening(w: Words, s: CodenamesState, *, companion: bool) -> list[Line]:
+def opening(w: Words, state: GameState) -> list[Line]:
+    s = narrow(state, CodenamesState)
     red, blue = s.team_players(Team.RED), s.team_players(Team.BLUE)
     mode = "mode_table"
     if s.deal.value == "host":
-        mode = "mode_companion" if companion else "mode_host"
+        mode = "mode_companion" if w.options.get("companion") else "mode_host"
     return [
         w.line("welcome"),
         w.line("teams", red_spymaster=red[0], red_operatives=w.names(red[1:]),
@@ -46,8 +48,8 @@ def opening(w: Words, s: CodenamesState, *, companion: bool) -> list[Line]:
     ]
 
 
-def narrate(w: Words, s: CodenamesState, events: Sequence[Event],
-            secret_sink: SecretSink | None) -> list[Line]:
+def narrate(w: Words, state: GameState, events: Sequence[Event]) -> list[Line]:
+    s = narrow(state, CodenamesState)
     lines: list[Line] = []
     last_guesser: Team | None = None
     by_penalty = False
@@ -55,7 +57,7 @@ def narrate(w: Words, s: CodenamesState, events: Sequence[Event],
         if isinstance(event, GridDealt):
             lines.extend(_grid_lines(w, s, event))
         elif isinstance(event, KeyDealt):
-            lines.extend(_deliver_key(w, s, event, secret_sink))
+            lines.extend(_deliver_key(w, s, event, w.secret_sink))
         elif isinstance(event, TurnStarted):
             tn = w.team(event.team)
             lines.append(w.line("turn", cue="turn", team=tn, Team=capitalized(tn),

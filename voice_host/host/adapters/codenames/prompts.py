@@ -3,15 +3,17 @@ and the words the recognizer should expect for it."""
 
 from __future__ import annotations
 
+from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState, guesses_allowed
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters.codenames.words import Words
-from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.adapter import Prompt, narrow
 from voice_host.host.core.values import Line
 from voice_host.intent import SlotValues
 
 
-def prompt(w: Words, s: CodenamesState) -> Prompt | None:
+def prompt(w: Words, state: GameState) -> Prompt | None:
+    s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
     key = (f"{phase}|{team.value}|{len(s.clues)}|{len(s.uncovered_words())}|"
@@ -59,7 +61,8 @@ def _guess_prompt(w: Words, s: CodenamesState, key: str) -> Prompt:
     return Prompt(lines=lines, reminder=reminder, phase="guess", expected=operatives, key=key)
 
 
-def slot_values(s: CodenamesState) -> SlotValues:
+def slot_values(state: GameState) -> SlotValues:
+    s = narrow(state, CodenamesState)
     # every grid word, covered ones too: "piano" when piano is covered is then refused
     # with its reason instead of being misunderstood
     if s.phase() == "clue":

@@ -3,7 +3,7 @@ actions in words for confirmations and undo, and the winners for the log."""
 
 from __future__ import annotations
 
-from voice_host.games import Action
+from voice_host.games import Action, GameState
 from voice_host.games.codenames import (
     CodenamesState,
     Colour,
@@ -15,10 +15,12 @@ from voice_host.games.codenames import (
     Team,
 )
 from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.core.adapter import narrow
 from voice_host.host.core.values import Line
 
 
-def describe(w: Words, s: CodenamesState, action: Action) -> str:
+def describe(w: Words, state: GameState, action: Action) -> str:
+    s = narrow(state, CodenamesState)
     if isinstance(action, GiveClue):
         return w.t("describe_clue", spymaster=s.spymaster(Team(action.team)), word=action.word,
                    number=w.number(action.number))
@@ -33,14 +35,16 @@ def describe(w: Words, s: CodenamesState, action: Action) -> str:
     return type(action).__name__
 
 
-def score(w: Words, s: CodenamesState) -> list[Line]:
+def score(w: Words, state: GameState) -> list[Line]:
+    s = narrow(state, CodenamesState)
     if not s.words:
         return [w.line("board_empty")]
     return [w.line("score", red_found=s.covered_count(Colour.RED),
                    blue_found=s.covered_count(Colour.BLUE), **w.left_params(s))]
 
 
-def board(w: Words, s: CodenamesState) -> list[Line]:
+def board(w: Words, state: GameState) -> list[Line]:
+    s = narrow(state, CodenamesState)
     if not s.words:
         return [w.line("board_empty")]
     lines = []
@@ -55,7 +59,8 @@ def board(w: Words, s: CodenamesState) -> list[Line]:
     return lines
 
 
-def status(w: Words, s: CodenamesState) -> list[Line]:
+def status(w: Words, state: GameState) -> list[Line]:
+    s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
     tn = w.team(team)
@@ -79,8 +84,9 @@ def status(w: Words, s: CodenamesState) -> list[Line]:
     return lines
 
 
-def tried(w: Words, s: CodenamesState) -> list[Line]:
+def tried(w: Words, state: GameState) -> list[Line]:
     """The clues given so far."""
+    s = narrow(state, CodenamesState)
     if not s.clues:
         return [w.line("clues_none")]
     items = [w.t("clue_item", team=w.team(t), word=word, number=w.number(n))

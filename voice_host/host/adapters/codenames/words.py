@@ -8,12 +8,12 @@ from typing import Any
 
 from voice_host.games import IllegalAction
 from voice_host.games.codenames import CodenamesState, Colour, Team
+from voice_host.host.core.adapter import BaseAdapter
 from voice_host.host.core.narration import Narrator, capitalized
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.values import Line
 
 GAME = "codenames"
-
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
@@ -30,17 +30,16 @@ def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
     return said
 
 
-
 def per_team(pairs: Sequence[tuple[str, int]]) -> dict[str, Any]:
     """(("red", 3), ("blue", 5)) as narration fields red=3, blue=5."""
     return {team: count for team, count in pairs}
 
 
-class Words:
-    """The narrator, with Codenames' own ways of saying things."""
+class Words(BaseAdapter):
+    """The session's options, narrator and secret sink (:class:`BaseAdapter`), with
+    Codenames' own ways of saying things."""
 
-    def __init__(self, narrator: Narrator) -> None:
-        self.narrator = narrator
+    game = GAME
 
     @property
     def lang(self) -> str:

@@ -18,8 +18,6 @@ RADIO_LANG = "fr"
 """The BBC announcer speaks French in every game."""
 
 
-
-
 class IciLondresWords(BaseAdapter):
     """The game's words for one session, and the host's facts of the round.
 
