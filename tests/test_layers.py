@@ -1,6 +1,7 @@
 """The layering of design.md, checked on the source: games imports nothing else of
 voice_host; intent knows no game rules, speech no games/intent; nothing imports host but
-the CLI."""
+the CLI. ``voice_host.text`` (folding and tokenizing) is the one shared leaf: every layer may
+import it, and it imports nothing of voice_host."""
 
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "voice_host"
 
+SHARED_LEAF = "text"
+"""``voice_host/text.py``: the module every layer may import."""
+
 ALLOWED = {
-    "games": {"games"},
-    "intent": {"intent"},
-    "speech": {"speech"},
-    "host": {"host", "games", "intent", "speech"},
+    "games": {"games", SHARED_LEAF},
+    "intent": {"intent", SHARED_LEAF},
+    "speech": {"speech", SHARED_LEAF},
+    "host": {"host", "games", "intent", "speech", SHARED_LEAF},
 }
 
 
@@ -26,6 +30,8 @@ def imported_layers(path: Path) -> set[str]:
         names: list[str] = []
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module == "voice_host" and node.level == 0:
+            names = [f"voice_host.{a.name}" for a in node.names]  # from voice_host import text
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]
         for name in names:
@@ -46,6 +52,12 @@ def test_layer_imports_only_what_design_allows(layer: str) -> None:
     for path in files:
         bad = imported_layers(path) - ALLOWED[layer]
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
+
+
+def test_the_shared_leaf_imports_nothing_of_voice_host() -> None:
+    leaf = PACKAGE / f"{SHARED_LEAF}.py"
+    assert leaf.is_file()
+    assert not imported_layers(leaf), f"{SHARED_LEAF}.py imports {sorted(imported_layers(leaf))}"
 
 
 def test_nothing_but_the_cli_imports_host() -> None:

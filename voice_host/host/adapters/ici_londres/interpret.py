@@ -19,6 +19,7 @@ from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
 from voice_host.host.io import Heard, Line, Style
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
 from voice_host.speech.types import SAMPLE_RATE
+from voice_host.text import same
 
 ICON_ENTRIES: tuple[IconEntry, ...] = tuple(
     IconEntry(name=i.name, synonyms=i.synonyms, french=i.french,
@@ -71,7 +72,7 @@ def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> list[Line]
     """The Speaker's coded sentence: "je répète", then the radio playback."""
     if s.phase() != "guess" or voice.recorded(s):
         return []
-    if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
+    if heard.speaker and not same(heard.speaker, s.speaker):
         return [voice.line("record_wrong_player", speaker=s.speaker)]
     sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
     seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE
