@@ -27,7 +27,7 @@ from typing import TypeVar
 
 LIGATURES: dict[str, str] = {"œ": "oe", "æ": "ae", "ß": "ss"}
 """Letters spelled out by :func:`fold` (applied after case folding)."""
-APOSTROPHES = "’‘ʼ`´"
+APOSTROPHES = "’‘ʼ`"
 """Characters written as ``'`` by :func:`fold` and :func:`plain`."""
 ELISIONS: tuple[str, ...] = ("l'", "d'", "j'", "qu'", "c'", "s'", "n'", "m'", "t'")
 """French elided words, folded; :func:`tokenize` splits them off the word they run into."""
@@ -93,7 +93,7 @@ def plain(text: str) -> str:
     """A transcript as lowercase words: letters, digits and apostrophes (written ``'``)
     kept with their accents, everything else dropped ("Yes, I approve." -> "yes i
     approve")."""
-    lowered = text.casefold().translate(_QUOTES)
+    lowered = text.lower().translate(_QUOTES)
     return " ".join("".join(c if (c.isalnum() or c == "'") else " " for c in lowered).split())
 
 
