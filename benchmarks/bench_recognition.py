@@ -211,16 +211,12 @@ def _setups(rng: random.Random, per_game: int, lang: str = "en") -> dict[str, li
 
 def phase_grammar(setup: Setup, phase: str) -> Any:
     """The PhaseGrammar a game in this setup listens with."""
-    from voice_host.intent import IconEntry, SlotValues, load_grammar
+    from voice_host.host.registry import registration
+    from voice_host.intent import SlotValues, load_grammar
 
-    icons: tuple[IconEntry, ...] = ()
-    if setup.game == "ici-londres":
-        from voice_host.games.icons import ICONS
-
-        icons = tuple(IconEntry(i.name, tuple(i.synonyms), i.french, tuple(i.french_synonyms))
-                      for i in ICONS)
-    slots = SlotValues(players=setup.players, speaker=setup.speaker, icons=icons,
-                       board_words=setup.board)
+    slots = SlotValues(players=setup.players, speaker=setup.speaker,
+                       lists=registration(setup.game).example_lists(setup.lang,
+                                                                     board_word=setup.board))
     return load_grammar(setup.game, setup.lang).phase(phase, slots)
 
 

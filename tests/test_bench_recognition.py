@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
-pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
-                                reason="espeak-ng is needed to synthesize test speech")
+pytestmark = [pytest.mark.model, pytest.mark.skipif(
+    shutil.which("espeak-ng") is None, reason="espeak-ng is needed to synthesize test speech")]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 

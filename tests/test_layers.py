@@ -67,6 +67,7 @@ def test_nothing_but_the_cli_imports_host() -> None:
         assert "host" not in imported_layers(path), f"{path.relative_to(PACKAGE)} imports host"
 
 
+@pytest.mark.slow
 def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
     """``voice-host simulate --json | head``: no traceback when the pipe closes."""
     import subprocess

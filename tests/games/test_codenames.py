@@ -928,6 +928,7 @@ def test_sound_alike_check_catches_homophones() -> None:
         assert any(_sound_alike(p, q) for p in cmudict[a] for q in cmudict[b]), (a, b)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_every_list_word_is_a_valid_clue_next_to_any_other(language: str) -> None:
     """No list word is another with an ending, or a part of another: so the grid never holds

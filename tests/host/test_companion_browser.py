@@ -50,9 +50,9 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 AXE = (Path(__file__).resolve().parents[2] / "scripts" / "companion_e2e" / "node_modules"
        / "axe-core" / "axe.min.js")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.network, pytest.mark.skipif(
     not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()),
-    reason="Chromium and chromedriver are not installed: run scripts/setup_companion.sh")
+    reason="Chromium and chromedriver are not installed: run scripts/setup_companion.sh")]
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 WAIT = 20.0

@@ -25,12 +25,16 @@ from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
+from voice_host.host.companion.hub import seat_audience  # noqa: E402
 from voice_host.host.io import Heard, HeardKind, ListenRequest, ScriptListener, TextOutput  # noqa: E402,E501
 from voice_host.host.registry import registration  # noqa: E402
 from voice_host.host.session import Session, SessionOptions, Stop  # noqa: E402
 from voice_host.host.store import EventLog  # noqa: E402
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
+
+
+pytestmark = pytest.mark.network
 
 
 def take_seats(client: httpx.Client, channel: CompanionChannel,
@@ -94,7 +98,7 @@ class Phones:
                             self.errors.append(answer.text)
                         else:
                             self.played.append((seat, choice))
-                time.sleep(0.03)
+                self.stop.wait(0.03)  # a phone's polling pace; ends at once when stopped
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
@@ -284,9 +288,21 @@ class Watchers(Phones):
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
         self.stop = threading.Event()
         self.listening = threading.Event()
+        self.arrived = threading.Condition()
         self.errors = []
         self.thread = threading.Thread(target=self.play, daemon=True)
         self.sockets = threading.Thread(target=lambda: asyncio.run(self.listen()), daemon=True)
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until every seat's socket got the last message its stream has now."""
+        targets = {seat: self.channel.hub.last_seq(seat_audience(seat)) for seat in self.players}
+
+        def caught_up() -> bool:
+            return all(max((int(m.get("seq", 0)) for m in self.received[seat]), default=0)
+                       >= target for seat, target in targets.items())
+
+        with self.arrived:
+            return self.arrived.wait_for(caught_up, timeout)
 
     def secrets(self) -> dict[str, set[str]]:
         return {seat: {k for m in got if m["type"] == "view"
@@ -311,7 +327,9 @@ class Watchers(Phones):
                         if self.stop.is_set():
                             return
                         continue
-                    self.received[seat].append(json.loads(text))
+                    with self.arrived:
+                        self.received[seat].append(json.loads(text))
+                        self.arrived.notify_all()
 
         try:
             await asyncio.gather(*(one(seat) for seat in self.players))
@@ -338,7 +356,7 @@ class Watchers(Phones):
                         headers={"X-Seat-Token": self.tokens[seat]})
                     if answer.status_code == 200:
                         self.played.append((seat, choice))
-                time.sleep(0.01)
+                self.stop.wait(0.01)  # a phone's polling pace; ends at once when stopped
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
@@ -380,13 +398,14 @@ def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watcher
     try:
         stop = session.run(fresh=True)
     finally:
-        time.sleep(0.3)  # the last messages reach the sockets
+        caught_up = phones.wait_caught_up(10)
         phones.stop.set()
         phones.thread.join(10)
         phones.sockets.join(10)
         log.close()
         phones.client.close()
         channel.stop()
+    assert caught_up, "the last messages never reached the phones' sockets"
     return stop, phones, out.getvalue(), channel
 
 

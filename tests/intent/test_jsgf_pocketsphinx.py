@@ -13,6 +13,9 @@ PHASES = {game: load_grammar(game).phases for game in ("resistance", "ici-londre
                                                          "codenames")}
 
 
+pytestmark = pytest.mark.model
+
+
 @pytest.fixture(scope="module")
 def decoder():  # type: ignore[no-untyped-def]
     return pocketsphinx.Decoder(loglevel="ERROR")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, Event, GameState, Outcome
@@ -69,7 +70,7 @@ class Adapter(Voice):
         return narrate.broadcast(self, ici(state))
 
     def slot_values(self, state: GameState) -> SlotValues:
-        return interpret.slot_values(state)
+        return interpret.slot_values(state, self.narrator.lang)
 
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         return interpret.decide(self, ici(state), match, speaker)
@@ -103,6 +104,7 @@ class Adapter(Voice):
 
 
 REGISTRATION = GameRegistration(
+    page_script=Path(__file__).with_name("page.js"),
     state_class=IciLondresState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
     options=(
@@ -114,7 +116,7 @@ REGISTRATION = GameRegistration(
         GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
     ),
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
-    example_slots=lambda lang: {"icons": interpret.ICON_ENTRIES},
+    slot_lists=interpret.slot_lists,
 )
 
 __all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",
