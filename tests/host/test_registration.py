@@ -1,6 +1,6 @@
 """A new game needs only its own modules (engine, host package, grammar and narration files,
 page script) plus one registration line: the toy game in tests/host/toy is registered by the
-single ``monkeypatch.setitem`` of the ``toy_registered`` fixture (conftest.py), and from
+single ``monkeypatch.setitem`` of the ``toy_registered`` fixture (tests/conftest.py), and from
 there the command line plays it, ``simulate`` and ``understand`` know it, refusals are said
 from its own table, its demo bots play it, and the companion page shows it and takes its
 moves."""

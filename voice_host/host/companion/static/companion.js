@@ -15,6 +15,7 @@
   const state = {
     hello: null, // {seat, room, game, lang, players, move_code, extras, seats, locked}
     view: null,
+    game: null,
     choices: [],
     sent: false,
     seats: [],
@@ -381,6 +382,7 @@
       case "view":
         state.views += 1;
         state.view = message.view;
+        state.game = message.game; // the table's game (the host names it, not the view)
         state.choices = message.choices || [];
         state.sent = Boolean(message.sent);
         render();
@@ -499,7 +501,7 @@
   function render() {
     const view = state.view;
     if (!view) return;
-    const game = GAMES[view.game];
+    const game = GAMES[state.game];
     const status = game ? game.status(view) : t("page.game_not_shown");
     const parts = [el("p", { class: "big", id: "status" }, status)];
     if (game) parts.push(...game.publicParts(view));
@@ -512,7 +514,7 @@
   }
 
   function renderSeat(view) {
-    const game = GAMES[view.game];
+    const game = GAMES[state.game];
     const secret = game ? game.secret(view) : secretBlock(t("page.game_not_shown"));
     $("secret").replaceChildren(...secret.nodes);
     if (secret.summary !== state.lastSecret) {
@@ -577,7 +579,7 @@
 
   function valueName(name) {
     // a picked value in words (an icon's name in the page's language), as the game says it
-    const game = state.view && GAMES[state.view.game];
+    const game = GAMES[state.game];
     return game && game.valueName ? game.valueName(name) : name;
   }
 

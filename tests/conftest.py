@@ -1,4 +1,4 @@
-"""Fixtures of the host tests: the toy game registered by its one line."""
+"""Shared fixtures: the toy game (tests/host/toy) registered by its one line."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import pytest
 from voice_host.host import narration, registry
 from voice_host.intent import grammar
 
-TOY = Path(__file__).parent / "toy"
-REPO = Path(__file__).parents[2]
+TOY = Path(__file__).parent / "host" / "toy"
 
 
 def _overlay(target: Path, *sources: Path) -> None:
