@@ -11,7 +11,6 @@ import json
 import random
 import socket
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -257,6 +256,7 @@ class BotPlayers:
         self.adapter = adapter
         self.rng = rng
         self.session: Session | None = None
+        self.phones: Watchers | None = None
         self.count = 0
 
     def listen(self, request: ListenRequest) -> Heard:
@@ -288,6 +288,8 @@ class Watchers(Phones):
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
         self.stop = threading.Event()
         self.listening = threading.Event()
+        self.acted = threading.Event()
+        """Set when a phone's move was taken (a listening slice ends early on it)."""
         self.arrived = threading.Condition()
         self.errors = []
         self.thread = threading.Thread(target=self.play, daemon=True)
@@ -356,6 +358,7 @@ class Watchers(Phones):
                         headers={"X-Seat-Token": self.tokens[seat]})
                     if answer.status_code == 200:
                         self.played.append((seat, choice))
+                        self.acted.set()
                 self.stop.wait(0.01)  # a phone's polling pace; ends at once when stopped
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
@@ -385,6 +388,7 @@ def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watcher
     phones = phones_class(channel, players)
     adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
     bots = bots_class(adapter, random.Random(seed + 1))
+    bots.phones = phones
     out = io.StringIO()
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state, rng=random.Random(seed),
@@ -445,7 +449,11 @@ class QuietBots(BotPlayers):
 
     def listen(self, request: ListenRequest) -> Heard:
         if request.purpose == "slice":
-            time.sleep(0.05)
+            # a slice of listening in which nobody speaks: it ends when a phone's move
+            # arrives (or after a short while, for the host to look again)
+            assert self.phones is not None
+            self.phones.acted.wait(0.25)
+            self.phones.acted.clear()
             self.count += 1
             return Heard(HeardKind.END) if self.count > 20000 else Heard(HeardKind.SILENCE)
         heard = super().listen(request)
