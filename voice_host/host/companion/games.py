@@ -42,7 +42,8 @@ class Choice:
     confirm: str
     """The confirmation question, e.g. ``"Play sabotage? Nobody will know it was you."``."""
     kind: str = "card"
-    """``card``, ``vote``, ``pick``, ``guess`` or ``end_turn`` (how the page groups them)."""
+    """``card``, ``vote``, ``answer``, ``pick``, ``guess`` or ``end_turn`` (how the page
+    groups them); any other kind is a plain button under "What you can do now"."""
     extra: dict[str, Any] = field(default_factory=dict)
     """For ``pick``: ``{"sizes": [1, 2]}``, how many icons one pick may name."""
 
