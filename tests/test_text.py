@@ -87,3 +87,9 @@ def test_find_returns_the_candidates_spelling_and_same_compares() -> None:
     assert text.find([], "x") is None
     assert text.same("Cœur", "coeur") and text.same(" Zoë", "zoe")
     assert not text.same("ice cream", "ice-cream")  # separators are part of a name
+
+
+def test_spelled_keeps_accents_and_composes() -> None:
+    assert text.spelled("Été") == "été"
+    assert text.spelled("e\u0301te\u0301") == "été"  # decomposed input, composed key
+    assert text.spelled("PÂTE") != text.spelled("pate")

@@ -14,6 +14,7 @@ imports nothing of voice_host (``tests/test_layers.py`` checks both).
   search's trie).
 * :func:`plain`: a transcript as lowercase words with punctuation dropped, accents kept.
 * :func:`letters`: only the folded letters ("Ice-Cream" -> "icecream").
+* :func:`spelled`: case-folded with the accents kept (NFC), for real word lists.
 * :func:`lookup_key` and :func:`find`: the one lookup of a name or word among candidates,
   blind to case, accents and surrounding spaces.
 """
@@ -95,6 +96,12 @@ def plain(text: str) -> str:
     approve")."""
     lowered = text.lower().translate(_QUOTES)
     return " ".join("".join(c if (c.isalnum() or c == "'") else " " for c in lowered).split())
+
+
+def spelled(text: str) -> str:
+    """``text`` case-folded with its accents kept, composed (NFC): the key of a word as it
+    is spelled ("Été" -> "été"), for word lists that tell "pâte" from "pate"."""
+    return unicodedata.normalize("NFC", text.casefold())
 
 
 def letters(text: str) -> str:

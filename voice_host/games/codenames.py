@@ -44,7 +44,6 @@ import functools
 import math
 import random
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -65,7 +64,7 @@ from voice_host.games.base import (
     check_player_names,
 )
 from voice_host.games.codenames_words import COMPOUND_PARTS, WORD_LISTS
-from voice_host.text import letters, lookup_key, same
+from voice_host.text import letters, lookup_key, same, spelled
 
 # --------------------------------------------------------------------------- constants
 
@@ -400,7 +399,7 @@ def _spoken(word: str) -> str:
 
 def _spelled(word: str) -> str:
     """Lowercase letters of ``word`` with their accents (NFC)."""
-    return unicodedata.normalize("NFC", "".join(c for c in word.casefold() if c.isalpha()))
+    return "".join(c for c in spelled(word) if c.isalpha())
 
 
 def _word_forms(word: str, language: str) -> tuple[str, ...]:
