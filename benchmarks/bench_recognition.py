@@ -64,11 +64,16 @@ from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
 
-PHASES: dict[str, tuple[str, ...]] = {
-    "resistance": ("team", "vote", "mission", "accuse", "answer"),
-    "ici-londres": ("guess", "answer"),
-    "codenames": ("clue", "guess", "colour", "answer"),
-}
+
+def game_phases(lang: str = "en") -> dict[str, tuple[str, ...]]:
+    """Every registered game's phases, as its grammar lists them: a new game gets its rows
+    without an edit here."""
+    from voice_host.host.core.registry import registrations
+    from voice_host.intent import load_grammar
+
+    return {r.name: load_grammar(r.grammar_name, lang).phases for r in registrations()}
+
+
 NOISES = ("white", "pink", "babble")
 SNRS = (24, 18, 12, 6)
 CLEAN = ("clean", None)
@@ -200,7 +205,7 @@ def _setups(rng: random.Random, per_game: int, lang: str = "en") -> dict[str, li
 
     words = list(WORD_LISTS[lang])
     out: dict[str, list[Setup]] = {}
-    for game in PHASES:
+    for game in game_phases(lang):
         out[game] = []
         for _ in range(per_game):
             players = tuple(rng.sample(data.PLAYER_POOL, rng.randint(5, 8)))
@@ -211,16 +216,12 @@ def _setups(rng: random.Random, per_game: int, lang: str = "en") -> dict[str, li
 
 def phase_grammar(setup: Setup, phase: str) -> Any:
     """The PhaseGrammar a game in this setup listens with."""
-    from voice_host.intent import IconEntry, SlotValues, load_grammar
+    from voice_host.host.core.registry import registration
+    from voice_host.intent import SlotValues, load_grammar
 
-    icons: tuple[IconEntry, ...] = ()
-    if setup.game == "ici-londres":
-        from voice_host.games.icons import ICONS
-
-        icons = tuple(IconEntry(i.name, tuple(i.synonyms), i.french, tuple(i.french_synonyms))
-                      for i in ICONS)
-    slots = SlotValues(players=setup.players, speaker=setup.speaker, icons=icons,
-                       board_words=setup.board)
+    slots = SlotValues(players=setup.players, speaker=setup.speaker,
+                       lists=registration(setup.game).example_lists(setup.lang,
+                                                                     board_word=setup.board))
     return load_grammar(setup.game, setup.lang).phase(phase, slots)
 
 
@@ -268,7 +269,8 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
     per_phase = plan.per_phase if lang == "en" else max(2, round(plan.per_phase
                                                                  * plan.french_share))
     utterances: list[tuple[Setup, str, str, str | None, str]] = []
-    for game, phases in PHASES.items():
+    phases_of = game_phases(lang)
+    for game, phases in phases_of.items():
         for phase in phases:
             for index in range(per_phase):
                 setup = setups[game][index % len(setups[game])]
@@ -278,7 +280,7 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
                     s = got[0]
                     utterances.append((setup, phase, s.text, s.intent, canonical_slots(s.slots)))
     chatter = data.chatter_split(split, lang)
-    all_phases = [(g, p) for g, ps in PHASES.items() for p in ps]
+    all_phases = [(g, p) for g, ps in phases_of.items() for p in ps]
     for line in chatter:
         for game, phase in rng.sample(all_phases, plan.chatter_repeats):
             setup = rng.choice(setups[game])

@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
 # Installs everything (scripts/setup.sh), then runs the linters and the whole test suite, and
 # tries the package as a user installs it: a wheel in a fresh virtual environment, played from
-# outside the checkout (scripts/test_wheel.sh).
+# outside the checkout (scripts/test_wheel.sh). This is what CI runs.
+#
+# scripts/test.sh --quick [pytest args]: the fast loop while working. Installs only when the
+# environment is missing (no ./.venv, or it cannot import voice_host from this checkout),
+# lints, and runs every test not marked model, browser, network or slow (pyproject.toml
+# registers the markers); no wheel.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+QUICK_MARKERS="not model and not browser and not network and not slow"
+if [ "${1:-}" = "--quick" ]; then
+  shift
+  if ! .venv/bin/python -c "import voice_host, sys; \
+      sys.exit(not voice_host.__file__.startswith('$(pwd)/'))" 2>/dev/null; then
+    bash scripts/setup.sh
+  fi
+  .venv/bin/ruff check voice_host tests benchmarks scripts
+  .venv/bin/mypy voice_host
+  exec .venv/bin/python -m pytest -q -p no:cacheprovider -m "$QUICK_MARKERS" "$@"
+fi
 bash scripts/setup.sh
 bash scripts/setup_companion.sh   # chromium, chromedriver and axe-core for the browser tests
 source scripts/apt_missing.sh

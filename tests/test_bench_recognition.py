@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
-pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None,
-                                reason="espeak-ng is needed to synthesize test speech")
+needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
+                                  reason="espeak-ng is needed to synthesize test speech")
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
@@ -33,6 +33,8 @@ def _cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[bench.Case]:
     ]
 
 
+@pytest.mark.model
+@needs_espeak
 def test_mixing_hits_the_snr_and_the_host_path_runs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cases = _cases(tmp_path, monkeypatch)
@@ -56,3 +58,14 @@ def test_mixing_hits_the_snr_and_the_host_path_runs(
     summary = bench.summarize({"pocketsphinx:grammar": result.outcomes}, {})
     assert summary["pocketsphinx:grammar"]["commands"] == 2
     assert summary["pocketsphinx:grammar"]["chatter"] == 1
+
+
+def test_a_registered_game_gets_its_benchmark_rows_from_its_grammar(toy_registered: None) -> None:
+    assert bench.game_phases()["ten"] == ("count",)
+    assert bench.game_phases()["resistance"][:2] == ("team", "vote")
+    cases = bench.build_cases(bench.QUICK, split="report", seed=3, languages=("en",))
+    toy = [c for c in cases if c.setup.game == "ten"]
+    assert {c.phase for c in toy} == {"count"}
+    commands = [c for c in toy if c.intent is not None]
+    assert len(commands) >= bench.QUICK.per_phase  # each in one or more conditions
+    assert "add" in {c.intent for c in commands}  # its own intent, beside the common ones

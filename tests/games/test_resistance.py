@@ -830,6 +830,7 @@ def test_random_actions_are_legal_actions() -> None:
             state.apply(action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deal", [Deal.HOST, Deal.TABLE])
 def test_json_round_trip_at_every_step_gives_the_same_future(deal: Deal) -> None:
     for seed in range(8):

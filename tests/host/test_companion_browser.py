@@ -50,9 +50,9 @@ CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 AXE = (Path(__file__).resolve().parents[2] / "scripts" / "companion_e2e" / "node_modules"
        / "axe-core" / "axe.min.js")
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.browser, pytest.mark.network, pytest.mark.skipif(
     not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()),
-    reason="Chromium and chromedriver are not installed: run scripts/setup_companion.sh")
+    reason="Chromium and chromedriver are not installed: run scripts/setup_companion.sh")]
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 WAIT = 20.0
@@ -430,6 +430,35 @@ def test_with_physical_cards_a_confirmed_seat_plays_at_once(browsers: Any) -> No
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "[data-choice^='guess:']"),
                  "the words to touch")
         assert not channel.seats.locked
+    finally:
+        channel.stop()
+
+
+def test_a_registered_game_brings_its_own_phone_view(browsers: Any,
+                                                    toy_registered: None) -> None:
+    """The toy game (tests/host/toy) is drawn by its own page.js with its own words, and
+    its moves are buttons: no edit of the page for a new game."""
+    from tests.host.toy.engine import Add, TenState
+
+    driver = browsers()
+    state = TenState(["Ada", "Ben"])
+    channel = CompanionChannel("ten", state.players, host="127.0.0.1", port=0)
+    channel.start()
+    try:
+        token = claim_over_http(channel, "Ada")
+        seat_table(channel, state)
+        claim_in_browser(driver, channel, "Ada", token)
+        wait_text(driver, "status", "Ada adds one, two or three to 0.")
+        wait_text(driver, "public", "Players: Ada and Ben")
+        wait_text(driver, "secret", "Nothing is secret in Ten.")
+        button = wait_for(driver, lambda d: d.find_elements(
+            By.CSS_SELECTOR, "[data-choice='add:3']"), "the Add 3 button")[0]
+        assert button.text == "Add 3"
+        button.click()
+        wait_text(driver, "choices", "Add 3 to the total?")
+        driver.find_element(By.ID, "confirm-yes").click()
+        wait_for(driver, lambda d: channel.take_actions(state) == [Add("Ada", 3)] or None,
+                 "Ada's move at the host")
     finally:
         channel.stop()
 

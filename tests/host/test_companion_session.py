@@ -11,7 +11,6 @@ import json
 import random
 import socket
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,13 +24,17 @@ from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
+from voice_host.host.companion.hub import seat_audience  # noqa: E402
 from voice_host.host.core.registry import registration  # noqa: E402
 from voice_host.host.core.session import Session, SessionOptions, Stop  # noqa: E402
 from voice_host.host.core.store import EventLog  # noqa: E402
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa: E402
-from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa: E402,E501
+from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402,E501
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
+
+
+pytestmark = pytest.mark.network
 
 
 def take_seats(client: httpx.Client, channel: CompanionChannel,
@@ -95,7 +98,7 @@ class Phones:
                             self.errors.append(answer.text)
                         else:
                             self.played.append((seat, choice))
-                time.sleep(0.03)
+                self.stop.wait(0.03)  # a phone's polling pace; ends at once when stopped
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
@@ -254,6 +257,7 @@ class BotPlayers:
         self.adapter = adapter
         self.rng = rng
         self.session: Session | None = None
+        self.phones: Watchers | None = None
         self.count = 0
 
     def listen(self, request: ListenRequest) -> Heard:
@@ -285,9 +289,23 @@ class Watchers(Phones):
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
         self.stop = threading.Event()
         self.listening = threading.Event()
+        self.acted = threading.Event()
+        """Set when a phone's move was taken (a listening slice ends early on it)."""
+        self.arrived = threading.Condition()
         self.errors = []
         self.thread = threading.Thread(target=self.play, daemon=True)
         self.sockets = threading.Thread(target=lambda: asyncio.run(self.listen()), daemon=True)
+
+    def wait_caught_up(self, timeout: float) -> bool:
+        """Wait until every seat's socket got the last message its stream has now."""
+        targets = {seat: self.channel.hub.last_seq(seat_audience(seat)) for seat in self.players}
+
+        def caught_up() -> bool:
+            return all(max((int(m.get("seq", 0)) for m in self.received[seat]), default=0)
+                       >= target for seat, target in targets.items())
+
+        with self.arrived:
+            return self.arrived.wait_for(caught_up, timeout)
 
     def secrets(self) -> dict[str, set[str]]:
         return {seat: {k for m in got if m["type"] == "view"
@@ -312,7 +330,9 @@ class Watchers(Phones):
                         if self.stop.is_set():
                             return
                         continue
-                    self.received[seat].append(json.loads(text))
+                    with self.arrived:
+                        self.received[seat].append(json.loads(text))
+                        self.arrived.notify_all()
 
         try:
             await asyncio.gather(*(one(seat) for seat in self.players))
@@ -339,7 +359,8 @@ class Watchers(Phones):
                         headers={"X-Seat-Token": self.tokens[seat]})
                     if answer.status_code == 200:
                         self.played.append((seat, choice))
-                time.sleep(0.01)
+                        self.acted.set()
+                self.stop.wait(0.01)  # a phone's polling pace; ends at once when stopped
         except Exception as exc:  # noqa: BLE001 - reported by the test
             self.errors.append(repr(exc))
 
@@ -368,6 +389,7 @@ def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watcher
     phones = phones_class(channel, players)
     adapter = make_adapter(game, {**opts, "companion": True}, secret_sink=channel.deliver)
     bots = bots_class(adapter, random.Random(seed + 1))
+    bots.phones = phones
     out = io.StringIO()
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state, rng=random.Random(seed),
@@ -381,13 +403,14 @@ def play_with_phones(game: str, opts: dict[str, Any], phones_class: type[Watcher
     try:
         stop = session.run(fresh=True)
     finally:
-        time.sleep(0.3)  # the last messages reach the sockets
+        caught_up = phones.wait_caught_up(10)
         phones.stop.set()
         phones.thread.join(10)
         phones.sockets.join(10)
         log.close()
         phones.client.close()
         channel.stop()
+    assert caught_up, "the last messages never reached the phones' sockets"
     return stop, phones, out.getvalue(), channel
 
 
@@ -427,7 +450,11 @@ class QuietBots(BotPlayers):
 
     def listen(self, request: ListenRequest) -> Heard:
         if request.purpose == "slice":
-            time.sleep(0.05)
+            # a slice of listening in which nobody speaks: it ends when a phone's move
+            # arrives (or after a short while, for the host to look again)
+            assert self.phones is not None
+            self.phones.acted.wait(0.25)
+            self.phones.acted.clear()
             self.count += 1
             return Heard(HeardKind.END) if self.count > 20000 else Heard(HeardKind.SILENCE)
         heard = super().listen(request)

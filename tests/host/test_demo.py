@@ -17,6 +17,9 @@ if shutil.which("espeak-ng") is None:
     pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
 
 
+pytestmark = [pytest.mark.model, pytest.mark.slow]
+
+
 def test_demo_plays_a_whole_game_through_the_recognizer(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from voice_host.speech.wav import read_wav

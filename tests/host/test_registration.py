@@ -1,60 +1,23 @@
-"""A new game needs only its own modules (engine, host package, grammar and narration files)
-plus one registration line: the toy game in tests/host/toy is registered by the single
-``monkeypatch.setitem`` below, and from there the command line plays it, ``simulate`` and
-``understand`` know it, refusals are said from its own table, and its demo bots play it."""
+"""A new game needs only its own modules (engine, host package, grammar and narration files,
+page script) plus one registration line: the toy game in tests/host/toy is registered by the
+single ``monkeypatch.setitem`` of the ``toy_registered`` fixture (tests/conftest.py), and from
+there the command line plays it, ``simulate`` and ``understand`` know it, refusals are said
+from its own table, its demo bots play it, and the companion page shows it and takes its
+moves."""
 
 from __future__ import annotations
 
 import io
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from voice_host import cli
-from voice_host.host.core import narration, registry
+from voice_host.host.core import registry
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.values import Heard, HeardKind, ListenRequest
 from voice_host.host.io.terminal import TextOutput
-from voice_host.intent import grammar
-
-TOY = Path(__file__).parent / "toy"
-REPO = Path(__file__).parents[2]
-
-
-def _overlay(target: Path, *sources: Path) -> None:
-    """``target/<lang>/*``: links to the files of every source (the real ones and the
-    toy's), as a development override folder."""
-    for source in sources:
-        for lang in source.iterdir():
-            if not lang.is_dir():
-                continue
-            (target / lang.name).mkdir(parents=True, exist_ok=True)
-            for f in lang.iterdir():
-                (target / lang.name / f.name).symlink_to(f.resolve())
-
-
-def _clear_caches() -> None:
-    registry.registration.cache_clear()
-    narration.catalogue.cache_clear()
-    narration._load.cache_clear()
-    grammar._LOADED.clear()
-
-
-@pytest.fixture
-def toy_registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    grammars, lang = tmp_path / "grammars", tmp_path / "lang"
-    _overlay(grammars, Path(grammar.grammar_dir()), TOY / "grammars")
-    _overlay(lang, Path(str(narration.narration_dir())), TOY / "lang")
-    monkeypatch.setenv("VOICE_HOST_GRAMMARS", str(grammars))
-    monkeypatch.setenv("VOICE_HOST_NARRATION", str(lang))
-    _clear_caches()
-    # the one line a new game adds:
-    monkeypatch.setitem(registry.REGISTERED, "ten", "tests.host.toy.host")
-    yield
-    monkeypatch.delitem(registry.REGISTERED, "ten")
-    _clear_caches()
 
 
 def test_the_command_line_plays_a_registered_game_to_its_end(
@@ -116,8 +79,80 @@ def test_the_demo_bots_of_a_registered_game_finish_it(toy_registered: None) -> N
 
 def test_the_real_games_are_registered_once_each() -> None:
     names = registry.game_names()
-    assert names == ("resistance", "ici-londres", "codenames")
+    assert {"resistance", "ici-londres", "codenames"} <= set(names)
+    assert len(set(names)) == len(names)
     for name in names:
         reg = registry.registration(name)
         assert reg.name == name and reg.grammar_name == name
         assert set(reg.defaults()) <= {o.name for o in reg.options}
+
+
+@pytest.mark.network
+def test_the_companion_page_shows_a_registered_game_and_takes_its_moves(
+        toy_registered: None) -> None:
+    httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
+    pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
+    from tests.host.toy.engine import Add, TenState
+    from voice_host.host.companion import CompanionChannel
+
+    state = TenState(["Ada", "Ben"])
+    channel = CompanionChannel("ten", state.players, host="127.0.0.1", port=0)
+    channel.start()
+    try:
+        channel.publish(state)
+        with httpx.Client(base_url=channel.url, timeout=10) as client:
+            script = client.get("/game.js")
+            assert script.status_code == 200
+            assert 'register("ten"' in script.text  # the toy's own page.js, not another game's
+            assert "javascript" in script.headers["content-type"]
+            words = client.get("/api/strings").json()["strings"]
+            assert words["game.turn"] == "{player} adds one, two or three to {total}."
+            assert words["page.game_not_shown"]  # the page's own words are still there
+            tokens = {}
+            for seat in state.players:
+                body = client.post("/api/claim", json={"room": channel.room_code,
+                                                       "seat": seat}).json()
+                tokens[seat] = body["token"]
+                assert client.post(f"/api/seat/{seat}/confirm", json={},
+                                   headers={"X-Seat-Token": tokens[seat]}).status_code == 200
+            channel.lock_seats()
+
+            def offered(seat: str) -> list[tuple[str, str]]:
+                items = client.get(f"/api/seat/{seat}",
+                                   headers={"X-Seat-Token": tokens[seat]}).json()["items"]
+                view = next(i for i in items if i["type"] == "view")
+                assert view["game"] == "ten" and view["view"]["total"] == 0
+                return [(c["id"], c["label"]) for c in view["choices"]]
+
+            assert offered("Ada") == [("add:1", "Add 1"), ("add:2", "Add 2"), ("add:3", "Add 3")]
+            assert offered("Ben") == []  # not Ben's turn
+            act = client.post("/api/seat/Ada/act", json={"choice": "add:2"},
+                              headers={"X-Seat-Token": tokens["Ada"]})
+            assert act.status_code == 200
+            assert channel.take_actions(state) == [Add("Ada", 2)]
+    finally:
+        channel.stop()
+
+
+def test_the_real_games_bring_their_own_page_scripts() -> None:
+    for name in registry.game_names():
+        script = registry.registration(name).page_script
+        assert script is not None and script.is_file(), name
+        assert f'window.companionGames.register("{name}"' in script.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_list_a_grammar_uses_is_fixed_or_declared_by_its_game(lang: str) -> None:
+    """Run-time lists are the registration's (``slot_lists``): intent hard-codes none."""
+    from voice_host.intent import SlotValues, load_grammar
+    from voice_host.intent.expand import WILDCARD_LIST
+    from voice_host.intent.grammar import PLAYER_LIST
+
+    for reg in registry.registrations():
+        declared = reg.example_lists(lang)
+        grammar = load_grammar(reg.grammar_name, lang)
+        for phase in grammar.phases:
+            pg = grammar.phase(phase, SlotValues(players=("Ada", "Ben"), lists=declared))
+            missing = pg.used_lists - set(pg.lists) - {WILDCARD_LIST}
+            assert not missing, f"{reg.name}.{phase} ({lang}) uses undeclared lists {missing}"
+        assert {s.name for s in declared}.isdisjoint({PLAYER_LIST, WILDCARD_LIST})

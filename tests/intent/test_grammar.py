@@ -8,7 +8,14 @@ import re
 import pytest
 from helpers import matcher, slot_values
 
-from voice_host.intent import GrammarError, Matcher, SlotValues, TemplateError, load_grammar
+from voice_host.intent import (
+    GrammarError,
+    Matcher,
+    SlotValues,
+    TemplateError,
+    as_spoken,
+    load_grammar,
+)
 from voice_host.intent.expand import expand
 from voice_host.intent.normalize import tokenize
 from voice_host.intent.template import parse_template
@@ -83,7 +90,7 @@ def test_names_are_normalized_for_the_recognizer() -> None:
 
 
 def test_french_icons_in_the_french_grammar() -> None:
-    grammar = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres"))
+    grammar = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres", "fr"))
     assert {"coeur", "elephant", "cle", "l'"} <= grammar.vocabulary()
     assert grammar.jsgf() is not None
 
@@ -91,7 +98,7 @@ def test_french_icons_in_the_french_grammar() -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize(("game", "phase"), ALL)
 def test_generated_samples_match_their_own_reading(lang: str, game: str, phase: str) -> None:
-    grammar = load_grammar(game, lang).phase(phase, slot_values(game))
+    grammar = load_grammar(game, lang).phase(phase, slot_values(game, lang))
     samples = grammar.sample(random.Random(7), 60)
     assert len(samples) == 60
     m = matcher(game, phase, lang)
@@ -157,13 +164,14 @@ def test_open_phase_offers_a_likely_word_grammar_to_the_recognizer() -> None:
     assert pg.jsgf() is None  # the matcher still takes any word
     jsgf = pg.recognition_jsgf()
     assert jsgf is not None and " lantern " in jsgf and " ocean " in jsgf
-    closed = load_grammar("codenames").phase("guess", SlotValues(board_words=("piano",)))
+    board = as_spoken("board_word", ("piano",))
+    closed = load_grammar("codenames").phase("guess", SlotValues(lists=(board,)))
     assert closed.recognition_jsgf() == closed.jsgf()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_help_and_the_recognizer_leave_out_the_diagnostic_clue_sentences(lang: str) -> None:
-    pg = load_grammar("codenames", lang).phase("clue", slot_values("codenames"))
+    pg = load_grammar("codenames", lang).phase("clue", slot_values("codenames", lang))
     assert pg.diagnostic_intents == {"clue_two_words", "clue_number_word", "clue_no_number"}
     assert not set(pg.help_phrases()) & pg.diagnostic_intents
     assert "clue" in pg.help_phrases()

@@ -5,12 +5,15 @@ from __future__ import annotations
 import pytest
 from helpers import slot_values
 
+from voice_host.host.core.registry import registrations
 from voice_host.intent import load_grammar
 
 pocketsphinx = pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
 
-PHASES = {game: load_grammar(game).phases for game in ("resistance", "ici-londres",
-                                                         "codenames")}
+PHASES = {r.name: load_grammar(r.grammar_name).phases for r in registrations()}
+
+
+pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")

@@ -97,9 +97,9 @@ def test_clue_word_is_returned_as_heard() -> None:
 
 
 def test_board_words_come_back_as_given() -> None:
-    from voice_host.intent import Matcher, SlotValues, load_grammar
-    phase = load_grammar("codenames").phase(
-        "guess", SlotValues(board_words=("New York", "Ice-Cream", "Crème")))
+    from voice_host.intent import Matcher, SlotValues, as_spoken, load_grammar
+    board = as_spoken("board_word", ("New York", "Ice-Cream", "Crème"))
+    phase = load_grammar("codenames").phase("guess", SlotValues(lists=(board,)))
     m = Matcher(phase)
     assert m.match("new york").best.slots == {"word": "New York"}
     assert m.match("we pick ice cream").best.slots == {"word": "Ice-Cream"}

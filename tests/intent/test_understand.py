@@ -51,6 +51,7 @@ def test_bad_phase_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no phase" in capsys.readouterr().err
 
 
+@pytest.mark.model
 def test_missing_wav_is_reported(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
     code = _run(["--game", "resistance", "--phase", "vote", str(tmp_path / "none.wav")])
     assert code in (1, 2)
@@ -91,10 +92,10 @@ def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str]
 def test_a_close_second_sentence_with_another_meaning_is_ambiguous() -> None:
     from voice_host.host.core.understanding import understand as understand_heard
     from voice_host.host.core.values import Heard, HeardKind
-    from voice_host.intent import Matcher, SlotValues, load_grammar
+    from voice_host.intent import Matcher, SlotValues, as_spoken, load_grammar
 
     phase = load_grammar("codenames").phase("guess", SlotValues(
-        board_words=("piano", "pear", "ocean")))
+        lists=(as_spoken("board_word", ("piano", "pear", "ocean")),)))
     matcher = Matcher(phase)
 
     def heard(*alternatives: str) -> Heard:

@@ -113,12 +113,10 @@ def test_missing_recognizer_module(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "recognizers are not available" in out.getvalue()
 
 
+@pytest.mark.model
 def test_real_round_trip_with_pocketsphinx() -> None:
-    recognizers = pytest.importorskip(
-        "voice_host.speech.recognizers", reason="the recognizers module is not in this tree"
-    )
-    if not hasattr(recognizers, "create_recognizer"):
-        pytest.skip("voice_host.speech.recognizers has no create_recognizer yet")
+    # the project's own modules are imported plainly: a broken import fails, never skips
+    pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
     out = io.StringIO()
     code = doctor.run(_args("--asr", "pocketsphinx"), out=out, sd=FakeSoundDevice(devices=[]))
     report = out.getvalue()

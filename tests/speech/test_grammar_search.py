@@ -149,16 +149,14 @@ def test_phase_tokens_cover_every_sentence_and_leave_out_the_rest() -> None:
 
 
 def test_every_sentence_of_every_phase_is_inside_its_constraint() -> None:
-    from voice_host.games.icons import ICONS
-    from voice_host.intent import IconEntry
+    from voice_host.host.core.registry import game_names, registration
 
-    icons = tuple(IconEntry(i.name, tuple(i.synonyms), i.french, tuple(i.french_synonyms))
-                  for i in ICONS)
-    values = SlotValues(players=("Sophie", "Thomas", "Zoë", "Ben", "Ada"), icons=icons,
-                        board_words=("piano", "ocean", "bell"), speaker="Ada")
     for lang in ("en", "fr"):
-        for game in ("resistance", "ici-londres", "codenames"):
-            grammar = load_grammar(game, lang)
+        for game in game_names():
+            lists = registration(game).example_lists(lang, board_word=("piano", "ocean", "bell"))
+            values = SlotValues(players=("Sophie", "Thomas", "Zoë", "Ben", "Ada"), lists=lists,
+                                speaker="Ada")
+            grammar = load_grammar(registration(game).grammar_name, lang)
             for phase in grammar.phases:
                 pg = grammar.phase(phase, values)
                 document = pg.open_slot_jsgf(ANY_WORD_RULE) or pg.recognition_jsgf()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -187,7 +186,8 @@ def test_missing_portaudio_library(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_speaker_plays_everything_with_the_gate_closed() -> None:
-    gate = HalfDuplexGate(tail=0.2)
+    now = [100.0]
+    gate = HalfDuplexGate(tail=0.2, clock=lambda: now[0])
     sd = FakeSoundDevice()
     seen_open: list[bool] = []
     player = SpeakerPlayer(sd=sd, gate=gate)
@@ -199,7 +199,9 @@ def test_speaker_plays_everything_with_the_gate_closed() -> None:
     np.testing.assert_array_equal(stream.samples, sound)
     assert seen_open and not any(seen_open)
     assert not gate.is_open()  # still within the tail
-    time.sleep(0.25)
+    now[0] += 0.19
+    assert not gate.is_open()
+    now[0] += 0.02
     assert gate.is_open()
     assert stream.closed
 

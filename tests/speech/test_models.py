@@ -22,6 +22,9 @@ from voice_host.speech.types import RecognizerUnavailable
 NAME = "vosk-model-test-en"
 
 
+pytestmark = pytest.mark.network
+
+
 def _model_zip(path: Path, *, name: str = NAME) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

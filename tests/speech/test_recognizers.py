@@ -108,6 +108,7 @@ def test_garbage_path_wraps_all_public_rules_and_skips_grammar_words() -> None:
     assert f"{GARBAGE_PREFIX}yes" not in wrapped
 
 
+@pytest.mark.model
 def test_missing_words_get_pronunciations_and_grammar_loads() -> None:
     rec = PocketSphinxRecognizer()
     jsgf = (
@@ -122,6 +123,7 @@ def test_missing_words_get_pronunciations_and_grammar_loads() -> None:
     assert 0.0 <= transcript.confidence <= 1.0
 
 
+@pytest.mark.model
 def test_caller_pronunciations_are_used() -> None:
     rec = PocketSphinxRecognizer()
     jsgf = "#JSGF V1.0;\ngrammar n;\npublic <s> = pick qqxzy;\n"
@@ -132,6 +134,7 @@ def test_caller_pronunciations_are_used() -> None:
     assert rec.generated_pronunciations["qqxzy"] == "K IH K"
 
 
+@pytest.mark.model
 def test_recognizer_satisfies_protocol_and_describes_itself(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -153,6 +156,7 @@ def test_recognizer_satisfies_protocol_and_describes_itself(
     assert create_recognizer("auto").name == "pocketsphinx"
 
 
+@pytest.mark.model
 @needs_tools
 def test_round_trips_across_voices_speeds_and_pitches(
     recognizer: PocketSphinxRecognizer, speech_dir: Path
@@ -177,6 +181,7 @@ def test_round_trips_across_voices_speeds_and_pitches(
     assert correct / total >= 0.7, f"{correct}/{total} commands recognised exactly"
 
 
+@pytest.mark.model
 @needs_tools
 def test_streaming_gives_the_same_answer_as_whole_utterance(
     recognizer: PocketSphinxRecognizer, speech_dir: Path
@@ -193,6 +198,7 @@ def test_streaming_gives_the_same_answer_as_whole_utterance(
     assert all(0.0 <= w.confidence <= 1.0 and w.end > w.start for w in streamed.words)
 
 
+@pytest.mark.model
 @needs_tools
 def test_chatter_is_mostly_rejected(
     recognizer: PocketSphinxRecognizer, speech_dir: Path
@@ -208,6 +214,7 @@ def test_chatter_is_mostly_rejected(
     assert rejected >= 4, f"only {rejected}/{len(CHATTER)} chatter lines rejected"
 
 
+@pytest.mark.model
 @needs_tools
 def test_grammar_switch_changes_what_can_be_heard(speech_dir: Path) -> None:
     rec = PocketSphinxRecognizer()
@@ -222,6 +229,7 @@ def test_grammar_switch_changes_what_can_be_heard(speech_dir: Path) -> None:
     assert rec.recognize(audio).text == "green"
 
 
+@pytest.mark.model
 @needs_tools
 def test_open_vocabulary_uses_the_language_model(speech_dir: Path) -> None:
     rec = PocketSphinxRecognizer()
@@ -285,6 +293,7 @@ def _real_vosk_model() -> Path | None:
     return models.installed_model("en")
 
 
+@pytest.mark.model
 @pytest.mark.skipif(
     _real_vosk_model() is None,
     reason="no Vosk model installed (models cannot be downloaded on this machine)",

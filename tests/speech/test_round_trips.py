@@ -50,6 +50,9 @@ if shutil.which("text2wave") is not None:
     VOICES += [(name, 0, 0) for name in FESTIVAL]
 
 
+pytestmark = pytest.mark.model
+
+
 def synthesize(text: str, voice: tuple[str, int, int], path: Path) -> None:
     name, speed, pitch = voice
     if name in FESTIVAL:

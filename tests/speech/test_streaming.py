@@ -98,6 +98,7 @@ def test_the_microphone_path_streams_only_to_a_streaming_recognizer(streaming: b
     assert 0.8 * SAMPLE_RATE < len(recognizer.audio[0]) < 2.5 * SAMPLE_RATE
 
 
+@pytest.mark.model
 def test_the_description_is_set_when_the_recognizer_is_built() -> None:
     assert ScriptedRecognizer().description == "Speech recognition: scripted."
     assert StreamingScriptedRecognizer(description="Speech recognition: a test.").description \

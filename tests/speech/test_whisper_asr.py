@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice_host.intent.grammar import SlotValues, load_grammar
+from voice_host.intent.grammar import SlotValues, as_spoken, load_grammar
 from voice_host.speech import whisper_models
 from voice_host.speech.types import (
     ANY_WORD_RULE,
@@ -36,6 +36,9 @@ PLAYERS = ("Sophie", "Thomas", "Hannah", "Oliver", "Emma")
 
 
 FESTIVAL = ("ked_diphone", "cmu_us_slt_arctic_hts")
+
+
+pytestmark = pytest.mark.model
 
 
 def speak(text: str, voice: str = "en-us", speed: int = 160) -> np.ndarray:
@@ -114,7 +117,8 @@ def test_table_talk_is_rejected(english: WhisperRecognizer) -> None:
 
 
 def test_an_open_slot_takes_a_word_nobody_listed(english: WhisperRecognizer) -> None:
-    english.set_grammar(grammar("codenames", "clue", board_words=("piano", "ocean")))
+    english.set_grammar(grammar("codenames", "clue",
+                                 lists=(as_spoken("board_word", ("piano", "ocean")),)))
     transcript = english.recognize(speak("lighthouse three", "en-gb"))
     words = transcript.text.split()
     assert words[-1] in ("three", "3"), transcript

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
+from voice_host.text import find, lookup_key
+
 JSON = dict[str, Any]
 
 
@@ -312,19 +314,16 @@ def check_player_names(players: Sequence[str], description: GameDescription) -> 
             raise SetupError(problem)
     seen: set[str] = set()
     for p in names:
-        if p.casefold() in seen:
+        if lookup_key(p) in seen:  # "Zoe" and "Zoë" sound the same
             raise SetupError(f"Two players are called {p}; please give everyone a different name.")
-        seen.add(p.casefold())
+        seen.add(lookup_key(p))
     return names
 
 
 def find_player(players: Sequence[str], name: object) -> str | None:
     """The seated player called ``name``, as the game spells them (names are unique
-    without regard to case, see :func:`check_player_names`), or None."""
-    if not isinstance(name, str):
-        return None
-    wanted = name.strip().casefold()
-    return next((p for p in players if p.casefold() == wanted), None)
+    without regard to case or accents, see :func:`check_player_names`), or None."""
+    return find(players, name)
 
 
 MAX_NAME_LENGTH = 24

@@ -15,7 +15,7 @@ Two knowledge models (:class:`~voice_host.games.base.Deal`):
   stay within the key's counts (9/8/7/1).
 
 Clue validation (:func:`clue_problem`) is a pure function, shared with the host. It works on
-words folded to lowercase ASCII letters (case and accents ignored, "œ" read as "oe") and
+words folded by :mod:`voice_host.text` (case and accents ignored, "œ" read as "oe") and
 refuses, with a :class:`CodenamesRefusal` (a code and its words, said by the host in the
 game's language): anything but one word of letters (hyphenated compounds included), a number
 word, a visible word, a visible word with an ending added or removed (plural, "-ed", "-ing",
@@ -44,7 +44,6 @@ import functools
 import math
 import random
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -65,6 +64,7 @@ from voice_host.games.base import (
     check_player_names,
 )
 from voice_host.games.codenames_words import COMPOUND_PARTS, WORD_LISTS
+from voice_host.text import letters, lookup_key, same, spelled
 
 # --------------------------------------------------------------------------- constants
 
@@ -228,8 +228,6 @@ NUMBER_WORDS: Mapping[str, frozenset[str]] = {
 }
 """Number words (folded) a clue may not be, by language."""
 
-_LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss"}
-
 # (suffix, replacements) pairs: a word ending in the suffix may be the base word with one of
 # the replacements instead. Doubled final consonants ("running", "chatte") are undone too.
 _ENDINGS: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
@@ -274,20 +272,6 @@ MIN_LONG_REST = 4
 """... provided the rest has at least this many letters (and a vowel)."""
 
 _VOWELS = frozenset("aeiouy")
-
-
-def fold(word: str) -> str:
-    """``word`` in lowercase without accents ("Écureuil" -> "ecureuil", "Cœur" -> "coeur")."""
-    text = word.strip().casefold()
-    for ligature, plain in _LIGATURES.items():
-        text = text.replace(ligature, plain)
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _letters(word: str) -> str:
-    """The folded letters of ``word`` (spaces, hyphens and apostrophes dropped)."""
-    return "".join(c for c in fold(word) if c.isalpha())
 
 
 @functools.lru_cache(maxsize=65536)
@@ -344,7 +328,12 @@ def same_word_family(a: str, b: str, language: str = "en") -> bool:
 def _lexicon(language: str) -> frozenset[str]:
     """Folded words known to the engine: the word list and the common compound parts."""
     words = (*WORD_LISTS.get(language, ()), *COMPOUND_PARTS.get(language, ()))
-    return frozenset(fold(w) for w in words)
+    return frozenset(lookup_key(w) for w in words)
+
+
+def _known(word: str, language: str) -> bool:
+    """In the real word list, or (folded) in the engine's own lists."""
+    return lexicon.is_dictionary_word(word, language) or lookup_key(word) in _lexicon(language)
 
 
 def _is_word(rest: str, language: str) -> bool:
@@ -352,8 +341,7 @@ def _is_word(rest: str, language: str) -> bool:
     installed (``lexicon``; ``rest`` spelled with its accents), else in the engine's own
     lists (``rest`` folded)."""
     if lexicon.dictionary_available(language):
-        return any(lexicon.is_dictionary_word(w, language) or fold(w) in _lexicon(language)
-                   for w in (rest, *word_bases(rest, language)))
+        return any(_known(w, language) for w in (rest, *word_bases(rest, language)))
     lexicon_words = _lexicon(language)
     return rest in lexicon_words or any(b in lexicon_words for b in word_bases(rest, language))
 
@@ -396,7 +384,7 @@ def is_compound_part(part: str, whole: str, language: str = "en") -> bool:
         if sounds is not None:
             return sounds
         return _plausible_boundary(first, second)
-    part, whole, rest = fold(part), fold(whole), fold(rest)
+    part, whole, rest = lookup_key(part), lookup_key(whole), lookup_key(rest)
     if _is_word(rest, language):
         return True
     return (len(part) >= MIN_LONG_PART and len(rest) >= MIN_LONG_REST
@@ -411,7 +399,7 @@ def _spoken(word: str) -> str:
 
 def _spelled(word: str) -> str:
     """Lowercase letters of ``word`` with their accents (NFC)."""
-    return unicodedata.normalize("NFC", "".join(c for c in word.casefold() if c.isalpha()))
+    return "".join(c for c in spelled(word) if c.isalpha())
 
 
 def _word_forms(word: str, language: str) -> tuple[str, ...]:
@@ -419,7 +407,7 @@ def _word_forms(word: str, language: str) -> tuple[str, ...]:
     words of the language."""
     return tuple(b for b in word_bases(word, language)
                  if (len(b) > MIN_COMPOUND_PART or word in (b + "s", b + "x"))
-                 and (lexicon.is_dictionary_word(b, language) or fold(b) in _lexicon(language)))
+                 and _known(b, language))
 
 
 def clue_problem(word: str, visible_words: Iterable[str], *,
@@ -443,11 +431,11 @@ def clue_problem(word: str, visible_words: Iterable[str], *,
         return CodenamesRefusal("clue_digits")
     if not all(c.isalpha() for c in text):
         return CodenamesRefusal("clue_not_letters")
-    clue = fold(text)
+    clue = lookup_key(text)
     said = _spoken(text)
     if clue in NUMBER_WORDS.get(language, NUMBER_WORDS["en"]):
         return CodenamesRefusal("clue_number_word", word=said)
-    visible = [(v, _letters(v), [fold(p) for p in re.split(r"[\s\-']+", v) if p])
+    visible = [(v, letters(v), [lookup_key(p) for p in re.split(r"[\s\-'’]+", v) if p])
                for v in visible_words]
     for v, joined, _parts in visible:
         if clue == joined:
@@ -862,12 +850,12 @@ class CodenamesState:
 
     def covered_colour(self, word: str) -> Colour | None:
         """The colour a word was covered with (None if visible or not on the board)."""
-        i = self._folded.get(fold(word))
+        i = self._folded.get(lookup_key(word))
         return None if i is None else self._covered[i]
 
     def find_word(self, word: str) -> str | None:
         """The grid's spelling of ``word`` (matched ignoring case and accents), or None."""
-        i = self._folded.get(fold(word))
+        i = self._folded.get(lookup_key(word))
         return None if i is None else self._words[i]
 
     @property
@@ -1121,7 +1109,7 @@ class CodenamesState:
             problem = grid_word_problem(w)
             if problem:
                 raise problem
-            f = fold(w)
+            f = lookup_key(w)
             if f in folded:
                 raise CodenamesRefusal("grid_word_twice", word=_spoken(w))
             folded[f] = i
@@ -1191,7 +1179,7 @@ class CodenamesState:
     def _tile_index(self, word: object) -> int:
         if not isinstance(word, str) or not word.strip():
             raise CodenamesRefusal("guess_no_word")
-        i = self._folded.get(fold(word))
+        i = self._folded.get(lookup_key(word))
         if i is None:
             raise CodenamesRefusal("not_on_board", word=_spoken(word))
         covered = self._covered[i]
@@ -1218,7 +1206,7 @@ class CodenamesState:
             raise self._wrong_phase()
         assert self._pending is not None
         word = self._words[self._pending]
-        if not isinstance(action.word, str) or fold(action.word) != fold(word):
+        if not isinstance(action.word, str) or not same(action.word, word):
             raise CodenamesRefusal("colour_of", word=word)
         try:
             colour = Colour(action.colour)
@@ -1414,7 +1402,7 @@ class CodenamesState:
                     words=str(data["words_option"]), invalid_clue=str(data["invalid_clue"]))
         state._phase = Phase(data["phase"])
         state._words = tuple(data["words"])
-        state._folded = {fold(w): i for i, w in enumerate(state._words)}
+        state._folded = {lookup_key(w): i for i, w in enumerate(state._words)}
         state._key = None if data["key"] is None else tuple(Colour(c) for c in data["key"])
         state._first = None if data["first"] is None else Team(data["first"])
         state._covered = [None if c is None else Colour(c) for c in data["covered"]]

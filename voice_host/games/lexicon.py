@@ -10,7 +10,7 @@ they are pronounced, so a fused compound ("headache", "hedgehog") can be split.
 
 Both are optional: without them :func:`dictionary` returns None and :func:`sounds_joined`
 returns None, and the engine falls back to its own word list and spelling rules. Nothing here
-imports the rest of voice_host.
+imports the rest of voice_host but the shared text leaf (:mod:`voice_host.text`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import os
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
+
+from voice_host.text import spelled
 
 MIN_ZIPF = 3.0
 """Zipf frequency (log10 of occurrences per billion words) a piece of four or more letters
@@ -55,7 +57,7 @@ def _zipf_table(language: str) -> Mapping[str, float] | None:
     for word, freq in freqs.items():
         if freq <= 0 or not word.isalpha():
             continue
-        key = unicodedata.normalize("NFC", word.casefold())
+        key = spelled(word)
         zipf = math.log10(freq) + 9.0
         if zipf > table.get(key, -1.0):
             table[key] = zipf

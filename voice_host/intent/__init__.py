@@ -5,10 +5,12 @@ from __future__ import annotations
 from voice_host.intent.errors import GrammarError, IntentError, TemplateError
 from voice_host.intent.grammar import (
     GameGrammar,
-    IconEntry,
     PhaseGrammar,
     SampleUtterance,
+    SlotList,
+    SlotValue,
     SlotValues,
+    as_spoken,
     load_grammar,
 )
 from voice_host.intent.matcher import IntentMatch, Matcher, MatchResult
@@ -16,14 +18,16 @@ from voice_host.intent.matcher import IntentMatch, Matcher, MatchResult
 __all__ = [
     "GameGrammar",
     "GrammarError",
-    "IconEntry",
     "IntentError",
     "IntentMatch",
     "MatchResult",
     "Matcher",
     "PhaseGrammar",
     "SampleUtterance",
+    "SlotList",
+    "SlotValue",
     "SlotValues",
     "TemplateError",
+    "as_spoken",
     "load_grammar",
 ]

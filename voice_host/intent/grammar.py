@@ -4,7 +4,8 @@ A grammar is ``grammars/<lang>/common.toml`` merged with ``grammars/<lang>/<game
 Both may hold ``[settings]``, ``[confusions]``, ``[rules]``, ``[lists.<name>]`` and
 ``[[intents]]`` entries (``name``, ``phases``, optional fixed ``slots`` and ``max`` run
 lengths, ``sentences``); the game file also lists its ``phases``. The game's own values
-(players, icons, board words) arrive as :class:`SlotValues` when a phase is built.
+(players, and the game's own :class:`SlotList` s such as icons or board words) arrive as
+:class:`SlotValues` when a phase is built.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import os
 import random
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -39,8 +40,8 @@ if TYPE_CHECKING:
     from voice_host.intent.matcher import Matcher
 
 
-RUNTIME_LISTS: tuple[str, ...] = ("player", "icon", "board_word")
-"""Lists whose values come from the game at run time."""
+PLAYER_LIST = "player"
+"""The run-time list every game has: the players' names (and "me" for the speaker)."""
 
 SELF = "\x00self"
 """Value of "me"/"myself" in the player list, replaced by the speaker's name when matching."""
@@ -64,17 +65,36 @@ def grammar_dir() -> Traversable:
 
 
 @dataclass(frozen=True)
-class IconEntry:
-    """One Ici Londres icon as the grammar needs it."""
+class SlotValue:
+    """One value of a run-time slot list: what the slot gets, and how it may be said."""
+
+    value: str
+    """What the slot returns (an icon's English identifier, a board word as spelled)."""
+    spoken: tuple[str, ...]
+    """The phrases that name it in the phase's language ("heart", "love"; "cœur")."""
+
+
+@dataclass(frozen=True)
+class SlotList:
+    """A run-time slot list (like hassil's slot lists): its name is the ``{name}`` the
+    game's grammar uses, its values come from the game when a phase is built. The game's
+    registration declares which lists it fills (``slot_lists``)."""
 
     name: str
-    """English identifier, returned in ``pick`` slots."""
-    synonyms: tuple[str, ...] = ()
-    """Other English words for the picture."""
-    french: str = ""
-    """French noun (without article)."""
-    french_synonyms: tuple[str, ...] = ()
-    """Other French words for the picture."""
+    """The list's name in the grammar (``icon``, ``board_word``)."""
+    values: tuple[SlotValue, ...]
+    """Every value that may be named now."""
+    plurals: bool = False
+    """English plurals of each phrase are heard too ("two hearts"; the matcher only, the
+    recognizer grammar leaves them out; not in French)."""
+    written: bool = True
+    """Generated examples write the value as the game spells it ("Ice-Cream"); False: the
+    phrase the players say (an icon's identifier is not what a French player says)."""
+
+
+def as_spoken(name: str, words: Iterable[str]) -> SlotList:
+    """A list whose values are said as they are written (board words, any names)."""
+    return SlotList(name, tuple(SlotValue(w, (w,)) for w in words))
 
 
 @dataclass(frozen=True)
@@ -82,13 +102,11 @@ class SlotValues:
     """The game's run-time slot values for one phase."""
 
     players: tuple[str, ...] = ()
-    """Player names exactly as the game spells them."""
+    """Player names exactly as the game spells them (the ``{player}`` list, every game's)."""
     speaker: str | None = None
     """Who is talking, so "me" and "myself" resolve (may also be given per match)."""
-    icons: tuple[IconEntry, ...] = ()
-    """The icons that may be named."""
-    board_words: tuple[str, ...] = ()
-    """Board words that may be guessed, exactly as the game spells them."""
+    lists: tuple[SlotList, ...] = ()
+    """The game's own run-time lists (icons, board words ...)."""
     open_words: tuple[str, ...] = ()
     """Words the game expects in an open slot (the clue word): the recognizer listens for
     these first; the matcher still takes any word."""
@@ -171,6 +189,8 @@ class ValueList:
     """True for the game's own values (fuzzy name matching applies)."""
     extra_forms: tuple[tuple[tuple[str, ...], Any], ...] = ()
     """Forms the matcher accepts but the recognizer grammar leaves out (plurals)."""
+    written: bool = True
+    """A run-time list whose examples write the value itself (see :class:`SlotList`)."""
 
     @cached_property
     def index(self) -> dict[tuple[str, ...], tuple[Any, ...]]:
@@ -563,7 +583,7 @@ class PhaseGrammar:
             original = [v for t, v in value_list.forms if v != SELF][index] if value_list \
                 else ""
             return str(original) if value_list and value_list.runtime and \
-                match.group(1) != "icon" else " ".join(forms[index])
+                value_list.written else " ".join(forms[index])
 
         filled = _PLACEHOLDER.sub(fill, text)
         return None if missing else filled
@@ -676,27 +696,23 @@ def _runtime_lists(slots: SlotValues, settings: Settings, lang: str) -> dict[str
             players.append((tokens, name))
     for phrase in sorted(settings.self_words):
         players.append((tuple(phrase.split()), SELF))
-    icons: list[tuple[tuple[str, ...], Any]] = []
-    plurals: list[tuple[tuple[str, ...], Any]] = []
-    for icon in slots.icons:
-        names = ((icon.french,) + icon.french_synonyms) if lang == "fr" else \
-            ((icon.name,) + icon.synonyms)
-        for spoken in names:
-            tokens = tokenize(spoken)
-            if tokens:
-                icons.append((tokens, icon.name))
-                if lang != "fr":
-                    plurals.extend((tokens[:-1] + (plural,), icon.name)
-                                   for plural in _plurals(tokens[-1]))
-    board: list[tuple[tuple[str, ...], Any]] = []
-    for word in slots.board_words:
-        tokens = tokenize(word)
-        if tokens:
-            board.append((tokens, word))
-    return {"player": ValueList("player", tuple(players), runtime=True),
-            "icon": ValueList("icon", tuple(dict.fromkeys(icons)), runtime=True,
-                              extra_forms=tuple(dict.fromkeys(plurals))),
-            "board_word": ValueList("board_word", tuple(board), runtime=True)}
+    lists = {PLAYER_LIST: ValueList(PLAYER_LIST, tuple(players), runtime=True)}
+    for slot_list in slots.lists:
+        forms: list[tuple[tuple[str, ...], Any]] = []
+        plurals: list[tuple[tuple[str, ...], Any]] = []
+        for item in slot_list.values:
+            for spoken in item.spoken:
+                tokens = tokenize(spoken)
+                if tokens:
+                    forms.append((tokens, item.value))
+                    if slot_list.plurals and lang != "fr":
+                        plurals.extend((tokens[:-1] + (plural,), item.value)
+                                       for plural in _plurals(tokens[-1]))
+        lists[slot_list.name] = ValueList(slot_list.name, tuple(dict.fromkeys(forms)),
+                                          runtime=True,
+                                          extra_forms=tuple(dict.fromkeys(plurals)),
+                                          written=slot_list.written)
+    return lists
 
 
 def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
@@ -712,6 +728,12 @@ def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]
 
 
 _LOADED: dict[tuple[str, str], GameGrammar] = {}
+
+
+def forget_loaded() -> None:
+    """Forget the cached grammars: the next :func:`load_grammar` reads the files again
+    (after the grammar folder changed, e.g. ``VOICE_HOST_GRAMMARS``)."""
+    _LOADED.clear()
 
 
 def load_grammar(game: str, lang: str = "en") -> GameGrammar:

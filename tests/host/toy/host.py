@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from tests.host.toy import phone
 from tests.host.toy.engine import Add, Added, TenState
 from voice_host.games import Action, Event, GameState, IllegalAction
 from voice_host.host.core.adapter import BaseAdapter, Decision, GameAdapter, Prompt
@@ -81,6 +83,7 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
 
 
 REGISTRATION = GameRegistration(
+    page_script=Path(__file__).with_name("page.js"), companion=phone,
     state_class=TenState, new_game=new_game, adapter=Adapter, refusal_words=refusal_words,
     bots=bot_utterance,
     options=(GameOption("players", "names in seating order, A,B", kind="names",

@@ -51,11 +51,9 @@ def _split(value: str | None) -> tuple[str, ...]:
 
 
 def _slot_values(args: argparse.Namespace) -> SlotValues:
-    values = registration(args.game).example_slots(args.lang)
     board = _split(args.board) if args.board is not None else ()
-    if board:
-        values["board_words"] = board
-    return SlotValues(players=_split(args.players), speaker=args.speaker, **values)
+    return SlotValues(players=_split(args.players), speaker=args.speaker,
+                      lists=registration(args.game).example_lists(args.lang, board_word=board))
 
 
 def _plain_slots(slots: Any) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from voice_host.games import Action, GameError, GameState, IllegalAction
 from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.seats import SeatBook, safe
-from voice_host.host.companion.strings import page_strings, page_text
+from voice_host.host.companion.strings import fill, game_page_strings
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.registry import registration
@@ -81,6 +81,7 @@ class CompanionChannel:
         seat is confirmed. False (players hold physical cards): a seat is usable as soon as
         its player confirmed it, and the game does not wait for phones."""
         self._narrator = Narrator(game, self.lang)
+        self._strings = game_page_strings(self.lang, game)
         self.seats = SeatBook(self.players, room_code=room_code)
         self.seats.on_change = self._seats_changed
         self.seats.on_new_code = self._new_move_code
@@ -228,11 +229,16 @@ class CompanionChannel:
         """The room code and seats of a saved game (before :meth:`start`)."""
         self.seats.restore(data)
 
+    def page_script(self) -> Path | None:
+        """This game's part of the page (served as ``/game.js``), or None."""
+        return registration(self.game).page_script
+
     def page_strings(self) -> dict[str, Any]:
-        return dict(page_strings(self.lang))
+        return dict(self._strings)
 
     def words(self, key: str, **params: Any) -> str:
-        return page_text(self.lang, key, **params)
+        """A page string, the game's own (``game.*``) included, with its fields filled."""
+        return fill(self._strings, key, **params)
 
     def refusal(self, error: IllegalAction) -> str:
         """Why the rules refused a seat's input, in the game's language (the session's

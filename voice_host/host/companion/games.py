@@ -13,7 +13,6 @@ Choice ids the page sends back: ``success``/``sabotage`` (mission card), ``vote:
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -51,7 +50,8 @@ class Choice:
     confirm: str
     """The confirmation question, e.g. ``"Play sabotage? Nobody will know it was you."``."""
     kind: str = "card"
-    """``card``, ``vote``, ``pick``, ``guess`` or ``end_turn`` (how the page groups them)."""
+    """``card``, ``vote``, ``answer``, ``pick``, ``guess`` or ``end_turn`` (how the page
+    groups them); any other kind is a plain button under "What you can do now"."""
     extra: dict[str, Any] = field(default_factory=dict)
     """For ``pick``: ``{"sizes": [1, 2]}``, how many icons one pick may name."""
 
@@ -84,12 +84,6 @@ class PhoneGame(Protocol):
     def extras(self) -> dict[str, Any]:
         """Fixed facts the page needs to draw the game (the 36 icons of Ici Londres)."""
         ...
-
-
-def fold(text: str) -> str:
-    """Case- and accent-blind form of a word, for comparing what a page sent."""
-    return "".join(c for c in unicodedata.normalize("NFD", text.casefold())
-                   if unicodedata.category(c) != "Mn")
 
 
 def _phone(game: str) -> PhoneGame | None:

@@ -28,6 +28,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from voice_host.text import find
+
 log = logging.getLogger("voice_host.companion")
 
 ROOM_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -235,12 +237,9 @@ class SeatBook:
             return all(p in self._confirmed and p in self._tokens for p in self.players)
 
     def seat_named(self, name: str) -> str | None:
-        """The seat whose name matches ``name`` (case and surrounding spaces ignored)."""
-        folded = name.strip().casefold()
-        for p in self.players:
-            if p.casefold() == folded:
-                return p
-        return None
+        """The seat whose name matches ``name`` (case, accents and surrounding spaces
+        ignored)."""
+        return find(self.players, name)
 
     def holder(self, token: str | None) -> str | None:
         """The seat ``token`` holds, or None."""

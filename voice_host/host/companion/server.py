@@ -198,6 +198,14 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def table_page(request: Request) -> Response:
         return FileResponse(static_dir / "table.html", media_type="text/html")
 
+    async def game_script(request: Request) -> Response:
+        # this table's game's part of the page (see companion.js, "games"); none: the page
+        # shows the game by name only
+        script = channel.page_script()
+        if script is None or not script.is_file():
+            return Response("// no page script for this game\n", media_type="text/javascript")
+        return FileResponse(script, media_type="text/javascript")
+
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)
 
@@ -341,6 +349,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         Route("/", seat_page),
         Route("/table", table_page),
         Route("/favicon.ico", favicon),
+        Route("/game.js", game_script),
         Route("/api/strings", strings),
         Route("/api/room", room, methods=["POST"]),
         Route("/api/claim", claim, methods=["POST"]),

@@ -1,6 +1,8 @@
 """The companion page's words, per language: ``host/lang/<lang>/page.toml`` (what the page
-shows, sent to it as JSON, and the sentences of refusals) and the host's spoken sentences
-about seats in ``companion.toml``. A key missing in French falls back to English."""
+shows, sent to it as JSON, and the sentences of refusals), each game's own words in the
+``[page]`` table of its narration file (``host/lang/<lang>/<game>.toml``, sent as
+``game.*`` for its page script) and the host's spoken sentences about seats in
+``companion.toml``. A key missing in French falls back to English."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from voice_host.host.core.narration import narration_dir
 
 LANGS = ("en", "fr")
 
@@ -40,9 +44,27 @@ def page_strings(lang: str) -> Mapping[str, Any]:
     return table
 
 
+def game_page_strings(lang: str, game: str) -> dict[str, Any]:
+    """``page_strings(lang)`` with ``game``'s own page words as ``game.*`` (English where
+    the language lacks one). Read on each call: the game's file may come from a development
+    folder (``VOICE_HOST_NARRATION``); the channel reads it once."""
+    table = dict(page_strings(lang))
+    for each in dict.fromkeys(("en", lang if lang in LANGS else "en")):
+        path = narration_dir() / each / f"{game}.toml"
+        if path.is_file():
+            page = tomllib.loads(path.read_text(encoding="utf-8")).get("page", {})
+            table.update(_flat(page, "game."))
+    return table
+
+
 def page_text(lang: str, key: str, **params: Any) -> str:
     """One page string with its ``{fields}`` filled."""
-    template = page_strings(lang).get(key)
+    return fill(page_strings(lang), key, **params)
+
+
+def fill(table: Mapping[str, Any], key: str, **params: Any) -> str:
+    """The string ``key`` of ``table`` with its ``{fields}`` filled."""
+    template = table.get(key)
     if not isinstance(template, str):
         raise KeyError(f"no page string {key!r}")
     return template.format(**params)

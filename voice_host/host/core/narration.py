@@ -66,6 +66,13 @@ def catalogue(lang: str, game: str) -> Mapping[str, str | list[str]]:
     return table
 
 
+def forget_loaded() -> None:
+    """Forget the cached narration files: the next look-up reads them again (after the
+    narration folder changed, e.g. ``VOICE_HOST_NARRATION``)."""
+    _load.cache_clear()
+    catalogue.cache_clear()
+
+
 class Narrator:
     """Turns keys and parameters into Lines in the session's language."""
 

@@ -13,9 +13,13 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voice_host.games import GameDescription, GameState, SetupError
+from voice_host.host.core.narration import forget_loaded as forget_narration
+from voice_host.intent import SlotList, as_spoken
+from voice_host.intent.grammar import forget_loaded as forget_grammars
 
 if TYPE_CHECKING:
     from voice_host.host.companion.games import PhoneGame
@@ -67,8 +71,8 @@ class GameOption:
         return self.flag or "--" + self.name.replace("_", "-")
 
 
-def no_examples(lang: str) -> dict[str, Any]:
-    return {}
+def no_slot_lists(lang: str, state: GameState | None = None) -> tuple[SlotList, ...]:
+    return ()
 
 
 def seat_players(names: Sequence[str]) -> dict[str, Any]:
@@ -99,11 +103,18 @@ class GameRegistration:
     """The seating options for these players, in order (``simulate``, tests)."""
     demo_seats: Mapping[str, Any] = field(default_factory=dict)
     """The demo's table: the seating options of ``voice-host demo``."""
-    example_slots: Callable[[str], dict[str, Any]] = no_examples
-    """The game's values ``understand`` fills the grammar with when none are given (the
-    icons, a board of words), as :class:`~voice_host.intent.SlotValues` fields."""
+    slot_lists: Callable[[str, GameState | None], tuple[SlotList, ...]] = no_slot_lists
+    """The game's run-time slot lists in a language (like hassil's slot lists): for a
+    state, what a phase may name now; for None, example values (the 36 icons, a board of
+    words) for ``understand``, the tests and the benchmarks. Their names are the lists the
+    game's grammar may use besides its fixed lists and ``{player}``."""
     companion: PhoneGame | None = None
     """What the game lets a player do on the companion page (None: secrets only)."""
+    page_script: Path | None = None
+    """The game's part of the companion page (its ``page.js``: status, public view and a
+    seat's secret, see ``companion.js``), served as ``/game.js`` to this game's tables;
+    its words are the ``[page]`` table of its narration files. None: the page shows the
+    game by name only."""
     grammar: str = ""
     """The grammar files' name (``grammars/<lang>/<grammar>.toml``); the game's name when
     empty."""
@@ -119,6 +130,15 @@ class GameRegistration:
     @property
     def grammar_name(self) -> str:
         return self.grammar or self.name
+
+    def example_lists(self, lang: str, **given: Sequence[str]) -> tuple[SlotList, ...]:
+        """The game's example run-time lists in ``lang``, a list named in ``given``
+        replaced by those words, said as written (``board_word=("piano", "ocean")``)."""
+        lists = {s.name: s for s in self.slot_lists(lang, None)}
+        for name, words in given.items():
+            if name in lists and words:
+                lists[name] = as_spoken(name, words)
+        return tuple(lists.values())
 
     def defaults(self) -> dict[str, Any]:
         """Every option at its default (the seating left out)."""
@@ -151,6 +171,14 @@ def registration(game: str) -> GameRegistration:
     if found.name != game:
         raise SetupError(f"{module_name} registers {found.name}, not {game}.")
     return found
+
+
+def reload() -> None:
+    """Forget every cached registration, narration and grammar: the next look-up imports
+    and reads them again (after :data:`REGISTERED` or the resource folders changed)."""
+    registration.cache_clear()
+    forget_narration()
+    forget_grammars()
 
 
 def registrations() -> tuple[GameRegistration, ...]:

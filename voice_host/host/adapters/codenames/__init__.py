@@ -30,11 +30,11 @@ other refusal is the engine's, said by the session from ``[codenames.refusal]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from voice_host.games.codenames import CodenamesState
-from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapters.codenames import phone
+from voice_host.host.adapters.codenames import phone, prompts
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
@@ -48,6 +48,7 @@ def seat_teams(names: Sequence[str]) -> dict[str, Any]:
 
 
 REGISTRATION = GameRegistration(
+    page_script=Path(__file__).with_name("page.js"),
     state_class=CodenamesState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
     options=(
@@ -60,7 +61,7 @@ REGISTRATION = GameRegistration(
                    "penalty", default="refuse", choices=("refuse", "penalty")),
     ),
     seat=seat_teams,
-    example_slots=lambda lang: {"board_words": tuple(WORD_LISTS.get(lang, WORD_LISTS["en"])[:25])},
+    slot_lists=prompts.slot_lists,
     demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
 )
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from voice_host.games import Action, GameState
 from voice_host.games.codenames import CodenamesState, EndTurn, Guess
-from voice_host.host.companion.games import Choice, ChoiceError, Words, fold
+from voice_host.host.companion.games import Choice, ChoiceError, Words
+from voice_host.text import find
 
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
@@ -17,8 +18,8 @@ def action(seat: str, choice: str, state: GameState | None) -> Action:
             return EndTurn(team)
         if team is not None and choice.startswith("guess:"):
             word = choice[6:]
-            if any(fold(w) == fold(word) for w in state.uncovered_words()):
-                return Guess(team, word)
+            if find(state.uncovered_words(), word) is not None:
+                return Guess(team, word)  # as sent: the engine folds it
     raise ChoiceError("unknown")
 
 

@@ -9,7 +9,7 @@ from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters.codenames.words import Words
 from voice_host.host.core.adapter import Prompt, narrow
 from voice_host.host.core.values import Line
-from voice_host.intent import SlotValues
+from voice_host.intent import SlotList, SlotValues, as_spoken
 
 
 def prompt(w: Words, state: GameState) -> Prompt | None:
@@ -70,5 +70,14 @@ def slot_values(state: GameState) -> SlotValues:
         # what is on the board (those are never valid clues)
         on_board = set(s.words)
         likely = tuple(w for w in WORD_LISTS.get(s.language, ()) if w not in on_board)
-        return SlotValues(players=s.players, board_words=s.words, open_words=likely)
-    return SlotValues(players=s.players, board_words=s.words)
+        return SlotValues(players=s.players, lists=slot_lists(s.language, s),
+                          open_words=likely)
+    return SlotValues(players=s.players, lists=slot_lists(s.language, s))
+
+
+def slot_lists(lang: str, state: GameState | None = None) -> tuple[SlotList, ...]:
+    """The ``{board_word}`` list: every grid word (for no state: the first 25 of the word
+    list, as examples)."""
+    words = state.words if isinstance(state, CodenamesState) \
+        else tuple(WORD_LISTS.get(lang, WORD_LISTS["en"])[:25])
+    return (as_spoken("board_word", words),)

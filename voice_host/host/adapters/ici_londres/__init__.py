@@ -21,6 +21,7 @@ into the session's :class:`~voice_host.host.core.adapter.GameAdapter`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from voice_host.games.base import Deal, find_player
@@ -28,8 +29,8 @@ from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.host.adapters.ici_londres import narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.interpret import (
-    ICON_ENTRIES,
     decide,
+    slot_lists,
     slot_values,
     take_recording,
     time_up,
@@ -63,7 +64,7 @@ class Adapter(IciLondresWords):
     narrate = narrate.events
     describe = describe_move
     prompt = prompts.ask
-    slot_values = staticmethod(slot_values)
+    slot_values = slot_values
     interpret = decide
     on_recording = take_recording
     on_timeout = time_up
@@ -74,6 +75,7 @@ class Adapter(IciLondresWords):
 
 
 REGISTRATION = GameRegistration(
+    page_script=Path(__file__).with_name("page.js"),
     state_class=IciLondresState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
     options=(
@@ -85,7 +87,7 @@ REGISTRATION = GameRegistration(
         GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
     ),
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
-    example_slots=lambda lang: {"icons": ICON_ENTRIES},
+    slot_lists=slot_lists,
 )
 
 __all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",

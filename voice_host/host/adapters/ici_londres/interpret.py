@@ -17,14 +17,17 @@ from voice_host.games.icons import ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.adapter import Decision, narrow
 from voice_host.host.core.values import Heard, Line, Style
-from voice_host.intent import IconEntry, IntentMatch, SlotValues
+from voice_host.intent import IntentMatch, SlotList, SlotValue, SlotValues
 from voice_host.speech.types import SAMPLE_RATE
+from voice_host.text import same
 
-ICON_ENTRIES: tuple[IconEntry, ...] = tuple(
-    IconEntry(name=i.name, synonyms=i.synonyms, french=i.french,
-              french_synonyms=i.french_synonyms) for i in ICONS)
-"""Every icon as the grammar's slot values (all 36 stay nameable, so that an icon already
-named gets a spoken reason instead of "not understood")."""
+
+def icon_list(lang: str) -> SlotList:
+    """Every icon as the grammar's ``{icon}`` list in ``lang`` (all 36 stay nameable, so
+    that an icon already named gets a spoken reason instead of "not understood")."""
+    return SlotList("icon", tuple(
+        SlotValue(i.name, (i.french, *i.french_synonyms) if lang == "fr"
+                  else (i.name, *i.synonyms)) for i in ICONS), plurals=True, written=False)
 
 MAX_SENTENCE_WORDS = 30
 """Longest coded sentence, in words (the rules want one sentence: subject, verb, object)."""
@@ -34,8 +37,13 @@ MAX_SENTENCE_SECONDS = 20.0
 """... and as a recording, in seconds."""
 
 
-def slot_values(state: GameState) -> SlotValues:
-    return SlotValues(players=tuple(state.players), icons=ICON_ENTRIES)
+def slot_lists(lang: str, state: GameState | None = None) -> tuple[SlotList, ...]:
+    """The game's run-time lists (the same in every state)."""
+    return (icon_list(lang),)
+
+
+def slot_values(voice: IciLondresWords, state: GameState) -> SlotValues:
+    return SlotValues(players=tuple(state.players), lists=slot_lists(voice.narrator.lang, state))
 
 
 def decide(voice: IciLondresWords, state: GameState, match: IntentMatch,
@@ -73,7 +81,7 @@ def take_recording(voice: IciLondresWords, state: GameState, heard: Heard) -> li
     s = narrow(state, IciLondresState)
     if s.phase() != "guess" or voice.recorded(s):
         return []
-    if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
+    if heard.speaker and not same(heard.speaker, s.speaker):
         return [voice.line("record_wrong_player", speaker=s.speaker)]
     sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
     seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE

@@ -31,6 +31,7 @@ engine's: its refusals are said by :func:`voice_host.host.core.refusals.refusal_
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from voice_host.games import GameState, IllegalAction, SetupError
@@ -70,6 +71,7 @@ def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
 
 
 REGISTRATION = GameRegistration(
+    page_script=Path(__file__).with_name("page.js"),
     state_class=ResistanceState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bots.bot_utterance, companion=phone,
     options=(

@@ -15,6 +15,7 @@
   const state = {
     hello: null, // {seat, room, game, lang, players, move_code, extras, seats, locked}
     view: null,
+    game: null,
     choices: [],
     sent: false,
     seats: [],
@@ -381,6 +382,7 @@
       case "view":
         state.views += 1;
         state.view = message.view;
+        state.game = message.game; // the table's game (the host names it, not the view)
         state.choices = message.choices || [];
         state.sent = Boolean(message.sent);
         render();
@@ -499,13 +501,10 @@
   function render() {
     const view = state.view;
     if (!view) return;
-    const game = view.game;
-    const status = game === "resistance" ? resistanceStatus(view)
-      : game === "codenames" ? codenamesStatus(view) : iciStatus(view);
+    const game = GAMES[state.game];
+    const status = game ? game.status(view) : t("page.game_not_shown");
     const parts = [el("p", { class: "big", id: "status" }, status)];
-    if (game === "resistance") parts.push(...resistancePublic(view));
-    else if (game === "codenames") parts.push(...codenamesPublic(view));
-    else parts.push(...iciPublic(view));
+    if (game) parts.push(...game.publicParts(view));
     $("public").replaceChildren(...parts);
     if (status !== state.lastStatus) {
       state.lastStatus = status;
@@ -515,9 +514,8 @@
   }
 
   function renderSeat(view) {
-    const game = view.game;
-    const secret = game === "resistance" ? resistanceSecret(view)
-      : game === "codenames" ? codenamesSecret(view) : iciSecret(view);
+    const game = GAMES[state.game];
+    const secret = game ? game.secret(view) : secretBlock(t("page.game_not_shown"));
     $("secret").replaceChildren(...secret.nodes);
     if (secret.summary !== state.lastSecret) {
       state.lastSecret = secret.summary;
@@ -547,7 +545,14 @@
     const votes = state.choices.filter((c) => c.kind === "vote" || c.kind === "answer");
     const picks = state.choices.filter((c) => c.kind === "pick");
     const guesses = state.choices.filter((c) => c.kind === "guess" || c.kind === "end_turn");
+    // any other kind a game offers: plain buttons with their own labels
+    const known = ["card", "vote", "answer", "pick", "guess", "end_turn"];
+    const moves = state.choices.filter((c) => c.kind && !known.includes(c.kind));
     const parts = [];
+    if (moves.length) {
+      parts.push(el("p", {}, t("page.choose_move")));
+      parts.push(...moves.map((c) => choiceButton(c, c.label)));
+    }
     if (cards.length) {
       // the same words for everyone: a hero's one button and a spy's two look alike
       parts.push(el("p", {}, t("page.choose_card")));
@@ -572,11 +577,10 @@
     box.replaceChildren(...parts);
   }
 
-  function iconName(name) {
-    const icons = (state.hello && state.hello.extras && state.hello.extras.icons) || [];
-    const icon = icons.find((i) => i.name === name);
-    if (!icon) return name;
-    return STR.lang_code === "fr" ? icon.french : icon.name;
+  function valueName(name) {
+    // a picked value in words (an icon's name in the page's language), as the game says it
+    const game = GAMES[state.game];
+    return game && game.valueName ? game.valueName(name) : name;
   }
 
   function renderPicks(picks) {
@@ -591,11 +595,11 @@
       const on = state.picked.includes(name);
       const button = el("button", { type: "button", "data-choice": c.id,
         "aria-pressed": most > 1 ? String(on) : null, class: on ? "picked" : null },
-      iconName(name));
+      valueName(name));
       button.addEventListener("click", () => {
         if (most === 1) {
-          askConfirm({ id: c.id, label: iconName(name),
-            confirm: t("page.pick_confirm", { icons: iconName(name) }) });
+          askConfirm({ id: c.id, label: valueName(name),
+            confirm: t("page.pick_confirm", { icons: valueName(name) }) });
           return;
         }
         if (on) state.picked = state.picked.filter((p) => p !== name);
@@ -612,7 +616,7 @@
       const send = el("button", { type: "button", id: "send-picks", disabled: !ready },
         t("page.send_picks"));
       send.addEventListener("click", () => {
-        const shown = names(state.picked.map(iconName));
+        const shown = names(state.picked.map(valueName));
         askConfirm({ id: "pick:" + state.picked.join("+"), label: shown,
           confirm: t("page.pick_confirm", { icons: shown }) });
       });
@@ -663,268 +667,27 @@
     return { summary: summary, nodes: nodes.length ? nodes : [el("p", {}, summary)] };
   }
 
-  // ------------------------------------------------------------------ Resistance
+  // ------------------------------------------------------------------ games
 
-  function resistanceStatus(v) {
-    const p = { mission: v.mission, leader: v.leader, size: v.team_size,
-      team: names(v.proposed_team || []), waiting: names(v.current_players || []) };
-    switch (v.phase) {
-      case "setup": return t("res.setup");
-      case "team":
-        return t("res.team", p) + (v.two_sabotages_needed ? " " + t("res.two_needed") : "");
-      case "vote": return t("res.vote", p);
-      case "mission": return t("res.mission", p);
-      case "accuse": return t("res.accuse", { spies: names(v.revealed_spies || []) });
-      case "answer": return t("res.answer", { name: v.accused });
-      case "over": {
-        const out = v.outcome || { winners: [] };
-        return t("res.over", { winners: names((out.winners || []).map((w) =>
-          t("res.side_" + w))) });
-      }
-      default: return "";
-    }
-  }
-
-  function resistancePublic(v) {
-    const track = el("ol", { class: "track", "aria-label": t("res.track") });
-    v.team_sizes.forEach((size, i) => {
-      const number = i + 1;
-      const done = v.missions.find((m) => m.mission === number);
-      let text = t("res.track_item", { mission: number, size: size });
-      if (done) text += done.succeeded ? t("res.track_succeeded")
-        : tn("res.track_failed", done.sabotages);
-      else if (number === v.mission && v.phase !== "over") text += t("res.track_now");
-      track.append(el("li", { class: done ? "done" : number === v.mission ? "now" : null },
-        text));
-    });
-    const parts = [
-      el("h3", {}, t("res.missions")),
-      el("p", {}, t("res.score", { successes: v.successes, failures: v.failures,
-        rejections: v.rejections })),
-      track,
-      el("p", {}, t("res.leader", { leader: v.leader || t("res.no_leader"),
-        players: names(v.players) })),
-    ];
-    if (v.proposed_team) {
-      let text = t("res.on_table", { team: names(v.proposed_team) });
-      if (v.phase === "vote") text += " " + t("res.voted_so_far", { names: names(v.voted) });
-      if (v.phase === "mission") {
-        text += " " + t("res.cards_by", { names: names(v.played_card) });
-      }
-      parts.push(el("p", {}, text));
-    }
-    if (v.votes.length) {
-      const list = el("ol", {});
-      v.votes.slice().reverse().slice(0, 10).forEach((vote) => {
-        const how = vote.yes.length || vote.no.length
-          ? t("res.vote_how", { yes: names(vote.yes), no: names(vote.no) })
-          : t("res.vote_count", { n: vote.yes_count });
-        list.append(el("li", {}, t(vote.approved ? "res.vote_approved" : "res.vote_rejected", {
-          mission: vote.mission, leader: vote.leader, team: names(vote.team), how: how })));
-      });
-      parts.push(el("h3", {}, t("res.votes")), list);
-    }
-    if (v.missions.length) {
-      const table = el("table", {});
-      table.append(el("caption", {}, t("res.missions_played")));
-      table.append(el("tr", {}, el("th", { scope: "col" }, t("res.col_mission")),
-        el("th", { scope: "col" }, t("res.col_team")),
-        el("th", { scope: "col" }, t("res.col_sabotages")),
-        el("th", { scope: "col" }, t("res.col_result"))));
-      v.missions.forEach((m) => table.append(el("tr", {}, el("td", {}, String(m.mission)),
-        el("td", {}, names(m.team)), el("td", {}, String(m.sabotages)),
-        el("td", {}, m.succeeded ? t("res.succeeded") : t("res.failed")))));
-      parts.push(table);
-    }
-    if (v.revealed_spies) {
-      parts.push(el("p", {}, t("res.revealed", { spies: names(v.revealed_spies) })));
-    }
-    return parts;
-  }
-
-  function resistanceSecret(v) {
-    if (!v.role) return secretBlock(t("res.role_unknown"));
-    let summary;
-    if (v.role === "spy") {
-      const others = v.known_spies.filter((p) => p !== v.you);
-      summary = others.length ? t("res.role_spy", { others: names(others) })
-        : t("res.role_lone_spy");
-    } else if (v.role === "double_agent") {
-      summary = t("res.role_double", { spies: names(v.known_spies) });
-    } else {
-      summary = t("res.role_hero");
-    }
-    const nodes = [el("p", { class: "big" }, summary)];
-    if (v.my_mission_card) {
-      nodes.push(el("p", {}, t("res.my_card", { card: t("res.card_" + v.my_mission_card) })));
-    }
-    return { summary: summary, nodes: nodes };
-  }
-
-  // ------------------------------------------------------------------ Codenames
-
-  function colourWord(colour) {
-    return t("cn.colour_" + colour);
-  }
-
-  function teamWord(team) {
-    return t("cn.team_" + team);
-  }
-
-  function codenamesStatus(v) {
-    if (v.phase === "deal") return t("cn.deal");
-    if (v.phase === "over") {
-      return t(v.reason === "assassin" ? "cn.over_assassin" : "cn.over",
-        { team: teamWord(v.winner) });
-    }
-    const p = { team: teamWord(v.team), spymaster: v.spymasters[v.team] };
-    if (v.phase === "clue") return t("cn.clue_phase", p);
-    let text = t("cn.turn", p);
-    if (v.clue) {
-      text += " " + t("cn.clue", { word: v.clue.word,
-        number: v.clue.unlimited ? t("cn.unlimited") : v.clue.number });
-    }
-    if (v.guesses_left !== null && v.guesses_left !== undefined) {
-      text += " " + tn("cn.guesses_left", v.guesses_left);
-    }
-    if (v.pending) text += " " + t("cn.pending", { spymaster: p.spymaster, word: v.pending });
-    return text;
-  }
-
-  function codenamesGrid(v, key) {
-    // explicit roles keep the table's meaning when narrow screens wrap its rows
-    const table = el("table", { class: "grid" + (key ? " key" : ""), role: "table" });
-    table.append(el("caption", {}, key ? t("cn.key_caption") : t("cn.grid_caption")));
-    const size = 5;
-    for (let r = 0; r < size; r++) {
-      const row = el("tr", { role: "row" });
-      for (let c = 0; c < size; c++) {
-        const i = r * size + c;
-        const tile = v.grid[i];
-        if (!tile) continue;
-        const colour = key ? key[i] : tile.covered;
-        let words;
-        if (key) words = colourWord(colour) + (tile.covered ? ", " + t("cn.covered") : "");
-        else words = tile.covered ? t("cn.covered_by", { colour: colourWord(tile.covered) })
-          : t("cn.not_covered");
-        row.append(el("td", { role: "cell", class: (colour ? "tile-" + colour : "") +
-          (tile.covered ? " covered" : "") },
-        el("span", { class: "word", lang: v.words_lang || null }, tile.word),
-        el("span", { class: "state" }, words)));
-      }
-      table.append(row);
-    }
-    return table;
-  }
-
-  function codenamesPublic(v) {
-    if (!v.grid.length) return [];
-    const parts = [
-      el("p", {}, t("cn.teams", { red: names(v.teams.red), red_spymaster: v.spymasters.red,
-        blue: names(v.teams.blue), blue_spymaster: v.spymasters.blue })),
-      el("p", {}, t("cn.remaining", { red: v.remaining.red, blue: v.remaining.blue })),
-      codenamesGrid(v, null),
-    ];
-    if (v.clues.length) {
-      const list = el("ol", {});
-      v.clues.forEach((c) => list.append(el("li", {}, teamWord(c.team) + ": " + c.word + ", " +
-        (c.number === null ? t("cn.unlimited") : c.number))));
-      parts.push(el("h3", {}, t("cn.clues")), list);
-    }
-    return parts;
-  }
-
-  function codenamesSecret(v) {
-    const you = v.you;
-    if (!v.key) {
-      const summary = you.spymaster ? t("cn.you_spymaster_table", { team: teamWord(you.team) })
-        : t("cn.you_operative", { team: teamWord(you.team) });
-      return secretBlock(summary);
-    }
-    const summary = t("cn.you_spymaster", { team: teamWord(you.team) });
-    const groups = { red: [], blue: [], neutral: [], assassin: [] };
-    v.key.forEach((colour, i) => {
-      const tile = v.grid[i];
-      if (tile && !tile.covered) groups[colour].push(tile.word);
-    });
-    const list = el("ul", {});
-    list.append(el("li", {}, t("cn.left_red", { words: names(groups.red) })));
-    list.append(el("li", {}, t("cn.left_blue", { words: names(groups.blue) })));
-    list.append(el("li", {}, t("cn.left_neutral", { words: names(groups.neutral) })));
-    list.append(el("li", {}, t("cn.left_assassin", { words: names(groups.assassin) })));
-    return { summary: summary, nodes: [el("p", { class: "big" }, summary), list,
-      codenamesGrid(v, v.key)] };
-  }
-
-  // ------------------------------------------------------------------ Ici Londres
-
-  function iciStatus(v) {
-    const round = t("ici.round", { round: v.round, total: v.total_rounds, mode: v.mode_title });
-    switch (v.phase) {
-      case "draw": return t("ici.draw", { round: round, speaker: v.speaker });
-      case "guess":
-        return t("ici.guess", { round: round, speaker: v.speaker, wehrmacht: v.wehrmacht,
-          who: names(v.current_players), found: v.found.length });
-      case "answer":
-        return t("ici.answer", { speaker: v.speaker, name: v.awaiting_answer });
-      case "over": return t("ici.over", { winners: names(v.winners) });
-      default: return "";
-    }
-  }
-
-  function iciPublic(v) {
-    const scores = el("table", {});
-    scores.append(el("caption", {}, t("ici.scores")));
-    scores.append(el("tr", {}, el("th", { scope: "col" }, t("ici.col_player")),
-      el("th", { scope: "col" }, t("ici.col_points")),
-      el("th", { scope: "col" }, t("ici.col_round"))));
-    v.players.forEach((p) => {
-      const role = p === v.speaker ? t("ici.speaker") : p === v.wehrmacht ? t("ici.wehrmacht")
-        : t("ici.resistant");
-      const left = v.picks_left[p];
-      scores.append(el("tr", {}, el("th", { scope: "row" }, p),
-        el("td", {}, String(v.scores[p])),
-        el("td", {}, role + (left === undefined ? "" : ", " + tn("ici.picks_left", left)))));
-    });
-    const icons = ((state.hello && state.hello.extras && state.hello.extras.icons) || []);
-    const named = {};
-    v.named.forEach((n) => { named[n.icon] = n; });
-    const list = el("ul", { class: "icons", "aria-label": t("ici.all_icons") });
-    icons.forEach((icon) => {
-      const n = named[icon.name];
-      let words = t("ici.not_tried");
-      let cls = null;
-      if (n) {
-        if (n.hit === true) { words = t("ici.found_by", { name: n.player }); cls = "found"; }
-        else if (n.hit === false) { words = t("ici.miss_by", { name: n.player }); cls = "tried"; }
-        else { words = t("ici.waiting_by", { name: n.player }); cls = "tried"; }
-      }
-      const other = STR.lang_code === "fr" ? icon.name : icon.french;
-      list.append(el("li", { class: cls }, el("span", { class: "icon-name" },
-        iconName(icon.name) + " (" + other + ")"), el("span", { class: "icon-state" }, words)));
-    });
-    const tried = v.named.map((n) => iconName(n.icon) + " (" + n.player + ", " +
-      (n.hit === true ? t("ici.found") : n.hit === false ? t("ici.a_miss")
-        : t("ici.waiting")) + ")");
-    return [
-      scores,
-      el("h3", {}, t("ici.tried")),
-      el("p", {}, tried.length ? names(tried) + "." : t("ici.none_yet")),
-      list,
-    ];
-  }
-
-  function iciSecret(v) {
-    if (v.message) {
-      const summary = t("ici.your_message", { icons: names(v.message.map(iconName)) });
-      return secretBlock(summary, el("p", { class: "big" }, summary),
-        el("p", {}, t("ici.code_them")));
-    }
-    const role = v.you === v.speaker ? t(v.deal === "host" ? "ici.you_speaker_host"
-      : "ici.you_speaker_table")
-      : v.you === v.wehrmacht ? t("ici.you_wehrmacht") : t("ici.you_resistant");
-    return secretBlock(role);
-  }
+  // Each game's part of the page is its own script, the page.js of the game's host package,
+  // served as /game.js for this table's game only. It calls
+  // companionGames.register(name, make); make(kit) returns the game's part:
+  //   status(view) -> the one-line status, publicParts(view) -> nodes everyone sees,
+  //   secret(view) -> {summary, nodes} (what only this seat sees),
+  //   valueName(id) (optional) -> a picked value in words.
+  // A game without its script is shown by name only: never as another game.
+  const GAMES = {};
+  const kit = {
+    t: t, tn: tn, el: el, names: names, secretBlock: secretBlock,
+    lang: () => STR.lang_code || "en",
+    extras: () => (state.hello && state.hello.extras) || {},
+  };
+  window.companionGames = {
+    register(name, make) {
+      GAMES[name] = make(kit);
+      if (state.view) render();
+    },
+  };
 
   // ------------------------------------------------------------------ start
 
