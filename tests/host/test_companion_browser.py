@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -106,7 +107,7 @@ def wait_text(driver: Any, element_id: str, needle: str) -> str:
 
 def claim_over_http(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> str:
     """A player who joins from another phone (claims ``seat``, taps "That's me")."""
-    with httpx.Client(base_url=channel.url, timeout=10) as client:
+    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10) as client:
         body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
         if confirm:
             assert client.post(f"/api/seat/{seat}/confirm", json={},

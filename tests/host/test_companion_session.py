@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -57,7 +58,8 @@ class Phones:
 
     def __init__(self, channel: CompanionChannel) -> None:
         self.channel = channel
-        self.client = httpx.Client(base_url=channel.url, timeout=10)
+        self.client = httpx.Client(
+                base_url=channel.url, headers=page_origin(channel.url), timeout=10)
         self.tokens: dict[str, str] = take_seats(self.client, channel, PLAYERS)
         self.played: list[tuple[str, str]] = []
         self.offered: dict[str, set[str]] = {p: set() for p in PLAYERS}
@@ -149,7 +151,7 @@ def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path)
         phones.stop.set()
         phones.thread.join(10)
         log.close()
-        table = phones.client.get(f"/api/table?room={channel.room_code}").json()
+        table = phones.client.post("/api/table", json={"room": channel.room_code}).json()
         phones.client.close()
         channel.stop()
 
@@ -193,7 +195,7 @@ def test_play_with_companion_announces_the_page_and_stops_it(
         url, room = start(channel)
 
         def join() -> None:
-            with httpx.Client(base_url=url, timeout=10) as client:
+            with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
                 take_seats(client, channel, list(channel.players))
 
         threading.Thread(target=join, daemon=True).start()
@@ -278,7 +280,8 @@ class Watchers(Phones):
     def __init__(self, channel: CompanionChannel, players: list[str]) -> None:
         self.players = players
         self.channel = channel
-        self.client = httpx.Client(base_url=channel.url, timeout=10)
+        self.client = httpx.Client(
+                base_url=channel.url, headers=page_origin(channel.url), timeout=10)
         self.tokens = take_seats(self.client, channel, players)
         self.played = []
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
@@ -497,7 +500,7 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
         url, room = start(channel)
         if not joining:  # the first evening: everyone joins
             def join() -> None:
-                with httpx.Client(base_url=url, timeout=10) as client:
+                with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
                     tokens.update(take_seats(client, channel, PLAYERS))
 
             joining.append(threading.Thread(target=join, daemon=True))
@@ -507,7 +510,7 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
         return url, room
 
     def read_when_shown(url: str, token: str) -> dict[str, Any]:
-        with httpx.Client(base_url=url, timeout=10) as client:
+        with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
             return dict(client.get("/api/seat/Ada", headers={"X-Seat-Token": token}).json())
 
     monkeypatch.setattr(CompanionChannel, "start", start_and_join)
@@ -568,7 +571,7 @@ class Microphone:
             return Heard(HeardKind.SILENCE)
         if line == "(silence)":
             return Heard(HeardKind.SILENCE)
-        return Heard(HeardKind.SPEECH, text=line, source="microphone")
+        return Heard(HeardKind.SPEECH, text=line, source="microphone", spoken=True)
 
     def close(self) -> None:
         pass
@@ -583,7 +586,7 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     mic = Microphone(["(silence)", "help", "(Ada joins)", "move code for Ada", "(silence)",
                       "(everyone joins)", "quit"])
     mic.channel = channel
-    mic.client = httpx.Client(base_url=channel.url, timeout=10)
+    mic.client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10)
     out, screen = io.StringIO(), io.StringIO()
     adapter = make_adapter("resistance", {**opts, "companion": True},
                            secret_sink=channel.deliver)
@@ -603,11 +606,10 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     waiting = said.split("Everyone confirmed their seat")[0]
     assert "I am waiting until every player has taken their seat" in waiting, waiting[-800:]
     assert "Ada has a phone." in waiting
-    # the move code was asked for one seat: shown on the host's screen only, never said
+    # the move code was asked for aloud: anyone can say that, so it is not given
     code = str(channel.move_code("Ada"))
-    assert f"{code[:3]} {code[3:]}" in screen.getvalue() and "Ada" in screen.getvalue()
-    assert code[:3] not in said
-    assert "Ada's move code is on the host's screen only." in said
+    assert code[:3] not in screen.getvalue() and code[:3] not in said
+    assert "Move codes are not given out loud" in said
     assert mic.purposes[:6] == ["slice"] * 6  # short listens while waiting for the phones
 
 
@@ -638,22 +640,34 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
     channel = CompanionChannel("codenames", state.players, host="127.0.0.1", port=0,
                                wait_for_everyone=False)
     channel.start()
-    client = httpx.Client(base_url=channel.url, timeout=10)
+    client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10)
     adapter = make_adapter("codenames", {**opts, "companion": True},
                            secret_sink=channel.deliver)
     guessed: list[str] = []
 
     class Table:
-        """The spymaster speaks; only Ben has a phone, and touches a word on it."""
+        """The spymaster speaks; only Ben has a phone, and touches a word on it. The game
+        has started, so his new phone asks the host, who asks the table: it says yes."""
 
         listens_in_slices = True
+        ticket = ""
 
         def listen(self, request: ListenRequest) -> Heard:
             phase = session.state.phase()
+            if request.purpose == "confirm":  # "a new phone asks to play for Ben": yes
+                return Heard(HeardKind.SPEECH, text="yes")
+            if request.purpose == "slice" and phase == "guess" and not self.ticket:
+                asked = client.post("/api/claim", json={"room": channel.room_code,
+                                                        "seat": "Ben"})
+                assert asked.status_code == 202, asked.text  # the seats are locked now
+                self.ticket = asked.json()["ticket"]
+                return Heard(HeardKind.SILENCE)
             if request.purpose == "slice" and phase == "guess" and not guessed:
-                token = client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": "Ben"}).json()["token"]
-                headers = {"X-Seat-Token": token}
+                got = client.post("/api/claim", json={"room": channel.room_code, "seat": "Ben",
+                                                      "ticket": self.ticket})
+                if got.status_code == 202:  # the host has not asked yet
+                    return Heard(HeardKind.SILENCE)
+                headers = {"X-Seat-Token": got.json()["token"]}
                 assert client.post("/api/seat/Ben/act", json={"choice": "guess:x"},
                                    headers=headers).status_code == 422  # not confirmed
                 assert client.post("/api/seat/Ben/confirm", json={},
@@ -689,7 +703,7 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
     assert stop is Stop.INPUT_ENDED
     said = out.getvalue()
     assert "Everyone has a phone" not in said and "Waiting for a phone" not in said
-    assert "Ben has a phone." in said
+    assert "A new phone asks to play for Ben." in said and "Ben has a phone." in said
     actions = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()
                if '"action"' in line]
     assert any(a["action"].get("word") == guessed[0] for a in actions), actions[-3:]

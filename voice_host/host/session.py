@@ -109,6 +109,8 @@ class Session:
         picks and guesses may come from it as well as aloud."""
         self.screen = sys.stderr
         """The host's own screen, for what is shown there but never said (a move code)."""
+        self.last_heard: Heard | None = None
+        """The last utterance or typed line (a move code is given only for a typed one)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -247,6 +249,8 @@ class Session:
         a spoken command is carried out, anything else gets the waiting reminder."""
         waited = 0.0
         while not done():
+            if self.companion is not None:  # seat news, and a phone asking for a seat
+                self.seat_news()
             pg, matcher = self.phase_grammar(prompt.phase)
             request = ListenRequest(
                 grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
@@ -279,8 +283,7 @@ class Session:
             if self.seat_news():
                 waited = 0.0
             seats = channel.seats.seats()
-            if channel.seats.all_confirmed():
-                channel.lock_seats()
+            if channel.try_lock_seats():  # in one step: no move slips in between
                 self.say_key("companion.all_confirmed")
                 return None
             missing = [s.name for s in seats if not s.claimed]
@@ -308,12 +311,9 @@ class Session:
     def seat_news(self) -> bool:
         """Say aloud what changed on the seats (a claim, a move, a seat left, a move code
         replaced after wrong guesses); confirmations show on the pages only."""
-        if self.companion is None:
-            return False
-        said = [self.narrator.line(f"companion.{e.kind}", name=e.seat)
-                for e in self.companion.take_seat_events() if e.kind != "confirmed"]
-        self.say(said)
-        return bool(said)
+        from voice_host.host.companion.news import seat_news
+
+        return seat_news(self)
 
     def listen_for_command(self, prompt: Prompt) -> Stop | None:
         """One short listen for a universal command (help, status, stop the game ...)."""
@@ -321,6 +321,7 @@ class Session:
         heard = self.listener.listen(ListenRequest(
             grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}", expected=(),
             timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
+        self.last_heard = heard
         if heard.kind is HeardKind.END:
             return self.handle(prompt, heard, matcher)
         if heard.kind is not HeardKind.SPEECH:
@@ -336,19 +337,10 @@ class Session:
 
     def show_move_code(self, name: str) -> None:
         """The host asked (by voice or key) for one seat's move code: it is shown on the
-        host's screen only, never said."""
-        if self.companion is None:
-            self.say_key("companion.no_companion")
-            return
-        seat = find_player(self.state.players, name)
-        code = self.companion.move_code(seat) if seat else None
-        if seat is None or code is None:
-            self.say_key("companion.move_code_none", name=seat or name)
-            return
-        spaced = f"{code[:3]} {code[3:]}"
-        line = self.narrator.line("companion.move_code_screen", name=seat, code=spaced)
-        print(line.text, file=self.screen, flush=True)
-        self.say_key("companion.move_code_shown", name=seat)
+        host's screen only (typed, not said), never said, and wiped from it."""
+        from voice_host.host.companion.news import show_move_code
+
+        show_move_code(self, name)
 
     def countdown_left(self, prompt: Prompt) -> float | None:
         """Seconds left on the prompt's clock (None without one). The clock runs only while
@@ -386,6 +378,7 @@ class Session:
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
+        self.last_heard = heard
         if heard.kind is HeardKind.END:
             self.save()
             self.say_key(self.resume_key("common.input_ended"), file=self.save_name())
@@ -576,6 +569,8 @@ class Session:
                        events=[public_record(e) for e in events])
         self.save()
         if self.companion is not None:
+            if record_undo:  # a player's move: with physical cards the seats lock now
+                self.companion.game_started()
             self.companion.publish(self.state)
         self.say(self.adapter.narrate(self.state, events))
         return True

@@ -31,6 +31,8 @@ from typing import Any
 from voice_host.games import Action, GameError, GameState, IllegalAction
 from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.news import SeatNews
+from voice_host.host.companion.padding import bucket, size_of
 from voice_host.host.companion.seats import SeatBook, safe
 from voice_host.host.companion.strings import page_strings, page_text
 from voice_host.host.io import Line
@@ -43,6 +45,12 @@ log = logging.getLogger("voice_host.companion")
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 DEFAULT_PORT = 8765
+VIEW_STEP = 1024
+"""Every seat's view at one step is padded to the same multiple of this many bytes."""
+PRIVATE_STEP = 1024
+"""A private line is padded to a multiple of this many bytes."""
+SEQ_ROOM = 24
+"""Bytes kept for the sequence number the hub adds."""
 
 
 def lan_address() -> str | None:
@@ -86,6 +94,8 @@ class CompanionChannel:
         self.seats.on_change = self._seats_changed
         self.seats.on_new_code = self._new_move_code
         self.hub = Hub()
+        self.news = SeatNews()
+        """Seat news waiting to be said, merged (see :mod:`.news`)."""
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
         self._state_cls: type[GameState] | None = None
@@ -95,6 +105,8 @@ class CompanionChannel:
         self._server: Any = None
         self._clock_shown = False
         self._port = 0
+        self._view_size = VIEW_STEP
+        """The padded size of the seats' views at the current step."""
         self.url = ""
         self.names: set[str] = set()
         """Host names (besides IP literals and localhost) the page may be asked for."""
@@ -119,7 +131,8 @@ class CompanionChannel:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
-                    client=address, seat=None, what="connection", reason=what))
+                    client=address, seat=None, what="connection", reason=what),
+                own=self.own_addresses())
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
@@ -173,6 +186,16 @@ class CompanionChannel:
             return False
         return _is_ip(name) or name == "localhost" or name in self.names
 
+    def own_addresses(self) -> set[str]:
+        """The host machine's own addresses (its table view keeps reserved slots)."""
+        own = {"127.0.0.1", "::1", "::ffff:127.0.0.1"}
+        lan = lan_address()
+        if lan:
+            own.add(lan)
+        if _is_ip(self.bind_host) and self.bind_host not in ("0.0.0.0", "::"):
+            own.add(self.bind_host)
+        return own
+
     def join_url(self) -> str:
         """The URL with the room code after ``#`` (for the QR code: no typing needed)."""
         return f"{self.url}#{self.room_code}"
@@ -213,14 +236,42 @@ class CompanionChannel:
             if not self.seats.events:
                 self._arrived.wait(timeout)
 
+    def try_lock_seats(self) -> bool:
+        """Lock the seats if every seat is claimed and confirmed and no move waits for the
+        host, in one step; then every seat sees its view. True when locked."""
+        if self.seats.locked:
+            return True
+        if not self.seats.lock_if_ready():
+            return False
+        self._show_views()
+        return True
+
+    def game_started(self) -> None:
+        """The game is under way (physical cards): the seats lock, and a new phone asks
+        the host (who asks the table) before it may play for anyone."""
+        if not self.wait_for_everyone:
+            self.seats.lock()
+
     def lock_seats(self) -> None:
         """Every player confirmed their seat: lock them and show each seat its view."""
         self.seats.lock()
+        self._show_views()
+
+    def _show_views(self) -> None:
         with self._lock:
-            if self._state_json is not None:
+            if self._state_json is not None and self._state_cls is not None:
                 self._rebuild_shadow()
-                for player in self.players:
-                    self._post_seat_view(player, None)
+                self._post_views(self._state_cls.from_json(self._state_json), self.players)
+
+    def _post_views(self, state: GameState, seats: Sequence[str]) -> None:
+        """Every seat's view of ``state``, padded to one size whatever the roles (lock
+        held): the largest, rounded up to :data:`VIEW_STEP`."""
+        views = {seat: self._seat_view(seat, state) for seat in seats}
+        if views:
+            largest = max(size_of(v) for v in views.values())
+            self._view_size = bucket(largest + SEQ_ROOM, VIEW_STEP)
+        for seat, view in views.items():
+            self._post_view(seat, view)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.seats.to_json(), "port": self.port}
@@ -250,9 +301,7 @@ class CompanionChannel:
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
-            for player in self.players:  # nobody sees a secret before the table confirmed
-                if self._may_show(player):
-                    self._post_seat_view(player, state)
+            self._post_views(state, [p for p in self.players if self._may_show(p)])
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)
 
@@ -263,7 +312,7 @@ class CompanionChannel:
         if seat not in self.players:
             return SPOKEN
         self.hub.post(seat_audience(seat), {"type": "private", "text": line.text},
-                      keep="always")
+                      keep="always", pad_step=PRIVATE_STEP)
         # the host says "... is on <this>"
         return Delivery(Via.COMPANION, self.words("host.secret_place"))
 
@@ -390,18 +439,26 @@ class CompanionChannel:
     def _post_seat_view(self, seat: str, state: GameState | None) -> None:
         """Post ``seat``'s view (from ``state``, else the published one) with its choices
         (lock held)."""
+        self._post_view(seat, self._seat_view(seat, state))
+
+    def _post_view(self, seat: str, view: dict[str, Any]) -> None:
+        self.hub.post(seat_audience(seat), view, keep="latest", pad_to=self._view_size,
+                      pad_step=VIEW_STEP)
+
+    def _seat_view(self, seat: str, state: GameState | None) -> dict[str, Any]:
+        """``seat``'s view message (lock held)."""
         if state is None:
             assert self._state_cls is not None and self._state_json is not None
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
         offered = games.choices(self.game, self._shadow, seat, self.words)
         waiting = any(getattr(a, "player", None) == seat for a in self._queue)
-        self.hub.post(seat_audience(seat), {
+        return {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
                          **c.extra} for c in offered],
             "sent": waiting,
-        }, keep="latest")
+        }
 
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voice_host.host.companion.refusal_log import safe
 from voice_host.host.config import SessionConfig
 from voice_host.host.store import atomic_write_text
 from voice_host.host.wiring import HostIO, WiringError
@@ -39,6 +40,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "private key (PEM files)")
 
 
+def check_key_file(key: Path) -> None:
+    """A TLS private key anyone may change is refused; one others may read gets a
+    warning (anyone on this computer could then pose as the page)."""
+    import stat
+
+    mode = key.stat().st_mode
+    shown = safe(str(key), 200)
+    if mode & stat.S_IWOTH:
+        raise WiringError(f"The private key {shown} can be changed by anyone on this "
+                          f"computer; make it private first: chmod 600 {shown}")
+    if mode & (stat.S_IRGRP | stat.S_IROTH | stat.S_IWGRP):
+        print(f"Warning: other users of this computer can read the private key {shown}; "
+              f"chmod 600 {shown} keeps it yours.", file=sys.stderr)
+
+
 def seats_path(save_path: Path) -> Path:
     """Where a game's room code and seats are kept (next to its save, private to the user;
     not ``.json``, so it is never taken for a saved game)."""
@@ -67,6 +83,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         for path in tls:
             if not Path(path).is_file():
                 raise WiringError(f"There is no certificate or key file at {path}.")
+        check_key_file(Path(tls[1]))
     channel = CompanionChannel(config.game, state.players, host=host, port=port,
                                lang=config.lang,
                                tls=(str(tls[0]), str(tls[1])) if tls else None,
@@ -90,11 +107,15 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         raise WiringError(str(exc)) from None
     if kept is not None:
         writing = threading.Lock()  # the server's and the host's threads both change seats
+        written = {"text": ""}
 
         def keep_seats(inner: Any = channel.seats.on_change) -> None:
             inner()
             with writing:  # read and write together, so the newest seats are written last
-                atomic_write_text(kept, json.dumps(channel.to_json()))
+                text = json.dumps(channel.to_json(), sort_keys=True)
+                if text != written["text"]:  # only a real change reaches the disk
+                    atomic_write_text(kept, text)
+                    written["text"] = text
 
         channel.seats.on_change = keep_seats
         keep_seats()
