@@ -26,8 +26,7 @@ from voice_host.games.resistance import ResistanceState  # noqa: E402
 from voice_host.host.companion import (  # noqa: E402
     CompanionChannel,
     refusal_log,  # noqa: E402
-    server,
-)
+    )
 from voice_host.host.companion.server import (  # noqa: E402
     CONNECTIONS_PER_ADDRESS,
     SOCKETS_PER_SEAT,
@@ -340,11 +339,12 @@ def test_a_50_mb_body_is_refused_without_being_read(game: Any) -> None:
 def test_idle_sockets_cannot_use_up_the_server(game: Any,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     channel, _ = game
-    monkeypatch.setattr(server, "FIRST_REQUEST_TIMEOUT", 0.5)
+    monkeypatch.setattr(transport, "HEAD_TIMEOUT", 0.5)
     sockets = []
     try:
         for _ in range(CONNECTIONS_PER_ADDRESS + 40):
-            sockets.append(socket.create_connection(("127.0.0.1", channel.port), timeout=5))
+            sockets.append(socket.create_connection(("127.0.0.1", channel.port), timeout=5,
+                                                    source_address=("127.0.0.9", 0)))
         # another device is still served
         with client_for(channel, "127.0.0.7") as other:
             assert other.get("/").status_code == 200
