@@ -23,10 +23,7 @@ websockets = pytest.importorskip("websockets", reason="websockets is not install
 
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.resistance import ResistanceState  # noqa: E402
-from voice_host.host.companion import (  # noqa: E402
-    CompanionChannel,
-    refusal_log,  # noqa: E402
-    )
+from voice_host.host.companion import CompanionChannel, refusal_log, transport  # noqa: E402
 from voice_host.host.companion.server import (  # noqa: E402
     CONNECTIONS_PER_ADDRESS,
     SOCKETS_PER_SEAT,
