@@ -183,7 +183,7 @@ def test_silent_websockets_from_two_addresses_leave_a_phone_served(
         closed = 0
         for ws in silent:  # each is closed after a few seconds of saying nothing
             try:
-                await asyncio.wait_for(ws.recv(), 10)
+                await asyncio.wait_for(ws.recv(), 20)
             except (websockets.ConnectionClosed, TimeoutError):
                 pass
             closed += ws.state.name in ("CLOSING", "CLOSED")

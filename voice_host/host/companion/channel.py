@@ -20,7 +20,6 @@ The session loop (or a test) drives it from its own thread:
 from __future__ import annotations
 
 import logging
-import socket
 import ssl
 import threading
 from collections import deque
@@ -30,6 +29,13 @@ from typing import Any
 
 from voice_host.games import Action, GameError, GameState, IllegalAction
 from voice_host.host.companion import games
+from voice_host.host.companion.address import (
+    host_allowed,
+    is_ip,
+    lan_address,
+    own_addresses,
+    qr_text,
+)
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.news import SeatNews
 from voice_host.host.companion.padding import bucket, size_of
@@ -51,26 +57,6 @@ PRIVATE_STEP = 1024
 """A private line is padded to a multiple of this many bytes."""
 SEQ_ROOM = 24
 """Bytes kept for the sequence number the hub adds."""
-
-
-def lan_address() -> str | None:
-    """The address of this machine on its local network (the interface of the default
-    route), or None. Connecting a UDP socket only looks up the route: no packet is sent."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.254.254.254", 9))
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
-
-
-def default_bind_address() -> str:
-    """Where the server listens unless told otherwise: the local-network interface only
-    (phones on the same Wi-Fi reach it; other interfaces do not), else the loopback."""
-    return lan_address() or "127.0.0.1"
 
 
 class CompanionChannel:
@@ -150,7 +136,7 @@ class CompanionChannel:
         shown = self.bind_host
         if shown in ("0.0.0.0", "::", ""):
             shown = lan_address() or "127.0.0.1"
-        if not _is_ip(shown):
+        if not is_ip(shown):
             self.names.add(shown.lower())
         if ":" in shown:
             shown = f"[{shown}]"
@@ -170,48 +156,18 @@ class CompanionChannel:
             self.seats.flush_log()
 
     def host_allowed(self, host: str) -> bool:
-        """Whether a request's ``Host`` header names this server: an IP address or
-        ``localhost`` (no DNS rebinding possible) or a name it announced, with its port."""
-        host = host.strip().lower()
-        if host.startswith("["):
-            name, _, rest = host[1:].partition("]")
-            port = rest[1:] if rest.startswith(":") else ""
-        elif host.count(":") == 1:
-            name, _, port = host.partition(":")
-        else:
-            name, port = host, ""
-        if not name:
-            return False
-        if port != str(self.port) and (port or self.port not in (80, 443)):
-            return False
-        return _is_ip(name) or name == "localhost" or name in self.names
+        """Whether a request's ``Host`` header names this server (see :mod:`.address`)."""
+        return host_allowed(host, self.port, self.names)
 
     def own_addresses(self) -> set[str]:
-        """The host machine's own addresses (its table view keeps reserved slots)."""
-        own = {"127.0.0.1", "::1", "::ffff:127.0.0.1"}
-        lan = lan_address()
-        if lan:
-            own.add(lan)
-        if _is_ip(self.bind_host) and self.bind_host not in ("0.0.0.0", "::"):
-            own.add(self.bind_host)
-        return own
+        return own_addresses(self.bind_host)
 
     def join_url(self) -> str:
         """The URL with the room code after ``#`` (for the QR code: no typing needed)."""
         return f"{self.url}#{self.room_code}"
 
     def qr_text(self) -> str:
-        """A QR code of :meth:`join_url` drawn with text characters, for the terminal."""
-        import io
-
-        import qrcode
-
-        qr = qrcode.QRCode(border=1)
-        qr.add_data(self.join_url())
-        qr.make(fit=True)
-        out = io.StringIO()
-        qr.print_ascii(out=out, invert=True)
-        return out.getvalue()
+        return qr_text(self.join_url())
 
     def move_code(self, seat: str) -> str | None:
         """The code that moves ``seat`` to a new device (shown on the host's screen only when
@@ -503,13 +459,3 @@ class CompanionChannel:
                 self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
             return False
         return True
-
-
-def _is_ip(name: str) -> bool:
-    import ipaddress
-
-    try:
-        ipaddress.ip_address(name.strip("[]"))
-    except ValueError:
-        return False
-    return True

@@ -1,39 +1,40 @@
-"""Seats of the companion page: the room code, one secret token per claimed seat, the table's
-confirmation before anything secret is shown, and who may move a seat.
+"""Seats of the companion page: the room code, one secret token per claimed seat, the
+table's confirmation before anything secret is shown, and who may move a seat.
 
-A seat belongs to the phone that holds it until that phone or the host lets it go:
+A seat belongs to its phone until that phone or the host lets it go. Before the lock a free
+seat is claimed with the room code, and a held one moves only with its move code (shown on
+the owner's phone) or on the table's spoken yes (a :class:`MoveRequest`); such a move clears
+every confirmation. Once the seats are locked every move and every new claim waits for the
+table's yes. Wrong codes are braked per address, network and in all (:mod:`.limits`); a
+room code in a request not sent by the page itself is refused before it is compared.
+Successful claims and leaves are rate-limited per address.
 
-* a free seat is claimed with the room code (until the seats lock);
-* a held seat moves to another phone before the lock only with its move code (shown on the
-  owner's phone), or when the host asked the table aloud and heard yes (a :class:`MoveRequest`
-  the new phone waits on with its ticket);
-* once the seats are locked (the host dealt, or a game on physical cards started), every move
-  and every new claim waits for the host's spoken yes, move code or not;
-* a move before the lock clears every confirmation: everyone taps "That's me" again before
-  the host deals.
-
-Wrong codes are braked per address, per network and in all (:class:`~.limits.Brakes`); a
-request whose Origin is not the page's own is refused before its code is even compared, so a
-foreign page cannot spend a phone's tries. Successful claims and leaves are rate-limited per
-address, so nobody can make the host talk all evening.
-
-Thread-safe: the web server's thread and the host's thread both call it. Tokens and codes come
-from :mod:`secrets` (never from the game's seeded random generator)."""
+Thread-safe (the server's and the host's threads both call it). Tokens and codes come from
+:mod:`secrets`, never from the game's seeded random generator."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from voice_host.host.companion.limits import Brakes, RateLimit
 from voice_host.host.companion.refusal_log import Refusal, RefusalLog, safe
+from voice_host.host.companion.seat_types import (
+    Claim,
+    MoveRequest,
+    SeatError,
+    SeatEvent,
+    SeatInfo,
+    _digest,
+    _new_code,
+    _SeatGuard,
+    spell,
+)
 
 log = logging.getLogger("voice_host.companion")
 
@@ -53,109 +54,7 @@ REQUEST_TTL = 120.0
 AFTER_NO = 60.0
 """After the table said no, a seat cannot be asked for again for this many seconds."""
 
-SPELLING = {
-    "A": "alpha", "B": "bravo", "C": "charlie", "D": "delta", "E": "echo", "F": "foxtrot",
-    "G": "golf", "H": "hotel", "J": "juliett", "K": "kilo", "L": "lima", "M": "mike",
-    "N": "november", "P": "papa", "Q": "quebec", "R": "romeo", "S": "sierra", "T": "tango",
-    "U": "uniform", "V": "victor", "W": "whiskey", "X": "x-ray", "Y": "yankee", "Z": "zulu",
-}
-"""Spelling words, so a room code survives a noisy table."""
-
 __all__ = ["Claim", "MoveRequest", "Refusal", "SeatBook", "SeatError", "safe", "spell"]
-
-
-class SeatError(Exception):
-    """A request that cannot be granted: ``key`` names its sentence for the player (in
-    ``lang/<lang>/page.toml`` under ``[refusal]``), ``reason`` is that sentence in English,
-    ``status`` the HTTP status the server answers with."""
-
-    def __init__(self, key: str, status: int, **params: Any) -> None:
-        from voice_host.host.companion.strings import page_text
-
-        self.key = key
-        self.params = params
-        self.reason = page_text("en", f"refusal.{key}", **params)
-        super().__init__(self.reason)
-        self.status = status
-
-    def text(self, lang: str) -> str:
-        """The sentence in the page's language."""
-        from voice_host.host.companion.strings import page_text
-
-        return page_text(lang, f"refusal.{self.key}", **self.params)
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A seat granted to a device (or, with ``ticket``, asked for: the host asks the table)."""
-
-    seat: str
-    """The player's name."""
-    token: str = ""
-    """The secret the device sends with every request (never shown, kept by the page)."""
-    move_code: str = ""
-    """Six digits the player can type on a new device to move the seat there."""
-    replaced: bool = False
-    """True when the seat moved from another device (whose token no longer works)."""
-    ticket: str = ""
-    """Set when the seat is not granted yet: the new phone asks again with it."""
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """What anyone with the room code may know about a seat."""
-
-    name: str
-    claimed: bool
-    confirmed: bool
-
-
-@dataclass(frozen=True)
-class SeatEvent:
-    """Something the host says aloud about the seats (from the session's thread)."""
-
-    kind: str
-    """``"claimed"``, ``"moved"``, ``"released"``, ``"confirmed"``, ``"rotated"`` or
-    ``"asked"`` (a new phone asks for a seat: the host asks the table)."""
-    seat: str
-
-
-@dataclass
-class MoveRequest:
-    """A new phone asking for a seat the host must let go."""
-
-    seat: str
-    client: str
-    ticket: str
-    """sha256 of the ticket the new phone holds."""
-    since: float
-    answer: bool | None = None
-    """None: not answered yet; True: the table said yes; False: no."""
-    claim: Claim | None = None
-    """The seat granted, waiting for the new phone to fetch it."""
-
-
-@dataclass
-class _SeatGuard:
-    """Wrong move codes for one seat."""
-
-    since_new_code: int = 0
-    new_codes: int = 0
-    wait_until: float = 0.0
-    guessers: set[str] = field(default_factory=set)
-
-
-def spell(code: str) -> str:
-    """``"KLMX"`` -> ``"kilo, lima, mike, x-ray"``."""
-    return ", ".join(SPELLING.get(c, c) for c in code)
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def _new_code() -> str:
-    return "".join(secrets.choice("0123456789") for _ in range(MOVE_CODE_DIGITS))
 
 
 class SeatBook:

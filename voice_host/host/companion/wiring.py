@@ -68,7 +68,8 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     the page keeps its room code, seats and port. Raises :class:`WiringError` with a
     sentence when it cannot start."""
     try:
-        from voice_host.host.companion.channel import CompanionChannel, default_bind_address
+        from voice_host.host.companion.address import default_bind_address
+        from voice_host.host.companion.channel import CompanionChannel
         from voice_host.host.companion.output import CompanionOutput
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
