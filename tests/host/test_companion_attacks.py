@@ -10,6 +10,7 @@ import random
 import socket
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from companion_phone import page_origin
@@ -394,3 +395,31 @@ def test_the_global_cap_makes_guessing_from_many_addresses_hopeless(
           f"{codes:,} codes, chance per hour {GLOBAL_WRONG_PER_HOUR / codes:.1e} "
           "(before: 18 bits, 1.4% an hour from 250 addresses)")
     assert checked == GLOBAL_WRONG_PER_HOUR
+
+
+# --------------------------------------------------------------------------- small items
+
+
+def test_small_items_names_keys_and_the_log(tmp_path: Any, capsys: Any) -> None:
+    from voice_host.games.base import GameDescription, SetupError, check_player_names
+    from voice_host.host.companion.refusal_log import safe
+    from voice_host.host.companion.wiring import check_key_file
+    from voice_host.host.wiring import WiringError
+
+    spec = GameDescription(name="t", title="T", min_players=2, max_players=5)
+    for names in (["Ada", "Ada\u3164"], ["Ada", "\u0301\u0301"], ["Ada", "ADÁ"]):
+        with pytest.raises(SetupError) as refused:
+            check_player_names(names, spec)
+        assert "\u3164" not in refused.value.reason
+    with pytest.raises(SetupError) as escaped:
+        check_player_names(["Ada", "Ben\x1b]0;PWNED\x07\x1b[2J"], spec)
+    assert "\x1b" not in escaped.value.reason and "\x07" not in escaped.value.reason
+    key = tmp_path / "key.pem"
+    key.write_text("x", encoding="utf-8")
+    key.chmod(0o644)
+    check_key_file(key)
+    assert "can read the private key" in capsys.readouterr().err
+    key.chmod(0o666)
+    with pytest.raises(WiringError):
+        check_key_file(key)
+    assert safe("C:\\games\\x") == "C:\\games\\x"  # backslashes stay as they are
