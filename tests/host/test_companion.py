@@ -19,6 +19,8 @@ pytest.importorskip("starlette", reason="the companion extra (starlette) is not 
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
 
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
+
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.codenames import CodenamesState  # noqa: E402
 from voice_host.games.ici_londres import IciLondresState  # noqa: E402
@@ -106,7 +108,7 @@ def ws_url(channel: CompanionChannel) -> str:
 
 def test_wrong_room_code_is_refused_and_logged(resistance: Any) -> None:
     channel, _, client = resistance
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     response = client.post("/api/room", json={"room": wrong})
     assert response.status_code == 403
     assert "room code" in response.json()["reason"]
@@ -265,7 +267,7 @@ def test_leaving_frees_the_seat_before_the_deal_only(resistance: Any) -> None:
 
 def test_guessing_codes_is_slowed_down(resistance: Any) -> None:
     channel, _, client = resistance
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     statuses = [client.post("/api/room", json={"room": wrong}).status_code for _ in range(7)]
     assert statuses[:6] == [403] * 6 and statuses[6] == 429
     # this address waits now, even with the right code

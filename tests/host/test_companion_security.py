@@ -21,6 +21,8 @@ pytest.importorskip("starlette", reason="the companion extra (starlette) is not 
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
 
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
+
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.resistance import ResistanceState  # noqa: E402
 from voice_host.host.companion import CompanionChannel, refusal_log, transport  # noqa: E402
@@ -409,7 +411,7 @@ def test_wrong_codes_back_off_exponentially_per_address(game: Any) -> None:
     channel, _ = game
     now = [1000.0]
     channel.seats.clock = lambda: now[0]
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     with client_for(channel, "127.0.0.4") as guesser:
         def room(code: str) -> int:
             return int(guesser.post("/api/room", json={"room": code}).status_code)

@@ -22,6 +22,8 @@ pytest.importorskip("starlette", reason="the companion extra (starlette) is not 
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
 
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
+
 from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
