@@ -270,7 +270,19 @@ def test_table_views_held_by_others_leave_the_hosts_own_table_view(
 
 
 def test_claim_and_leave_pairs_are_rate_limited_and_said_in_few_sentences(
-        channel: CompanionChannel) -> None:
+        channel: CompanionChannel, tmp_path: Any) -> None:
+    from voice_host.host.companion.wiring import SeatsFile, keep_seats_in
+
+    seats_file = SeatsFile(tmp_path / "game.seats")
+    keep_seats_in(channel, seats_file)
+    with device(channel, PHONE) as ada:  # a confirmation sent twice changes nothing
+        token = claim(ada, channel, "Ada").json()["token"]
+        confirm(ada, "Ada", token)
+        before = seats_file.writes
+        confirm(ada, "Ada", token)
+        assert seats_file.writes == before
+    channel.take_seat_events()
+    writes = seats_file.writes
     granted = 0
     with device(channel, "127.0.0.66") as flooder:
         for _ in range(100):
@@ -290,9 +302,11 @@ def test_claim_and_leave_pairs_are_rate_limited_and_said_in_few_sentences(
         now[0] += 0.006
     now[0] += 10
     sentences += len(news.due()[0])
+    writes = seats_file.writes - writes
     print(f"100 claim-and-leave pairs: {granted} claims granted, {len(events)} seat events, "
-          f"{sentences} sentences (before: 200 sentences, 200 writes)")
-    assert granted <= 6 and sentences <= 2
+          f"{sentences} sentences, {writes} writes of the seats file "
+          "(before: 200 sentences, 200 writes)")
+    assert granted <= 6 and sentences <= 2 and writes <= 2 * granted
 
 
 def test_wrong_move_codes_from_40_addresses_make_few_warnings(

@@ -709,3 +709,125 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
     actions = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()
                if '"action"' in line]
     assert any(a["action"].get("word") == guessed[0] for a in actions), actions[-3:]
+
+
+def test_a_typed_move_code_shows_on_the_terminal_only_and_is_wiped() -> None:
+    from types import SimpleNamespace
+
+    from voice_host.host.companion.news import ALT_SCREEN_OFF, ALT_SCREEN_ON, show_move_code
+    from voice_host.host.narration import Narrator
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.seats.claim(channel.room_code, "Ada", client="127.0.0.1")
+    code = str(channel.move_code("Ada"))
+    said: list[str] = []
+    session = SimpleNamespace(
+        companion=channel, screen=Terminal(), keyboard=io.StringIO("\n"),
+        narrator=Narrator("resistance", "en"), state=SimpleNamespace(players=PLAYERS),
+        last_heard=Heard(HeardKind.SPEECH, text="move code for ada", source="keyboard"),
+        say_key=lambda key, **fields: said.append(key))
+    show_move_code(session, "ada")
+    shown = session.screen.getvalue()
+    spaced = f"{code[:3]} {code[3:]}"
+    # on the alternate screen (no scrollback), wiped when Enter was pressed
+    assert shown.index(ALT_SCREEN_ON) < shown.index(spaced) < shown.rindex(ALT_SCREEN_OFF)
+    assert said == ["companion.move_code_shown"]
+    # said aloud: anyone at the table could say it, so nothing is shown
+    for heard, screen in ((Heard(HeardKind.SPEECH, text="move code for ada", spoken=True),
+                           Terminal()),
+                          (Heard(HeardKind.SPEECH, text="move code for ada"), io.StringIO())):
+        said.clear()
+        session.last_heard, session.screen = heard, screen
+        show_move_code(session, "ada")
+        assert code[:3] not in screen.getvalue()
+        assert said[0] in ("companion.move_code_typed_only", "companion.move_code_no_screen")
+
+
+class SeatMoves:
+    """A table where a new phone asks for Cleo's seat before the deal: the host asks aloud,
+    the table answers ``answer``; then everyone confirms (again) and the host deals."""
+
+    listens_in_slices = True
+
+    def __init__(self, channel: CompanionChannel, answer: str) -> None:
+        self.channel = channel
+        self.answer = answer
+        self.client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
+                                   timeout=10)
+        self.step = 0
+        self.tokens: dict[str, str] = {}
+        self.ticket = ""
+        self.questions = 0
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if request.purpose == "confirm":
+            self.questions += 1
+            return Heard(HeardKind.SPEECH, text=self.answer)
+        self.step += 1
+        room = self.channel.room_code
+        if self.step == 1:  # four confirm, Cleo has claimed but not confirmed
+            for p in PLAYERS:
+                self.tokens[p] = self.client.post("/api/claim", json={
+                    "room": room, "seat": p}).json()["token"]
+                if p != "Cleo":
+                    self.client.post(f"/api/seat/{p}/confirm", json={},
+                                     headers={"X-Seat-Token": self.tokens[p]})
+        elif self.step == 2:  # a new phone asks for Cleo's seat
+            with httpx.Client(base_url=self.channel.url, headers=page_origin(self.channel.url),
+                              timeout=10, transport=httpx.HTTPTransport(
+                                  local_address="127.0.0.66")) as other:
+                asked = other.post("/api/claim", json={"room": room, "seat": "Cleo"})
+            assert asked.status_code == 202
+            self.ticket = asked.json()["ticket"]
+        elif self.step == 3:  # it takes the seat, or is told no
+            got = self.client.post("/api/claim", json={"room": room, "seat": "Cleo",
+                                                       "ticket": self.ticket})
+            if got.status_code == 200:
+                self.tokens["Cleo"] = got.json()["token"]
+        elif self.step == 4:  # everyone (again) taps That's me
+            for p, token in self.tokens.items():
+                self.client.post(f"/api/seat/{p}/confirm", json={},
+                                 headers={"X-Seat-Token": token})
+        elif self.step > 6:
+            return Heard(HeardKind.SPEECH, text="stop the game")
+        return Heard(HeardKind.SILENCE)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
+    opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
+                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "seed": 3}
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    table = SeatMoves(channel, answer)
+    out = io.StringIO()
+    adapter = make_adapter("resistance", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    session = Session(adapter=adapter, state=new_game("resistance", opts),
+                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
+                      listener=table, companion=channel, game_options=opts,
+                      options=SessionOptions(confirm="never", silence_timeout=60))
+    try:
+        session.run(fresh=True)
+    finally:
+        table.close()
+        channel.stop()
+    said = out.getvalue()
+    before_deal = said.split("Everyone confirmed their seat")[0]
+    assert table.questions == 1
+    assert "A new phone asks for Cleo's seat. Cleo, is that new phone yours?" in before_deal
+    if answer == "yes":
+        assert "Cleo's seat moved to another phone." in before_deal
+        assert "everyone checks their phone again: Ada, Ben, Cleo, Dan and Eve" in before_deal
+    else:
+        assert "Cleo's seat stays where it was." in before_deal
+        assert "moved to another phone" not in said
+    assert "Everyone confirmed their seat" in said and channel.seats.locked

@@ -40,6 +40,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "private key (PEM files)")
 
 
+class SeatsFile:
+    """The seats file of a game, written only when what it keeps really changed (a flood of
+    claims and leaves, or a confirmation sent twice, does not rewrite it each time)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.writes = 0
+        self._text = ""
+        self._lock = threading.Lock()  # the server's and the host's threads both change seats
+
+    def keep(self, data: dict[str, Any]) -> bool:
+        """Write ``data`` if it differs from what was written last; True when written."""
+        with self._lock:  # read and write together, so the newest seats are written last
+            text = json.dumps(data, sort_keys=True)
+            if text == self._text:
+                return False
+            atomic_write_text(self.path, text)
+            self._text = text
+            self.writes += 1
+            return True
+
+
+def keep_seats_in(channel: CompanionChannel, seats_file: SeatsFile) -> None:
+    """After every seat change, ``channel``'s seats go to ``seats_file`` (if they changed)."""
+    inner = channel.seats.on_change
+
+    def keep_seats() -> None:
+        inner()
+        seats_file.keep(channel.to_json())
+
+    channel.seats.on_change = keep_seats
+    keep_seats()
+
+
 def check_key_file(key: Path) -> None:
     """A TLS private key anyone may change is refused; one others may read gets a
     warning (anyone on this computer could then pose as the page)."""
@@ -107,19 +141,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     except OSError as exc:
         raise WiringError(str(exc)) from None
     if kept is not None:
-        writing = threading.Lock()  # the server's and the host's threads both change seats
-        written = {"text": ""}
-
-        def keep_seats(inner: Any = channel.seats.on_change) -> None:
-            inner()
-            with writing:  # read and write together, so the newest seats are written last
-                text = json.dumps(channel.to_json(), sort_keys=True)
-                if text != written["text"]:  # only a real change reaches the disk
-                    atomic_write_text(kept, text)
-                    written["text"] = text
-
-        channel.seats.on_change = keep_seats
-        keep_seats()
+        keep_seats_in(channel, SeatsFile(kept))
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)
