@@ -542,6 +542,17 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
 # --------------------------------------------------------------------------- listening
 
 
+def resistance_session(channel: CompanionChannel, listener: Any, out: io.StringIO,
+                       opts: dict[str, Any], *, silence_timeout: float) -> Session:
+    """A Resistance session whose players use the companion page of ``channel``."""
+    adapter = make_adapter("resistance", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    return Session(adapter=adapter, state=new_game("resistance", opts),
+                   rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
+                   listener=listener, companion=channel, game_options=opts,
+                   options=SessionOptions(confirm="never", silence_timeout=silence_timeout))
+
+
 class Microphone:
     """A listener that can stop early, like the microphone: each short listen takes the
     next line; ``(silence)`` is nobody talking; ``(Ada joins)`` / ``(everyone joins)`` are
@@ -590,12 +601,7 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     mic.channel = channel
     mic.client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10)
     out, screen = io.StringIO(), io.StringIO()
-    adapter = make_adapter("resistance", {**opts, "companion": True},
-                           secret_sink=channel.deliver)
-    session = Session(adapter=adapter, state=new_game("resistance", opts),
-                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
-                      listener=mic, companion=channel, game_options=opts,
-                      options=SessionOptions(confirm="never", silence_timeout=20))
+    session = resistance_session(channel, mic, out, opts, silence_timeout=20)
     session.screen = screen
     try:
         stop = session.run(fresh=True)
@@ -809,12 +815,7 @@ def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
     channel.start()
     table = SeatMoves(channel, answer)
     out = io.StringIO()
-    adapter = make_adapter("resistance", {**opts, "companion": True},
-                           secret_sink=channel.deliver)
-    session = Session(adapter=adapter, state=new_game("resistance", opts),
-                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
-                      listener=table, companion=channel, game_options=opts,
-                      options=SessionOptions(confirm="never", silence_timeout=60))
+    session = resistance_session(channel, table, out, opts, silence_timeout=60)
     try:
         session.run(fresh=True)
     finally:
