@@ -139,6 +139,23 @@ def test_a_thief_polling_every_100_ms_never_gets_the_seat_back(
     assert [s.name for s in channel.seats.seats() if s.confirmed] == ["Cleo"]
 
 
+def test_a_claim_with_a_stale_or_another_seats_token_is_refused(
+        channel: CompanionChannel) -> None:
+    with device(channel, PHONE) as phone:
+        ada = claim(phone, channel, "Ada").json()["token"]
+        other = phone.post("/api/claim", json={"room": channel.room_code, "seat": "Ben"},
+                           headers={"X-Seat-Token": ada})
+        assert other.status_code == 409 and other.json()["key"] == "other_seat"
+        same = phone.post("/api/claim", json={"room": channel.room_code, "seat": "Ada"},
+                          headers={"X-Seat-Token": ada})
+        assert same.status_code == 200 and same.json()["token"] == ada  # already its own
+        phone.post("/api/seat/Ada/leave", json={}, headers={"X-Seat-Token": ada})
+        stale = phone.post("/api/claim", json={"room": channel.room_code, "seat": "Ben"},
+                           headers={"X-Seat-Token": ada})
+        assert stale.status_code == 409 and stale.json()["key"] == "stale_token"
+        assert not any(s.claimed for s in channel.seats.seats())
+
+
 def test_with_physical_cards_the_seats_lock_once_the_game_starts() -> None:
     channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0,
                                wait_for_everyone=False)
@@ -352,10 +369,16 @@ def test_every_roles_view_has_the_same_size_at_each_step(channel: CompanionChann
             break
         state.apply(state.random_action(random.Random(len(steps))))
         channel.publish(state)
+    http = set()
+    for seat in PLAYERS:  # a page that reloads reads its view over HTTP: one size too
+        with device(channel, PHONE) as phone:
+            http.add(len(phone.get(f"/api/seat/{seat}",
+                                   headers={"X-Seat-Token": tokens[seat]}).content))
     print(f"roles {sorted(set(map(str, roles.values())))}: view sizes per step "
-          f"{[sorted(set(s.values())) for s in steps]} (before: 677 / 753 / 758-759)")
+          f"{[sorted(set(s.values())) for s in steps]}, over HTTP {sorted(http)} "
+          "(before: 677 / 753 / 758-759)")
     assert len(set(roles.values())) >= 2
-    assert all(len(set(sizes.values())) == 1 for sizes in steps)
+    assert all(len(set(sizes.values())) == 1 for sizes in steps) and len(http) == 1
 
 
 def test_private_lines_and_card_answers_have_one_size(channel: CompanionChannel) -> None:
