@@ -13,10 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
+
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
 
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.codenames import CodenamesState  # noqa: E402
@@ -46,7 +49,7 @@ def resistance() -> Iterator[tuple[CompanionChannel, ResistanceState, httpx.Clie
     channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
     url, _ = channel.start()
     channel.publish(state)
-    client = httpx.Client(base_url=url, timeout=10)
+    client = httpx.Client(base_url=url, headers=page_origin(url), timeout=10)
     try:
         yield channel, state, client
     finally:
@@ -109,7 +112,7 @@ def ws_url(channel: CompanionChannel) -> str:
 
 def test_wrong_room_code_is_refused_and_logged(resistance: Any) -> None:
     channel, _, client = resistance
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     response = client.post("/api/room", json={"room": wrong})
     assert response.status_code == 403
     assert "room code" in response.json()["reason"]
@@ -151,7 +154,8 @@ def test_websocket_without_the_seat_token_is_refused(resistance: Any) -> None:
     token_of(client, channel, "Ada")
 
     async def attempt() -> dict[str, Any]:
-        async with websockets.connect(ws_url(channel)) as ws:
+        async with websockets.connect(
+                ws_url(channel), origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"seat": "Ada", "token": ben, "since": 0}))
             message = json.loads(await ws.recv())
             with pytest.raises(websockets.ConnectionClosed) as closed:
@@ -164,30 +168,38 @@ def test_websocket_without_the_seat_token_is_refused(resistance: Any) -> None:
     assert channel.seats.refusals[-1].what == "open seat"
 
 
-def test_a_seat_moves_to_a_new_device_only_with_its_move_code(
+def test_after_the_lock_a_seat_moves_only_when_the_table_says_yes(
         resistance: Any, caplog: pytest.LogCaptureFixture) -> None:
     channel, _, client = resistance
     first = {"token": token_of(client, channel, "Ada"), "move_code": channel.move_code("Ada")}
     assert first["move_code"] and len(first["move_code"]) == 6
     with caplog.at_level("INFO", logger="voice_host.companion"):
-        again = claim(client, channel, "Ada")
-    assert again.status_code == 409 and "move code" in again.json()["reason"]
-    assert first["move_code"] not in again.text
-    # the host's screen (its log) never shows the code
+        asked = claim(client, channel, "Ada")
+    # a new phone asks: the host will ask the table; nothing of the seat is given yet
+    assert asked.status_code == 202 and asked.json()["pending"] is True
+    assert first["move_code"] not in asked.text and "token" not in asked.json()
     assert not any(first["move_code"] in r.getMessage() for r in caplog.records)
-    wrong = "000000" if first["move_code"] != "000000" else "111111"
-    assert claim(client, channel, "Ada", wrong).status_code == 403
-    assert channel.move_code("Ada") == first["move_code"]
+    request = channel.seats.pending_request()
+    assert request is not None and request.seat == "Ada"
+    ticket = asked.json()["ticket"]
+    wait = client.post("/api/claim", json={"room": channel.room_code, "seat": "Ada",
+                                           "ticket": ticket})
+    assert wait.status_code == 202  # not answered yet
+    assert client.get("/api/seat/Ada", headers={"X-Seat-Token": first["token"]}
+                      ).status_code == 200  # the owner still holds it
 
     async def old_device_is_told() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with websockets.connect(ws_url(channel)) as ws:
+        async with websockets.connect(ws_url(channel),
+                                      origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"seat": "Ada", "token": first["token"], "since": 0}))
             hello = json.loads(await ws.recv())
             assert hello["type"] == "hello"
             json.loads(await ws.recv())  # the reset with the current view
-            moved = await asyncio.to_thread(claim, client, channel, "Ada",
-                                            " ".join(first["move_code"]))
-            assert moved.status_code == 200
+            await asyncio.to_thread(channel.seats.answer, "Ada", True)  # the table said yes
+            moved = await asyncio.to_thread(
+                client.post, "/api/claim",
+                json={"room": channel.room_code, "seat": "Ada", "ticket": ticket})
+            assert moved.status_code == 200, moved.text
             farewell = json.loads(await ws.recv())
             while farewell["type"] == "seats":  # the seat list changed first
                 farewell = json.loads(await ws.recv())
@@ -203,6 +215,37 @@ def test_a_seat_moves_to_a_new_device_only_with_its_move_code(
     assert old.status_code == 403
     new = client.get("/api/seat/Ada", headers={"X-Seat-Token": second["token"]})
     assert new.status_code == 200
+    # after the lock even the right move code only asks the table
+    code = channel.move_code("Ada")
+    again = claim(client, channel, "Ada", str(code))
+    assert again.status_code == 202
+    channel.seats.answer("Ada", False)
+    said_no = client.post("/api/claim", json={"room": channel.room_code, "seat": "Ada",
+                                              "ticket": again.json()["ticket"]})
+    assert said_no.status_code == 403 and said_no.json()["key"] == "table_said_no"
+    assert client.get("/api/seat/Ada", headers={"X-Seat-Token": second["token"]}
+                      ).status_code == 200
+    wrong = "000000" if code != "000000" else "111111"
+    assert claim(client, channel, "Ada", wrong).status_code == 403
+
+
+def test_before_the_lock_a_move_code_moves_a_seat_and_everyone_confirms_again() -> None:
+    state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    url, _ = channel.start()
+    try:
+        with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
+            tokens = {p: claim(client, channel, p).json()["token"] for p in PLAYERS}
+            for p in PLAYERS[:3]:
+                client.post(f"/api/seat/{p}/confirm", json={},
+                            headers={"X-Seat-Token": tokens[p]})
+            moved = claim(client, channel, "Di", str(channel.move_code("Di")))
+            assert moved.status_code == 200 and moved.json()["replaced"] is True
+            assert not any(s.confirmed for s in channel.seats.seats())
+            assert not channel.try_lock_seats()
+    finally:
+        channel.stop()
+    del state
 
 
 def test_leaving_frees_the_seat_before_the_deal_only(resistance: Any) -> None:
@@ -211,19 +254,24 @@ def test_leaving_frees_the_seat_before_the_deal_only(resistance: Any) -> None:
     assert client.post("/api/seat/Cy/leave", json={},
                        headers={"X-Seat-Token": token}).status_code == 200
     assert client.get("/api/seat/Cy", headers={"X-Seat-Token": token}).status_code == 403
-    assert claim(client, channel, "Cy").status_code == 200
-    # once the table confirmed, a seat left behind still needs its move code
+    again = claim(client, channel, "Cy")
+    assert again.status_code == 200
+    client.post("/api/seat/Cy/leave", json={}, headers={"X-Seat-Token": again.json()["token"]})
+    # once the seats are locked, a seat left behind is given only on the table's yes
     token = token_of(client, channel, "Di")
-    code = channel.move_code("Di")
     assert client.post("/api/seat/Di/leave", json={},
                        headers={"X-Seat-Token": token}).status_code == 200
-    assert claim(client, channel, "Di").status_code == 409
-    assert claim(client, channel, "Di", str(code)).status_code == 200
+    asked = claim(client, channel, "Di")
+    assert asked.status_code == 202
+    channel.seats.answer("Di", True)
+    got = client.post("/api/claim", json={"room": channel.room_code, "seat": "Di",
+                                          "ticket": asked.json()["ticket"]})
+    assert got.status_code == 200 and got.json()["token"]
 
 
 def test_guessing_codes_is_slowed_down(resistance: Any) -> None:
     channel, _, client = resistance
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     statuses = [client.post("/api/room", json={"room": wrong}).status_code for _ in range(7)]
     assert statuses[:6] == [403] * 6 and statuses[6] == 429
     # this address waits now, even with the right code
@@ -316,7 +364,7 @@ def test_secret_cards_are_checked_by_the_engine_and_counted(resistance: Any) -> 
     channel.publish(state)
     result = next(e for e in events if isinstance(e, MissionResult))
     assert result.sabotages == 1 and not result.succeeded
-    table = client.get(f"/api/table?room={channel.room_code}").json()
+    table = client.post("/api/table", json={"room": channel.room_code}).json()
     view = next(i for i in table["items"] if i["type"] == "view")["view"]
     assert view["missions"][0]["sabotages"] == 1
     assert "role" not in view and "roles" not in json.dumps(view)
@@ -370,10 +418,12 @@ def test_private_lines_reach_only_their_player_and_survive_reconnection(resistan
     async def run() -> dict[str, list[dict[str, Any]]]:
         got: dict[str, list[dict[str, Any]]] = {}
         for seat in ("Ada", "Ben"):
-            async with websockets.connect(ws_url(channel)) as ws:
+            async with websockets.connect(
+                    ws_url(channel), origin=page_origin(channel.url)["Origin"]) as ws:
                 await ws.send(json.dumps({"seat": seat, "token": tokens[seat], "since": 0}))
                 got[seat] = await _read_until(ws, lambda m: m["type"] == "reset")
-        async with websockets.connect(ws_url(channel)) as ws:
+        async with websockets.connect(
+                ws_url(channel), origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"table": True, "room": channel.room_code, "since": 0}))
             got["table"] = await _read_until(ws, lambda m: m["type"] == "reset")
         return got
@@ -397,12 +447,14 @@ def test_a_reconnecting_page_gets_exactly_what_it_missed(resistance: Any) -> Non
     token = token_of(client, channel, "Ada")
 
     async def run() -> tuple[int, list[dict[str, Any]]]:
-        async with websockets.connect(ws_url(channel)) as ws:
+        async with websockets.connect(
+                ws_url(channel), origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"seat": "Ada", "token": token, "since": 0}))
             reset = (await _read_until(ws, lambda m: m["type"] == "reset"))[-1]
         for i in range(3):
             channel.caption(f"missed {i}")
-        async with websockets.connect(ws_url(channel)) as ws:
+        async with websockets.connect(
+                ws_url(channel), origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"seat": "Ada", "token": token, "since": reset["seq"]}))
             again = await _read_until(ws, lambda m: m.get("text") == "missed 2")
         return reset["seq"], again
@@ -426,8 +478,9 @@ def test_views_hold_only_each_players_own_secrets_in_every_game() -> None:
         channel.start()
         try:
             channel.publish(state)
-            with httpx.Client(base_url=channel.url, timeout=10) as client:
-                public = client.get(f"/api/table?room={channel.room_code}").json()
+            with httpx.Client(
+                    base_url=channel.url, headers=page_origin(channel.url), timeout=10) as client:
+                public = client.post("/api/table", json={"room": channel.room_code}).json()
                 table_view = next(i for i in public["items"] if i["type"] == "view")["view"]
                 assert table_view == state.public_view()
                 for seat in state.players:
@@ -461,7 +514,7 @@ def test_ten_seats_and_two_tables_get_1000_events_in_order() -> None:
     state = fresh()
     channel = CompanionChannel("codenames", names, host="127.0.0.1", port=0)
     channel.start()
-    with httpx.Client(base_url=channel.url, timeout=10) as client:
+    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10) as client:
         tokens = {n: token_of(client, channel, n) for n in names}
     expected: dict[str, list[dict[str, Any]]] = {a: [] for a in [*names, "table1", "table2"]}
     done = "end of broadcast"
@@ -486,7 +539,8 @@ def test_ten_seats_and_two_tables_get_1000_events_in_order() -> None:
 
     async def client_of(first: dict[str, Any], ready: asyncio.Event,
                         count: list[int]) -> list[dict[str, Any]]:
-        async with websockets.connect(ws_url(channel), max_queue=None) as ws:
+        async with websockets.connect(
+                ws_url(channel), origin=page_origin(channel.url)["Origin"], max_queue=None) as ws:
             await ws.send(json.dumps({**first, "since": 0}))
             got = await _read_until(ws, lambda m: m["type"] == "reset")
             count[0] += 1
@@ -532,7 +586,8 @@ def test_companion_output_sends_secrets_to_pages_and_captions_everything(
 
     printed = io.StringIO()
     files: list[Line] = []
-    seated(httpx.Client(base_url=channel.url, timeout=10), channel)
+    seated(httpx.Client(
+            base_url=channel.url, headers=page_origin(channel.url), timeout=10), channel)
     output = CompanionOutput(TextOutput(printed, private_sink=files.append), channel)
     output.emit([Line("Mission one begins."),
                  Line("Ada, you are a spy.", style=Style.PRIVATE, to="Ada")])
@@ -587,7 +642,8 @@ def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> 
         channel.start()
         try:
             channel.publish(state)
-            with httpx.Client(base_url=channel.url, timeout=10) as client:
+            with httpx.Client(
+                    base_url=channel.url, headers=page_origin(channel.url), timeout=10) as client:
                 tokens = seated(client, channel)
 
                 def act(seat: str, choice: str, tokens: dict[str, str] = tokens
@@ -657,7 +713,8 @@ def test_a_phone_input_the_rules_refuse_gets_the_sessions_sentence_in_french() -
     channel.start()
     try:
         channel.publish(state)
-        with httpx.Client(base_url=channel.url, timeout=10) as client:
+        with httpx.Client(
+                base_url=channel.url, headers=page_origin(channel.url), timeout=10) as client:
             tokens = seated(client, channel)
 
             def act(choice: str) -> httpx.Response:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -42,7 +43,7 @@ from voice_host.games.resistance import (  # noqa: E402
     ResistanceState,
     Role,
 )
-from voice_host.host.companion import CompanionChannel  # noqa: E402
+from voice_host.host.companion import CompanionChannel, server  # noqa: E402
 from voice_host.host.core.values import Line, Style  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -106,7 +107,8 @@ def wait_text(driver: Any, element_id: str, needle: str) -> str:
 
 def claim_over_http(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> str:
     """A player who joins from another phone (claims ``seat``, taps "That's me")."""
-    with httpx.Client(base_url=channel.url, timeout=10) as client:
+    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
+                      timeout=10) as client:
         body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
         if confirm:
             assert client.post(f"/api/seat/{seat}/confirm", json={},
@@ -169,7 +171,8 @@ def shot(driver: Any, name: str) -> None:
                                                   + ".png")))
 
 
-def test_players_claim_confirm_and_then_see_only_their_secret(browsers: Any) -> None:
+def test_players_claim_confirm_and_then_see_only_their_secret(
+        browsers: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     state = ResistanceState.new(PLAYERS, deal=Deal.HOST)
     state.apply(state.setup_action(random.Random(8), first_leader="Ada"))
     spy = next(p for p in PLAYERS if state.role_of(p) is Role.SPY)
@@ -277,6 +280,16 @@ def test_players_claim_confirm_and_then_see_only_their_secret(browsers: Any) -> 
                  "one card for the hero")
         assert text_of(second, "choices").strip().endswith("Play success")
 
+        # the card requests: one size for every choice (the spy's sabotage, the hero's success)
+        card_sizes: list[int] = []
+        original_body = server._body
+
+        async def recording(request: Any) -> Any:
+            if request.url.path.endswith("/act"):
+                card_sizes.append(int(request.headers.get("content-length", "0")))
+            return await original_body(request)
+
+        monkeypatch.setattr(server, "_body", recording)
         # "Hide my secret" hides the role, the cards (how many), the question, the code
         first.find_element(By.CSS_SELECTOR, "[data-choice=sabotage]").click()
         wait_text(first, "choices", "Play sabotage?")
@@ -299,6 +312,8 @@ def test_players_claim_confirm_and_then_see_only_their_secret(browsers: Any) -> 
         wait_text(second, "private-log", "Your card is played face down")
 
         played = [channel.wait_for_action(WAIT, state) for _ in range(2)]
+        print(f"card requests (sabotage, success): {card_sizes} bytes (before: 21 and 20)")
+        assert len(card_sizes) == 2 and card_sizes[0] == card_sizes[1]
         events = [e for action in played if action for e in state.apply(action)]
         channel.publish(state)
         result = next(e for e in events if isinstance(e, MissionResult))
@@ -357,8 +372,8 @@ def test_a_french_game_has_french_pages(browsers: Any) -> None:
         wait_text(driver, "join", "Rejoindre la partie")
         assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
         assert "Room code" not in visible_text(driver)
-        driver.find_element(By.ID, "room").send_keys("ZZZZ" if channel.room_code != "ZZZZ"
-                                                     else "YYYY", Keys.ENTER)
+        driver.find_element(By.ID, "room").send_keys(
+            "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY", Keys.ENTER)
         wait_text(driver, "join-error", "Ce n'est pas le code de salle")
         claim_in_browser(driver, channel, "Ada", claim_over_http(channel, "Ada", confirm=False))
         wait_text(driver, "title", "Place d'Ada")
@@ -636,3 +651,25 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
     assert serious == {name: [] for name in report}, json.dumps(serious, indent=1)
     others = {name: [v["id"] for v in found] for name, found in report.items() if found}
     print("axe: minor or moderate findings:", others or "none")
+
+
+def test_a_new_phone_asks_for_a_held_seat_and_waits_for_the_tables_yes(browsers: Any) -> None:
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    url, room = channel.start()
+    try:
+        old = claim_over_http(channel, "Ada", confirm=False)  # Ada's old phone holds it
+        driver = browsers()
+        driver.get(url)
+        driver.find_element(By.ID, "room").send_keys(room + Keys.ENTER)
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "input[value=Ada]"),
+                 "the list of seats")
+        driver.find_element(By.CSS_SELECTOR, "input[value=Ada]").click()
+        driver.find_element(By.CSS_SELECTOR, "#seat-form button[type=submit]").click()
+        wait_text(driver, "join-error", "The host is asking the table")
+        wait_for(driver, lambda d: channel.seats.pending_request() is not None, "the request")
+        channel.seats.answer("Ada", True)  # the host heard yes
+        wait_text(driver, "title", "Ada's seat")
+        assert channel.seats.holder(old) is None  # the old phone lost it
+        shot(driver, "seat moved after the table said yes")
+    finally:
+        channel.stop()

@@ -15,15 +15,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
 
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
+
 from voice_host.games import Deal  # noqa: E402
 from voice_host.games.resistance import ResistanceState  # noqa: E402
-from voice_host.host.companion import CompanionChannel, server  # noqa: E402
-from voice_host.host.companion import seats as seat_rules  # noqa: E402
+from voice_host.host.companion import CompanionChannel, refusal_log, transport  # noqa: E402
 from voice_host.host.companion.server import (  # noqa: E402
     CONNECTIONS_PER_ADDRESS,
     SOCKETS_PER_SEAT,
@@ -86,7 +88,8 @@ def client_for(channel: CompanionChannel, source: str = "127.0.0.1") -> httpx.Cl
     """A device on the network; ``source`` is its own address (another 127.x address is
     another device)."""
     transport = httpx.HTTPTransport(local_address=source)
-    return httpx.Client(base_url=channel.url, timeout=10, transport=transport)
+    return httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10,
+                        transport=transport)
 
 
 def claim(client: httpx.Client, channel: CompanionChannel, seat: str,
@@ -223,12 +226,13 @@ def test_dns_rebinding_hosts_are_refused(game: Any) -> None:
     with client_for(channel) as client:
         for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}",
                      f"localhost.evil.example:{port}", ""):
-            for path in ("/", "/api/strings", f"/api/table?room={channel.room_code}"):
+            for path in ("/", "/api/strings", "/api/table"):
                 response = client.get(path, headers={"Host": host})
                 assert response.status_code == 421, (host, path)
                 assert "voice host" not in response.text
         for host in (f"127.0.0.1:{port}", f"localhost:{port}"):
-            assert client.get("/", headers={"Host": host}).status_code == 200
+            assert client.get("/", headers={"Host": host, "Origin": f"http://{host}"}
+                              ).status_code == 200
     sock_answer = raw_request(port, (f"GET /ws HTTP/1.1\r\nHost: evil.example:{port}\r\n"
                                      "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                                      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -251,7 +255,7 @@ def test_nothing_from_the_network_reaches_the_terminal_raw(game: Any) -> None:
 
         async def socket_names() -> None:
             url = channel.url.replace("http://", "ws://") + "ws"
-            async with websockets.connect(url) as ws:
+            async with websockets.connect(url, origin=page_origin(channel.url)["Origin"]) as ws:
                 await ws.send(json.dumps({"seat": fake, "token": fake, "since": 0}))
                 await ws.recv()
 
@@ -302,7 +306,9 @@ def test_a_claim_of_a_taken_seat_never_shows_its_move_code_and_is_braked(game: A
             assert code not in answer.text
         channel.seats.flush_log()
     assert code not in terminal.text
-    assert statuses[:5] == [409] * 5 and set(statuses[6:]) == {429}
+    # the first asks the table (once: the host asks once), every other is refused at once
+    assert statuses[0] == 202 and set(statuses[1:]) == {409}
+    assert [e.kind for e in channel.take_seat_events()].count("asked") == 1
     # the host can still ask for it, for that one seat (shown, never said): see the
     # session test; and the owner's phone still works
     with client_for(channel, "127.0.0.3") as owner:
@@ -335,11 +341,12 @@ def test_a_50_mb_body_is_refused_without_being_read(game: Any) -> None:
 def test_idle_sockets_cannot_use_up_the_server(game: Any,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     channel, _ = game
-    monkeypatch.setattr(server, "FIRST_REQUEST_TIMEOUT", 0.5)
+    monkeypatch.setattr(transport, "HEAD_TIMEOUT", 0.5)
     sockets = []
     try:
         for _ in range(CONNECTIONS_PER_ADDRESS + 40):
-            sockets.append(socket.create_connection(("127.0.0.1", channel.port), timeout=5))
+            sockets.append(socket.create_connection(("127.0.0.1", channel.port), timeout=5,
+                                                    source_address=("127.0.0.9", 0)))
         # another device is still served
         with client_for(channel, "127.0.0.7") as other:
             assert other.get("/").status_code == 200
@@ -354,7 +361,7 @@ def test_idle_sockets_cannot_use_up_the_server(game: Any,
         assert closed == 40
         # and the idle ones are closed when they send nothing (bounded wait)
         for sock in sockets[:CONNECTIONS_PER_ADDRESS]:
-            sock.settimeout(seat_rules.LOG_WINDOW)
+            sock.settimeout(refusal_log.LOG_WINDOW)
             assert sock.recv(1) == b""
     finally:
         for sock in sockets:
@@ -364,7 +371,7 @@ def test_idle_sockets_cannot_use_up_the_server(game: Any,
     url = channel.url.replace("http://", "ws://") + "ws"
 
     async def stays_open() -> str:
-        async with websockets.connect(url) as ws:
+        async with websockets.connect(url, origin=page_origin(channel.url)["Origin"]) as ws:
             await ws.send(json.dumps({"seat": "Ada", "token": tokens["Ada"], "since": 0}))
             await ws.recv()  # hello
             await ws.recv()  # reset
@@ -385,7 +392,7 @@ def test_websockets_are_capped_per_seat_and_for_the_table(game: Any) -> None:
         sockets = []
         try:
             for _ in range(count):
-                ws = await websockets.connect(url)
+                ws = await websockets.connect(url, origin=page_origin(channel.url)["Origin"])
                 sockets.append(ws)
                 await ws.send(json.dumps({**first, "since": 0}))
                 kinds.append(json.loads(await ws.recv())["type"])
@@ -407,7 +414,7 @@ def test_wrong_codes_back_off_exponentially_per_address(game: Any) -> None:
     channel, _ = game
     now = [1000.0]
     channel.seats.clock = lambda: now[0]
-    wrong = "ZZZZ" if channel.room_code != "ZZZZ" else "YYYY"
+    wrong = "ZZZZZZ" if channel.room_code != "ZZZZZZ" else "YYYYYY"
     with client_for(channel, "127.0.0.4") as guesser:
         def room(code: str) -> int:
             return int(guesser.post("/api/room", json={"room": code}).status_code)
@@ -460,7 +467,11 @@ def test_guessing_a_move_code_from_six_addresses_is_braked_and_never_locks_out_t
         assert owner.get("/api/seat/Ada", headers={"X-Seat-Token": tokens["Ada"]}
                          ).status_code == 200
     with client_for(channel, "127.0.0.30") as new_phone:
-        moved = claim(new_phone, channel, "Ada", str(channel.move_code("Ada")))
+        asked = claim(new_phone, channel, "Ada", str(channel.move_code("Ada")))
+        assert asked.status_code == 202  # locked: the right code asks the table
+        channel.seats.answer("Ada", True)
+        moved = new_phone.post("/api/claim", json={"room": channel.room_code, "seat": "Ada",
+                                                   "ticket": asked.json()["ticket"]})
         assert moved.status_code == 200 and moved.json()["replaced"] is True
 
 
@@ -497,7 +508,8 @@ def test_the_page_can_be_served_over_https(tmp_path: Any) -> None:
     try:
         assert url.startswith("https://127.0.0.1:")
         context = ssl.create_default_context(cafile=str(cert))
-        with httpx.Client(base_url=url, timeout=10, verify=context) as client:
+        with httpx.Client(base_url=url, headers=page_origin(url), timeout=10,
+                          verify=context) as client:
             assert client.get("/").status_code == 200
             own = url.rstrip("/")
             ok = client.post("/api/room", json={"room": room}, headers={"Origin": own})

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")
+
+pytestmark = pytest.mark.network  # a local server on 127.0.0.x
 
 from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
@@ -61,7 +64,8 @@ class Phones:
 
     def __init__(self, channel: CompanionChannel) -> None:
         self.channel = channel
-        self.client = httpx.Client(base_url=channel.url, timeout=10)
+        self.client = httpx.Client(
+                base_url=channel.url, headers=page_origin(channel.url), timeout=10)
         self.tokens: dict[str, str] = take_seats(self.client, channel, PLAYERS)
         self.played: list[tuple[str, str]] = []
         self.offered: dict[str, set[str]] = {p: set() for p in PLAYERS}
@@ -153,7 +157,7 @@ def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path)
         phones.stop.set()
         phones.thread.join(10)
         log.close()
-        table = phones.client.get(f"/api/table?room={channel.room_code}").json()
+        table = phones.client.post("/api/table", json={"room": channel.room_code}).json()
         phones.client.close()
         channel.stop()
 
@@ -197,7 +201,7 @@ def test_play_with_companion_announces_the_page_and_stops_it(
         url, room = start(channel)
 
         def join() -> None:
-            with httpx.Client(base_url=url, timeout=10) as client:
+            with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
                 take_seats(client, channel, list(channel.players))
 
         threading.Thread(target=join, daemon=True).start()
@@ -283,7 +287,8 @@ class Watchers(Phones):
     def __init__(self, channel: CompanionChannel, players: list[str]) -> None:
         self.players = players
         self.channel = channel
-        self.client = httpx.Client(base_url=channel.url, timeout=10)
+        self.client = httpx.Client(
+                base_url=channel.url, headers=page_origin(channel.url), timeout=10)
         self.tokens = take_seats(self.client, channel, players)
         self.played = []
         self.received: dict[str, list[dict[str, Any]]] = {p: [] for p in players}
@@ -525,7 +530,7 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
         url, room = start(channel)
         if not joining:  # the first evening: everyone joins
             def join() -> None:
-                with httpx.Client(base_url=url, timeout=10) as client:
+                with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
                     tokens.update(take_seats(client, channel, PLAYERS))
 
             joining.append(threading.Thread(target=join, daemon=True))
@@ -535,7 +540,7 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
         return url, room
 
     def read_when_shown(url: str, token: str) -> dict[str, Any]:
-        with httpx.Client(base_url=url, timeout=10) as client:
+        with httpx.Client(base_url=url, headers=page_origin(url), timeout=10) as client:
             return dict(client.get("/api/seat/Ada", headers={"X-Seat-Token": token}).json())
 
     monkeypatch.setattr(CompanionChannel, "start", start_and_join)
@@ -563,6 +568,17 @@ def test_a_resumed_game_keeps_its_room_code_seats_and_address(
 
 
 # --------------------------------------------------------------------------- listening
+
+
+def resistance_session(channel: CompanionChannel, listener: Any, out: io.StringIO,
+                       opts: dict[str, Any], *, silence_timeout: float) -> Session:
+    """A Resistance session whose players use the companion page of ``channel``."""
+    adapter = make_adapter("resistance", {**opts, "companion": True},
+                           secret_sink=channel.deliver)
+    return Session(adapter=adapter, state=new_game("resistance", opts),
+                   rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
+                   listener=listener, companion=channel, game_options=opts,
+                   options=SessionOptions(confirm="never", silence_timeout=silence_timeout))
 
 
 class Microphone:
@@ -596,7 +612,7 @@ class Microphone:
             return Heard(HeardKind.SILENCE)
         if line == "(silence)":
             return Heard(HeardKind.SILENCE)
-        return Heard(HeardKind.SPEECH, text=line, source="microphone")
+        return Heard(HeardKind.SPEECH, text=line, source="microphone", spoken=True)
 
     def close(self) -> None:
         pass
@@ -611,14 +627,9 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     mic = Microphone(["(silence)", "help", "(Ada joins)", "move code for Ada", "(silence)",
                       "(everyone joins)", "quit"])
     mic.channel = channel
-    mic.client = httpx.Client(base_url=channel.url, timeout=10)
+    mic.client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10)
     out, screen = io.StringIO(), io.StringIO()
-    adapter = make_adapter("resistance", {**opts, "companion": True},
-                           secret_sink=channel.deliver)
-    session = Session(adapter=adapter, state=new_game("resistance", opts),
-                      rng=random.Random(3), output=CompanionOutput(TextOutput(out), channel),
-                      listener=mic, companion=channel, game_options=opts,
-                      options=SessionOptions(confirm="never", silence_timeout=20))
+    session = resistance_session(channel, mic, out, opts, silence_timeout=20)
     session.screen = screen
     try:
         stop = session.run(fresh=True)
@@ -631,11 +642,10 @@ def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     waiting = said.split("Everyone confirmed their seat")[0]
     assert "I am waiting until every player has taken their seat" in waiting, waiting[-800:]
     assert "Ada has a phone." in waiting
-    # the move code was asked for one seat: shown on the host's screen only, never said
+    # the move code was asked for aloud: anyone can say that, so it is not given
     code = str(channel.move_code("Ada"))
-    assert f"{code[:3]} {code[3:]}" in screen.getvalue() and "Ada" in screen.getvalue()
-    assert code[:3] not in said
-    assert "Ada's move code is on the host's screen only." in said
+    assert code[:3] not in screen.getvalue() and code[:3] not in said
+    assert "Move codes are not given out loud" in said
     assert mic.purposes[:6] == ["slice"] * 6  # short listens while waiting for the phones
 
 
@@ -666,22 +676,34 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
     channel = CompanionChannel("codenames", state.players, host="127.0.0.1", port=0,
                                wait_for_everyone=False)
     channel.start()
-    client = httpx.Client(base_url=channel.url, timeout=10)
+    client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url), timeout=10)
     adapter = make_adapter("codenames", {**opts, "companion": True},
                            secret_sink=channel.deliver)
     guessed: list[str] = []
 
     class Table:
-        """The spymaster speaks; only Ben has a phone, and touches a word on it."""
+        """The spymaster speaks; only Ben has a phone, and touches a word on it. The game
+        has started, so his new phone asks the host, who asks the table: it says yes."""
 
         listens_in_slices = True
+        ticket = ""
 
         def listen(self, request: ListenRequest) -> Heard:
             phase = session.state.phase()
+            if request.purpose == "confirm":  # "a new phone asks to play for Ben": yes
+                return Heard(HeardKind.SPEECH, text="yes")
+            if request.purpose == "slice" and phase == "guess" and not self.ticket:
+                asked = client.post("/api/claim", json={"room": channel.room_code,
+                                                        "seat": "Ben"})
+                assert asked.status_code == 202, asked.text  # the seats are locked now
+                self.ticket = asked.json()["ticket"]
+                return Heard(HeardKind.SILENCE)
             if request.purpose == "slice" and phase == "guess" and not guessed:
-                token = client.post("/api/claim", json={"room": channel.room_code,
-                                                        "seat": "Ben"}).json()["token"]
-                headers = {"X-Seat-Token": token}
+                got = client.post("/api/claim", json={"room": channel.room_code, "seat": "Ben",
+                                                      "ticket": self.ticket})
+                if got.status_code == 202:  # the host has not asked yet
+                    return Heard(HeardKind.SILENCE)
+                headers = {"X-Seat-Token": got.json()["token"]}
                 assert client.post("/api/seat/Ben/act", json={"choice": "guess:x"},
                                    headers=headers).status_code == 422  # not confirmed
                 assert client.post("/api/seat/Ben/confirm", json={},
@@ -717,7 +739,124 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
     assert stop is Stop.INPUT_ENDED
     said = out.getvalue()
     assert "Everyone has a phone" not in said and "Waiting for a phone" not in said
-    assert "Ben has a phone." in said
+    assert "A new phone asks to play for Ben." in said and "Ben has a phone." in said
     actions = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()
                if '"action"' in line]
     assert any(a["action"].get("word") == guessed[0] for a in actions), actions[-3:]
+
+
+def test_a_typed_move_code_shows_on_the_terminal_only_and_is_wiped() -> None:
+    from types import SimpleNamespace
+
+    from voice_host.host.companion.news import ALT_SCREEN_OFF, ALT_SCREEN_ON, show_move_code
+    from voice_host.host.core.narration import Narrator
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.seats.claim(channel.room_code, "Ada", client="127.0.0.1")
+    code = str(channel.move_code("Ada"))
+    said: list[str] = []
+    session = SimpleNamespace(
+        companion=channel, screen=Terminal(), keyboard=io.StringIO("\n"),
+        narrator=Narrator("resistance", "en"), state=SimpleNamespace(players=PLAYERS),
+        last_heard=Heard(HeardKind.SPEECH, text="move code for ada", source="keyboard"),
+        say_key=lambda key, **fields: said.append(key))
+    show_move_code(session, "ada")
+    shown = session.screen.getvalue()
+    spaced = f"{code[:3]} {code[3:]}"
+    # on the alternate screen (no scrollback), wiped when Enter was pressed
+    assert shown.index(ALT_SCREEN_ON) < shown.index(spaced) < shown.rindex(ALT_SCREEN_OFF)
+    assert said == ["companion.move_code_shown"]
+    # said aloud: anyone at the table could say it, so nothing is shown
+    for heard, screen in ((Heard(HeardKind.SPEECH, text="move code for ada", spoken=True),
+                           Terminal()),
+                          (Heard(HeardKind.SPEECH, text="move code for ada"), io.StringIO())):
+        said.clear()
+        session.last_heard, session.screen = heard, screen
+        show_move_code(session, "ada")
+        assert code[:3] not in screen.getvalue()
+        assert said[0] in ("companion.move_code_typed_only", "companion.move_code_no_screen")
+
+
+class SeatMoves:
+    """A table where a new phone asks for Cleo's seat before the deal: the host asks aloud,
+    the table answers ``answer``; then everyone confirms (again) and the host deals."""
+
+    listens_in_slices = True
+
+    def __init__(self, channel: CompanionChannel, answer: str) -> None:
+        self.channel = channel
+        self.answer = answer
+        self.client = httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
+                                   timeout=10)
+        self.step = 0
+        self.tokens: dict[str, str] = {}
+        self.ticket = ""
+        self.questions = 0
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if request.purpose == "confirm":
+            self.questions += 1
+            return Heard(HeardKind.SPEECH, text=self.answer)
+        self.step += 1
+        room = self.channel.room_code
+        if self.step == 1:  # four confirm, Cleo has claimed but not confirmed
+            for p in PLAYERS:
+                self.tokens[p] = self.client.post("/api/claim", json={
+                    "room": room, "seat": p}).json()["token"]
+                if p != "Cleo":
+                    self.client.post(f"/api/seat/{p}/confirm", json={},
+                                     headers={"X-Seat-Token": self.tokens[p]})
+        elif self.step == 2:  # a new phone asks for Cleo's seat
+            with httpx.Client(base_url=self.channel.url, headers=page_origin(self.channel.url),
+                              timeout=10, transport=httpx.HTTPTransport(
+                                  local_address="127.0.0.66")) as other:
+                asked = other.post("/api/claim", json={"room": room, "seat": "Cleo"})
+            assert asked.status_code == 202
+            self.ticket = asked.json()["ticket"]
+        elif self.step == 3:  # it takes the seat, or is told no
+            got = self.client.post("/api/claim", json={"room": room, "seat": "Cleo",
+                                                       "ticket": self.ticket})
+            if got.status_code == 200:
+                self.tokens["Cleo"] = got.json()["token"]
+        elif self.step == 4:  # everyone (again) taps That's me
+            for p, token in self.tokens.items():
+                self.client.post(f"/api/seat/{p}/confirm", json={},
+                                 headers={"X-Seat-Token": token})
+        elif self.step > 6:
+            return Heard(HeardKind.SPEECH, text="stop the game")
+        return Heard(HeardKind.SILENCE)
+
+    def close(self) -> None:
+        self.client.close()
+
+
+@pytest.mark.parametrize("answer", ["yes", "no"])
+def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
+    opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
+                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "seed": 3}
+    channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
+    channel.start()
+    table = SeatMoves(channel, answer)
+    out = io.StringIO()
+    session = resistance_session(channel, table, out, opts, silence_timeout=60)
+    try:
+        session.run(fresh=True)
+    finally:
+        table.close()
+        channel.stop()
+    said = out.getvalue()
+    before_deal = said.split("Everyone confirmed their seat")[0]
+    assert table.questions == 1
+    assert "A new phone asks for Cleo's seat. Cleo, is that new phone yours?" in before_deal
+    if answer == "yes":
+        assert "Cleo's seat moved to another phone." in before_deal
+        assert "everyone checks their phone again: Ada, Ben, Cleo, Dan and Eve" in before_deal
+    else:
+        assert "Cleo's seat stays where it was." in before_deal
+        assert "moved to another phone" not in said
+    assert "Everyone confirmed their seat" in said and channel.seats.locked

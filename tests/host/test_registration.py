@@ -92,6 +92,7 @@ def test_the_companion_page_shows_a_registered_game_and_takes_its_moves(
         toy_registered: None) -> None:
     httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
     pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
+    from tests.host.companion_phone import page_origin
     from tests.host.toy.engine import Add, TenState
     from voice_host.host.companion import CompanionChannel
 
@@ -100,7 +101,8 @@ def test_the_companion_page_shows_a_registered_game_and_takes_its_moves(
     channel.start()
     try:
         channel.publish(state)
-        with httpx.Client(base_url=channel.url, timeout=10) as client:
+        with httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
+                          timeout=10) as client:
             script = client.get("/game.js")
             assert script.status_code == 200
             assert 'register("ten"' in script.text  # the toy's own page.js, not another game's

@@ -25,6 +25,7 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
+from voice_host.host.companion.news import SeatNews
 from voice_host.host.core.adapter import Decision, Prompt, winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
@@ -289,8 +290,10 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
     class Pages:
         """The parts of a CompanionChannel the session uses, with every seat confirmed."""
 
-        seats = SimpleNamespace(locked=True)
+        seats = SimpleNamespace(locked=True, pending_request=lambda: None,
+                                all_confirmed=lambda: True)
         wait_for_everyone = False
+        news = SeatNews()
 
         def __init__(self) -> None:
             self.queue: list[Any] = []
@@ -304,6 +307,9 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
 
         def take_seat_events(self) -> list[Any]:
             return []
+
+        def game_started(self) -> None:
+            pass
 
         def publish(self, state: Any) -> None:
             self.published += 1

@@ -314,10 +314,21 @@ def check_player_names(players: Sequence[str], description: GameDescription) -> 
             raise SetupError(problem)
     seen: set[str] = set()
     for p in names:
-        if lookup_key(p) in seen:  # "Zoe" and "Zoë" sound the same
-            raise SetupError(f"Two players are called {p}; please give everyone a different name.")
+        if lookup_key(p) in seen:  # "Zoe" and "Zoë", "Ada" and "ＡＤＡ" look and sound the same
+            raise SetupError(f"Two players are called {p} (or names that look the same); "
+                             "please give everyone a different name.")
         seen.add(lookup_key(p))
     return names
+
+
+_INVISIBLE = frozenset("\u115f\u1160\u3164\uffa0\u17b4\u17b5\u034f\u2800")
+"""Letters and marks that show as nothing (Hangul fillers, Khmer inherent vowels, ...)."""
+
+
+def _shown(text: str) -> str:
+    """``text`` safe to print: control and invisible characters written as escapes."""
+    return "".join(c if unicodedata.category(c)[0] in "LMNPSZ" and c != "\x7f"
+                   and c not in _INVISIBLE else f"\\u{ord(c):04x}" for c in text)
 
 
 def find_player(players: Sequence[str], name: object) -> str | None:
@@ -336,15 +347,18 @@ def name_problem(name: str) -> str | None:
     by ear, so it is letters (any alphabet, with accents), digits, and spaces, hyphens,
     apostrophes or dots between them: no emoji, symbols or markup."""
     bad = [c for c in name if not (unicodedata.category(c)[0] in "LMN"
-                                   or c in _NAME_PUNCTUATION)]
+                                   or c in _NAME_PUNCTUATION) or c in _INVISIBLE]
+    shown_name = _shown(name)
     if bad:
-        shown = "".join(dict.fromkeys(bad))
-        return (f"The name {name} cannot be said aloud: it has {shown!r} in it. Use letters, "
-                "with spaces, hyphens or apostrophes if needed.")
-    if not any(unicodedata.category(c)[0] == "L" for c in name):
-        return f"The name {name} cannot be said aloud: a name needs letters."
+        shown = _shown("".join(dict.fromkeys(bad)))
+        return (f"The name {shown_name} cannot be said aloud: it has {shown!r} in it. Use "
+                "letters, with spaces, hyphens or apostrophes if needed.")
+    if not any(unicodedata.category(c)[0] == "L" for c in name) or \
+            unicodedata.category(name[0])[0] == "M" or \
+            sum(unicodedata.category(c)[0] == "M" for c in name) > len(name) // 2:
+        return f"The name {shown_name} cannot be said aloud: a name needs letters."
     if len(name) > MAX_NAME_LENGTH:
-        return (f"The name {name} is too long to say in every sentence: use at most "
+        return (f"The name {shown_name} is too long to say in every sentence: use at most "
                 f"{MAX_NAME_LENGTH} characters, a first name or a nickname.")
     return None
 

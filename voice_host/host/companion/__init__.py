@@ -6,11 +6,8 @@ Needs the ``companion`` extra (starlette, uvicorn, qrcode); imported only when a
 
 from __future__ import annotations
 
-from voice_host.host.companion.channel import (
-    CompanionChannel,
-    default_bind_address,
-    lan_address,
-)
+from voice_host.host.companion.address import default_bind_address, lan_address
+from voice_host.host.companion.channel import CompanionChannel
 from voice_host.host.companion.output import CompanionOutput
 from voice_host.host.companion.seats import Claim, Refusal, SeatBook, SeatError
 from voice_host.host.core.config import DEFAULT_PORT

@@ -20,7 +20,6 @@ The session loop (or a test) drives it from its own thread:
 from __future__ import annotations
 
 import logging
-import socket
 import ssl
 import threading
 from collections import deque
@@ -30,7 +29,17 @@ from typing import Any
 
 from voice_host.games import Action, GameError, GameState, IllegalAction
 from voice_host.host.companion import games
+from voice_host.host.companion.address import (
+    host_allowed,
+    is_ip,
+    lan_address,
+    own_addresses,
+    qr_text,
+)
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.news import SeatNews
+from voice_host.host.companion.padding import bucket, size_of
+from voice_host.host.companion.seat_room import SeatRoom
 from voice_host.host.companion.seats import SeatBook, safe
 from voice_host.host.companion.strings import fill, game_page_strings
 from voice_host.host.core.narration import Narrator
@@ -42,29 +51,15 @@ from voice_host.host.core.values import Line
 log = logging.getLogger("voice_host.companion")
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+VIEW_STEP = 1024
+"""Every seat's view at one step is padded to the same multiple of this many bytes."""
+PRIVATE_STEP = 1024
+"""A private line is padded to a multiple of this many bytes."""
+SEQ_ROOM = 24
+"""Bytes kept for the sequence number the hub adds."""
 
 
-def lan_address() -> str | None:
-    """The address of this machine on its local network (the interface of the default
-    route), or None. Connecting a UDP socket only looks up the route: no packet is sent."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.254.254.254", 9))
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") or address == "0.0.0.0" else address
-
-
-def default_bind_address() -> str:
-    """Where the server listens unless told otherwise: the local-network interface only
-    (phones on the same Wi-Fi reach it; other interfaces do not), else the loopback."""
-    return lan_address() or "127.0.0.1"
-
-
-class CompanionChannel:
+class CompanionChannel(SeatRoom):
     """Private views and private input for one game, over a small local web server."""
 
     def __init__(self, game: str, players: Sequence[str], *, host: str = "127.0.0.1",
@@ -86,6 +81,8 @@ class CompanionChannel:
         self.seats.on_change = self._seats_changed
         self.seats.on_new_code = self._new_move_code
         self.hub = Hub()
+        self.news = SeatNews()
+        """Seat news waiting to be said, merged (see :mod:`.news`)."""
         self._lock = threading.RLock()
         self._arrived = threading.Condition(self._lock)
         self._state_cls: type[GameState] | None = None
@@ -95,15 +92,13 @@ class CompanionChannel:
         self._server: Any = None
         self._clock_shown = False
         self._port = 0
+        self._view_size = VIEW_STEP
+        """The padded size of the seats' views at the current step."""
         self.url = ""
         self.names: set[str] = set()
         """Host names (besides IP literals and localhost) the page may be asked for."""
 
     # ------------------------------------------------------------------ life cycle
-
-    @property
-    def room_code(self) -> str:
-        return self.seats.room_code
 
     @property
     def port(self) -> int:
@@ -119,7 +114,8 @@ class CompanionChannel:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
-                    client=address, seat=None, what="connection", reason=what))
+                    client=address, seat=None, what="connection", reason=what),
+                own=self.own_addresses())
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
@@ -137,7 +133,7 @@ class CompanionChannel:
         shown = self.bind_host
         if shown in ("0.0.0.0", "::", ""):
             shown = lan_address() or "127.0.0.1"
-        if not _is_ip(shown):
+        if not is_ip(shown):
             self.names.add(shown.lower())
         if ":" in shown:
             shown = f"[{shown}]"
@@ -157,70 +153,34 @@ class CompanionChannel:
             self.seats.flush_log()
 
     def host_allowed(self, host: str) -> bool:
-        """Whether a request's ``Host`` header names this server: an IP address or
-        ``localhost`` (no DNS rebinding possible) or a name it announced, with its port."""
-        host = host.strip().lower()
-        if host.startswith("["):
-            name, _, rest = host[1:].partition("]")
-            port = rest[1:] if rest.startswith(":") else ""
-        elif host.count(":") == 1:
-            name, _, port = host.partition(":")
-        else:
-            name, port = host, ""
-        if not name:
-            return False
-        if port != str(self.port) and (port or self.port not in (80, 443)):
-            return False
-        return _is_ip(name) or name == "localhost" or name in self.names
+        """Whether a request's ``Host`` header names this server (see :mod:`.address`)."""
+        return host_allowed(host, self.port, self.names)
+
+    def own_addresses(self) -> set[str]:
+        return own_addresses(self.bind_host)
 
     def join_url(self) -> str:
         """The URL with the room code after ``#`` (for the QR code: no typing needed)."""
         return f"{self.url}#{self.room_code}"
 
     def qr_text(self) -> str:
-        """A QR code of :meth:`join_url` drawn with text characters, for the terminal."""
-        import io
+        return qr_text(self.join_url())
 
-        import qrcode
-
-        qr = qrcode.QRCode(border=1)
-        qr.add_data(self.join_url())
-        qr.make(fit=True)
-        out = io.StringIO()
-        qr.print_ascii(out=out, invert=True)
-        return out.getvalue()
-
-    def move_code(self, seat: str) -> str | None:
-        """The code that moves ``seat`` to a new device (shown on the host's screen only when
-        the host asks for that one seat)."""
-        return self.seats.move_code(seat)
-
-    # ------------------------------------------------------------------ seats
-
-    def seat_list(self) -> dict[str, Any]:
-        """Who holds a seat and who confirmed (public: the table sees it)."""
-        return {"seats": [{"name": s.name, "claimed": s.claimed, "confirmed": s.confirmed}
-                          for s in self.seats.seats()],
-                "locked": self.seats.locked, "everyone": self.wait_for_everyone}
-
-    def take_seat_events(self) -> list[Any]:
-        """Seat changes since the last call, for the host to say aloud."""
-        return self.seats.take_events()
-
-    def wait_for_seat_event(self, timeout: float) -> None:
-        """Sleep until a seat changes or ``timeout`` seconds pass."""
-        with self._arrived:
-            if not self.seats.events:
-                self._arrived.wait(timeout)
-
-    def lock_seats(self) -> None:
-        """Every player confirmed their seat: lock them and show each seat its view."""
-        self.seats.lock()
+    def _show_views(self) -> None:
         with self._lock:
-            if self._state_json is not None:
+            if self._state_json is not None and self._state_cls is not None:
                 self._rebuild_shadow()
-                for player in self.players:
-                    self._post_seat_view(player, None)
+                self._post_views(self._state_cls.from_json(self._state_json), self.players)
+
+    def _post_views(self, state: GameState, seats: Sequence[str]) -> None:
+        """Every seat's view of ``state``, padded to one size whatever the roles (lock
+        held): the largest, rounded up to :data:`VIEW_STEP`."""
+        views = {seat: self._seat_view(seat, state) for seat in seats}
+        if views:
+            largest = max(size_of(v) for v in views.values())
+            self._view_size = bucket(largest + SEQ_ROOM, VIEW_STEP)
+        for seat, view in views.items():
+            self._post_view(seat, view)
 
     def to_json(self) -> dict[str, Any]:
         return {**self.seats.to_json(), "port": self.port}
@@ -255,9 +215,7 @@ class CompanionChannel:
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
-            for player in self.players:  # nobody sees a secret before the table confirmed
-                if self._may_show(player):
-                    self._post_seat_view(player, state)
+            self._post_views(state, [p for p in self.players if self._may_show(p)])
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)
 
@@ -268,7 +226,7 @@ class CompanionChannel:
         if seat not in self.players:
             return SPOKEN
         self.hub.post(seat_audience(seat), {"type": "private", "text": line.text},
-                      keep="always")
+                      keep="always", pad_step=PRIVATE_STEP)
         # the host says "... is on <this>"
         return Delivery(Via.COMPANION, self.words("host.secret_place"))
 
@@ -356,27 +314,6 @@ class CompanionChannel:
         ready = self.seats.locked or not self.wait_for_everyone
         return games.phone_turn(self.game, state) if ready else ()
 
-    # ------------------------------------------------------------------ for the server
-
-    def seat_hello(self, seat: str) -> dict[str, Any]:
-        return {"audience": "seat", "seat": seat, "room": self.room_code, "game": self.game,
-                "lang": self.lang, "players": list(self.players),
-                "move_code": self.seats.move_code(seat), "extras": games.extras(self.game),
-                **self.seat_list()}
-
-    def table_hello(self) -> dict[str, Any]:
-        return {"audience": "table", "room": self.room_code, "game": self.game,
-                "lang": self.lang, "players": list(self.players),
-                "extras": games.extras(self.game), **self.seat_list()}
-
-    def seat_snapshot(self, seat: str) -> list[dict[str, Any]]:
-        with self.hub._lock:
-            return self.hub._stream(seat_audience(seat)).snapshot()
-
-    def table_snapshot(self) -> list[dict[str, Any]]:
-        with self.hub._lock:
-            return self.hub._stream(TABLE).snapshot()
-
     # ------------------------------------------------------------------ internals
 
     def _rebuild_shadow(self) -> None:
@@ -396,18 +333,26 @@ class CompanionChannel:
     def _post_seat_view(self, seat: str, state: GameState | None) -> None:
         """Post ``seat``'s view (from ``state``, else the published one) with its choices
         (lock held)."""
+        self._post_view(seat, self._seat_view(seat, state))
+
+    def _post_view(self, seat: str, view: dict[str, Any]) -> None:
+        self.hub.post(seat_audience(seat), view, keep="latest", pad_to=self._view_size,
+                      pad_step=VIEW_STEP)
+
+    def _seat_view(self, seat: str, state: GameState | None) -> dict[str, Any]:
+        """``seat``'s view message (lock held)."""
         if state is None:
             assert self._state_cls is not None and self._state_json is not None
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
         offered = games.choices(self.game, self._shadow, seat, self.words)
         waiting = any(getattr(a, "player", None) == seat for a in self._queue)
-        self.hub.post(seat_audience(seat), {
+        return {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
                          **c.extra} for c in offered],
             "sent": waiting,
-        }, keep="latest")
+        }
 
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the
@@ -452,13 +397,3 @@ class CompanionChannel:
                 self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
             return False
         return True
-
-
-def _is_ip(name: str) -> bool:
-    import ipaddress
-
-    try:
-        ipaddress.ip_address(name.strip("[]"))
-    except ValueError:
-        return False
-    return True

@@ -14,10 +14,14 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from voice_host.host.companion.padding import padded_json
+
 BACKLOG = 2000
 """Messages each stream keeps for clients that reconnect."""
 QUEUE_LIMIT = 20000
 """A client further behind than this is disconnected (it reconnects and catches up)."""
+RESET_BUCKET = 4096
+"""A seat's catch-up message is padded to a multiple of this many bytes."""
 TABLE = "table"
 """Audience name of the table views; seats use ``"seat:<name>"``."""
 
@@ -82,17 +86,20 @@ class Hub:
             stream = self._streams[audience] = _Stream()
         return stream
 
-    def post(self, audience: str, message: dict[str, Any], *, keep: str = "") -> int:
+    def post(self, audience: str, message: dict[str, Any], *, keep: str = "",
+             pad_to: int = 0, pad_step: int = 0) -> int:
         """Number ``message`` in ``audience``'s stream and send it to its clients, in order.
 
         ``keep="latest"``: the newest message of its ``type`` is part of every snapshot (the
         view); ``keep="always"``: every such message is (private lines); ``""``: only the
-        backlog keeps it (captions, countdown ticks)."""
+        backlog keeps it (captions, countdown ticks). ``pad_step``: the text is padded to
+        ``pad_to`` bytes (or the next multiple of ``pad_step``) so its size tells nothing."""
         with self._lock:
             stream = self._stream(audience)
             stream.seq += 1
             numbered = {**message, "seq": stream.seq}
-            text = json.dumps(numbered, ensure_ascii=False)
+            text = padded_json(numbered, to=pad_to, step=pad_step) if pad_step \
+                else json.dumps(numbered, ensure_ascii=False)
             stream.backlog.append((stream.seq, text))
             if keep == "latest":
                 stream.latest[str(message["type"])] = numbered
@@ -127,7 +134,8 @@ class Hub:
                         sub._put(text)
             else:
                 reset = {"type": "reset", "seq": stream.seq, "items": stream.snapshot()}
-                sub._put(json.dumps(reset, ensure_ascii=False))
+                sub._put(padded_json(reset, step=RESET_BUCKET) if audience != TABLE
+                         else json.dumps(reset, ensure_ascii=False))
             stream.clients.add(sub)
         return sub
 

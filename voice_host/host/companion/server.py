@@ -5,22 +5,29 @@ HTTP API (JSON; a seat's token travels in the ``X-Seat-Token`` header, never in 
 
 * ``GET /api/strings`` -> the page's words in the game's language;
 * ``POST /api/room`` ``{room}`` -> the game and its seats (claimed, confirmed, locked);
-* ``POST /api/claim`` ``{room, seat, move_code?}`` -> ``{seat, token, move_code, replaced}``;
+* ``POST /api/claim`` ``{room, seat, move_code?, ticket?}`` -> ``{seat, token, move_code,
+  replaced}``, or 202 ``{pending, ticket}`` when the host must ask the table first (the phone
+  then asks again with its ticket);
 * ``POST /api/seat/{name}/confirm`` -> the player tapped "That's me";
 * ``GET /api/seat/{name}`` -> that seat's private view (403 without its token; no view until
   every seat is confirmed);
 * ``POST /api/seat/{name}/act`` ``{choice}`` -> queued for the host, or 422 with the engine's
   reason (403 without the seat's token);
 * ``POST /api/seat/{name}/leave`` -> the seat leaves this device;
-* ``GET /api/table?room=CODE`` -> the public view.
+* ``POST /api/table`` ``{room}`` -> the public view.
+
+A room code counts only in a request from the page itself (same-origin ``Origin``, not
+``Sec-Fetch-Site: cross-site``): any other is refused before the code is compared.
 
 Websocket ``/ws``: the first message is ``{"seat", "token", "since"}`` or
 ``{"table": true, "room", "since"}``; then the server sends numbered messages of that
 audience in order (see :mod:`.hub`).
 
 Before any route: :class:`Guard` checks ``Host`` (DNS rebinding), ``Origin`` (other sites),
-the POST body's type and announced length; the HTTP protocol itself caps connections per
-address and closes idle ones (:func:`guarded_protocol`)."""
+the POST body's type and announced length (:mod:`.http_guard`); the HTTP protocol shares
+connections fairly and puts a deadline on every request (:mod:`.transport`). Websockets that
+have not said who they are yet are few per address and network, and closed after
+:data:`FIRST_MESSAGE_TIMEOUT` seconds; the host's own machine keeps table views."""
 
 from __future__ import annotations
 
@@ -28,8 +35,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import socket
-import threading
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
@@ -37,11 +42,26 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from voice_host.host.companion.http_guard import (
+    MAX_BODY,
+    Guard,
+    SecurityHeaders,
+    refused,
+    same_origin,
+)
 from voice_host.host.companion.hub import TABLE, seat_audience
-from voice_host.host.companion.seats import SeatError, safe
+from voice_host.host.companion.limits import FairSlots, Slot
+from voice_host.host.companion.padding import padded_json
+from voice_host.host.companion.seats import SeatError
+from voice_host.host.companion.transport import (  # noqa: F401 - the server's parts, here
+    CONNECTIONS_PER_ADDRESS,
+    FIRST_REQUEST_TIMEOUT,
+    ServerThread,
+    guarded_protocol,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -50,106 +70,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("voice_host.companion")
 
-MAX_BODY = 4096
-"""Largest request body accepted (every request is a few short fields)."""
 TOKEN_HEADER = "x-seat-token"
 SOCKETS_PER_SEAT = 3
 """Websockets one seat may hold at once (a phone, its reload, a second tab)."""
 TABLE_SOCKETS = 8
-"""Table views at once."""
+"""Table views at once from other machines (the host's own machine has more, see
+:data:`RESERVED_TABLE_SOCKETS`)."""
+TABLE_SOCKETS_PER_ADDRESS = 2
+RESERVED_TABLE_SOCKETS = 2
+"""Table views kept for the host's own machine, whatever the others hold."""
 MAX_SOCKETS = 64
-"""Websockets in all, and websockets still saying who they are."""
-MAX_CONNECTIONS = 200
-"""Connections the server serves at once (uvicorn answers 503 beyond)."""
-CONNECTIONS_PER_ADDRESS = 32
-"""Open connections one address may hold (a phone needs a few); more are closed at once."""
-FIRST_REQUEST_TIMEOUT = 5.0
-"""A connection that has not sent a whole request head by then is closed."""
-FIRST_MESSAGE_TIMEOUT = 10.0
-
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (b"cache-control", b"no-store"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-    (b"cross-origin-resource-policy", b"same-origin"),
-]
-
-
-class SecurityHeaders:
-    """Adds the security headers above to every HTTP response."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], *SECURITY_HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)
-
-
-class Guard:
-    """Refuses, before any route runs: a ``Host`` that is not a name this server announced
-    (DNS rebinding), an ``Origin`` other than the page's own (another site's page), and on
-    POST any body that is not ``application/json`` or is longer than :data:`MAX_BODY` by its
-    ``Content-Length`` (not read)."""
-
-    def __init__(self, app: ASGIApp, channel: CompanionChannel) -> None:
-        self.app = app
-        self.channel = channel
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        kind = scope["type"]
-        if kind not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
-        client = scope["client"][0] if scope.get("client") else "unknown"
-        problem = self.problem(kind, scope, headers)
-        if problem is None:
-            await self.app(scope, receive, send)
-            return
-        key, status, what = problem
-        error = SeatError(key, status)
-        self.channel.seats.refuse(client=client, seat=None, what=what, reason=error.reason)
-        if kind == "websocket":
-            await send({"type": "websocket.close", "code": 4403})
-            return
-        response = _refused(error.text(self.channel.lang), status)
-        await response(scope, receive, send)
-
-    def problem(self, kind: str, scope: Scope, headers: dict[str, str]
-                ) -> tuple[str, int, str] | None:
-        host = headers.get("host", "")
-        if not self.channel.host_allowed(host):
-            return "wrong_host", 421, "unknown Host"
-        origin = headers.get("origin")
-        secure = scope.get("scheme") in ("https", "wss")
-        own = f"{'https' if secure else 'http'}://{host.lower()}"
-        if origin is not None and origin.lower() != own:
-            return "cross_site", 403, "other Origin"
-        if kind == "http" and scope.get("method") == "POST":
-            media = headers.get("content-type", "").split(";", 1)[0].strip().lower()
-            if media != "application/json":
-                return "not_json", 415, "not JSON"
-            length = headers.get("content-length")
-            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                return "too_long", 413, "long body"
-        return None
-
+"""Websockets in all."""
+PENDING_SOCKETS = 32
+"""Websockets still saying who they are, in all ..."""
+PENDING_PER_ADDRESS = 4
+"""... from one address ..."""
+PENDING_PER_NETWORK = 16
+"""... and from one /24 or /64 (its heaviest address loses its oldest to a newcomer)."""
+FIRST_MESSAGE_TIMEOUT = 3.0
+"""Seconds a websocket has to say who it is."""
+VIEW_BUCKET = 2048
+"""A seat's view over HTTP is padded to a multiple of this many bytes."""
 
 def _client(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "unknown"
@@ -187,10 +128,15 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     """The ASGI application of ``channel``."""
     seats = channel.seats
     lang = channel.lang
-    opening = {"count": 0}
+    pending: FairSlots[WebSocket] = FairSlots(
+        PENDING_PER_ADDRESS, PENDING_PER_NETWORK, PENDING_SOCKETS, PENDING_PER_ADDRESS,
+        frozenset(channel.own_addresses()))
+    tables: FairSlots[WebSocket] = FairSlots(
+        TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS,
+        frozenset(channel.own_addresses()))
 
-    def refused(exc: SeatError) -> JSONResponse:
-        return _refused(exc.text(lang), exc.status)
+    def refuse(exc: SeatError) -> JSONResponse:
+        return refused(exc, lang)
 
     async def seat_page(request: Request) -> Response:
         return FileResponse(static_dir / "index.html", media_type="text/html")
@@ -212,28 +158,39 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def strings(request: Request) -> Response:
         return JSONResponse({"lang": lang, "strings": channel.page_strings()})
 
+    def trusted(request: Request | WebSocket) -> bool:
+        headers = {k.lower(): v for k, v in request.headers.items()}
+        return same_origin(request.scope, headers)
+
     async def room(request: Request) -> Response:
         try:
             data = await _body(request)
-            seats.check_room(_text(data, "room"), client=_client(request))
+            seats.check_room(_text(data, "room"), client=_client(request),
+                             trusted=trusted(request))
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
         return JSONResponse({"ok": True, "game": channel.game, "room": seats.room_code,
                              **channel.seat_list()})
 
     async def claim(request: Request) -> Response:
+        token = request.headers.get(TOKEN_HEADER)
         try:
             data = await _body(request)
             granted = seats.claim(_text(data, "room"), _text(data, "seat"),
                                   move_code=_text(data, "move_code", 20),
-                                  client=_client(request))
+                                  ticket=_text(data, "ticket", 60), token=token or None,
+                                  client=_client(request), trusted=trusted(request))
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
+        if granted.ticket:  # the host asks the table; the phone asks again with its ticket
+            return JSONResponse({"ok": True, "seat": granted.seat, "pending": True,
+                                 "ticket": granted.ticket}, status_code=202)
         if granted.replaced:
             channel.hub.close_audience(seat_audience(granted.seat), {
                 "type": "moved", "key": "moved_away", "seat": granted.seat})
-        return JSONResponse({"ok": True, "seat": granted.seat, "token": granted.token,
-                             "move_code": granted.move_code, "replaced": granted.replaced})
+        return JSONResponse({"ok": True, "seat": granted.seat,
+                             "token": granted.token or token, "move_code": granted.move_code,
+                             "replaced": granted.replaced})
 
     def authorised(request: Request, what: str) -> str:
         name = request.path_params["name"]
@@ -245,9 +202,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         try:
             seat = authorised(request, "read view")
         except SeatError as exc:
-            return refused(exc)
-        return JSONResponse({"ok": True, **channel.seat_hello(seat),
-                             "items": channel.seat_snapshot(seat)})
+            return refuse(exc)
+        body = padded_json({"ok": True, **channel.seat_hello(seat),
+                            "items": channel.seat_snapshot(seat)}, step=VIEW_BUCKET)
+        return Response(body, media_type="application/json")
 
     async def act(request: Request) -> Response:
         try:
@@ -255,11 +213,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             data = await _body(request)
             choice = _text(data, "choice", 80)
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
         ok, text = channel.submit(seat, choice)
         if not ok:
             return _refused(text, 422)
-        return JSONResponse({"ok": True, "text": text})
+        return Response(padded_json({"ok": True, "text": text}, step=256),
+                        media_type="application/json")
 
     async def confirm(request: Request) -> Response:
         try:
@@ -267,7 +226,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await _body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
         return JSONResponse({"ok": True})
 
     async def leave(request: Request) -> Response:
@@ -277,26 +236,37 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await _body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
         channel.hub.close_audience(seat_audience(seat))
         return JSONResponse({"ok": True})
 
     async def table(request: Request) -> Response:
         try:
-            seats.check_room(request.query_params.get("room", "")[:20], client=_client(request))
+            data = await _body(request)
+            seats.check_room(_text(data, "room", 20), client=_client(request),
+                             trusted=trusted(request))
         except SeatError as exc:
-            return refused(exc)
+            return refuse(exc)
         return JSONResponse({"ok": True, "game": channel.game,
                              "items": channel.table_snapshot()})
 
     async def websocket(ws: WebSocket) -> None:
         client = _client(ws)
-        if opening["count"] >= MAX_SOCKETS or channel.hub.client_count() >= MAX_SOCKETS:
+        if channel.hub.client_count() >= MAX_SOCKETS:
             seats.refuse(client=client, seat=None, what="websocket",
                          reason="too many connections")
             await ws.close(4429)
             return
-        opening["count"] += 1
+        def end() -> None:  # a newcomer takes this silent socket's place
+            asyncio.ensure_future(ws.close(4408))
+
+        hold: Slot[WebSocket] | None = pending.admit(client, ws, end)
+        if hold is None:
+            seats.refuse(client=client, seat=None, what="websocket",
+                         reason="too many websockets saying nothing")
+            await ws.close(4429)
+            return
+        table_slot: Slot[WebSocket] | None = None
         try:
             await ws.accept()
             first = json.loads(await asyncio.wait_for(ws.receive_text(),
@@ -306,8 +276,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(str(first.get("room", ""))[:20], client=client)
-                audience, limit = TABLE, TABLE_SOCKETS
+                seats.check_room(str(first.get("room", ""))[:20], client=client,
+                                 trusted=trusted(ws))
+                table_slot = tables.admit(client, ws, lambda: None, lambda: False)
+                if table_slot is None:
+                    raise SeatError("too_many_sockets", 429)
+                audience = TABLE
                 hello = channel.table_hello()
             else:
                 name = str(first.get("seat", ""))[:100]
@@ -315,35 +289,41 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
                 token = first.get("token")
                 seats.check(seat, token if isinstance(token, str) else None, client=client,
                             what="open seat")
-                audience, limit = seat_audience(seat), SOCKETS_PER_SEAT
+                audience = seat_audience(seat)
                 hello = channel.seat_hello(seat)
-            if channel.hub.client_count(audience) >= limit:
-                raise SeatError("too_many_sockets", 429)
+                if channel.hub.client_count(audience) >= SOCKETS_PER_SEAT:
+                    raise SeatError("too_many_sockets", 429)
         except SeatError as exc:
+            tables.release(table_slot)
             if exc.key == "too_many_sockets":
                 seats.refuse(client=client, seat=None, what="websocket", reason=exc.reason)
             await _send_and_close(ws, {"type": "refused", "reason": exc.text(lang),
-                                       "status": exc.status}, 4403)
+                                       "key": exc.key, "status": exc.status}, 4403)
             return
         except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError):
+            tables.release(table_slot)
             await _send_and_close(ws, {"type": "refused", "status": 400,
                                        "reason": SeatError("not_understood", 400).text(lang)},
                                   4400)
             return
         finally:
-            opening["count"] -= 1
-        await ws.send_text(json.dumps({"type": "hello", "seq": 0, **hello}, ensure_ascii=False))
-        sub = channel.hub.subscribe(audience, since)
-        sender = asyncio.create_task(_pump(ws, sub.queue))
-        receiver = asyncio.create_task(_drain(ws))
+            pending.release(hold)
         try:
-            await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            await ws.send_text(json.dumps({"type": "hello", "seq": 0, **hello},
+                                          ensure_ascii=False))
+            sub = channel.hub.subscribe(audience, since)
+            sender = asyncio.create_task(_pump(ws, sub.queue))
+            receiver = asyncio.create_task(_drain(ws))
+            try:
+                await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                channel.hub.unsubscribe(sub)
+                for task in (sender, receiver):
+                    task.cancel()
+                with contextlib.suppress(Exception):
+                    await ws.close(4000 if sub.overflowed else 1000)
         finally:
-            channel.hub.unsubscribe(sub)
-            for task in (sender, receiver):
-                task.cancel()
-            with contextlib.suppress(Exception):
-                await ws.close(4000 if sub.overflowed else 1000)
+            tables.release(table_slot)
 
     routes = [
         Route("/", seat_page),
@@ -357,7 +337,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         Route("/api/seat/{name}/act", act, methods=["POST"]),
         Route("/api/seat/{name}/confirm", confirm, methods=["POST"]),
         Route("/api/seat/{name}/leave", leave, methods=["POST"]),
-        Route("/api/table", table),
+        Route("/api/table", table, methods=["POST"]),
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=static_dir), name="static"),
     ]
@@ -385,126 +365,3 @@ async def _drain(ws: WebSocket) -> None:
             await ws.receive_text()
 
 
-def guarded_protocol(on_refused: Any) -> type[asyncio.Protocol]:
-    """uvicorn's HTTP protocol, with two limits of its own: at most
-    :data:`CONNECTIONS_PER_ADDRESS` open connections per address, and a connection that
-    sends no request head within :data:`FIRST_REQUEST_TIMEOUT` seconds is closed (idle or
-    slow sockets cannot use up the server). ``on_refused(address, what)`` records each."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    live: dict[str, set[asyncio.BaseTransport]] = {}
-
-    class Guarded(H11Protocol):
-        _first_request: asyncio.TimerHandle | None = None
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:  # type: ignore[override]
-            super().connection_made(transport)  # type: ignore[arg-type]
-            peer = transport.get_extra_info("peername")
-            address = str(peer[0]) if peer else "unknown"
-            mine = {t for t in live.get(address, set()) if not t.is_closing()}
-            if len(mine) >= CONNECTIONS_PER_ADDRESS:
-                live[address] = mine
-                on_refused(address, "too many connections")
-                transport.close()
-                return
-            mine.add(transport)
-            live[address] = mine
-            for other in [a for a, ts in live.items() if not ts]:
-                del live[other]
-            self._first_request = self.loop.call_later(FIRST_REQUEST_TIMEOUT,
-                                                       self._no_request, address)
-
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            # a request came, or the connection became a websocket (another protocol)
-            started = self.cycle is not None or self.transport.get_protocol() is not self
-            if started and self._first_request is not None:
-                self._first_request.cancel()
-                self._first_request = None
-
-        def _no_request(self, address: str) -> None:
-            self._first_request = None
-            if (self.cycle is None and self.transport.get_protocol() is self
-                    and not self.transport.is_closing()):
-                on_refused(address, "no request in time")
-                self.transport.close()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            if self._first_request is not None:
-                self._first_request.cancel()
-                self._first_request = None
-            super().connection_lost(exc)
-
-    return Guarded
-
-
-class ServerLogGuard(logging.Filter):
-    """uvicorn's own log lines (e.g. "Invalid HTTP request received." for every malformed
-    request) are refusals too: counted with the others instead of one line each; anything
-    worse is let through, escaped."""
-
-    def __init__(self, on_refused: Any) -> None:
-        super().__init__()
-        self.on_refused = on_refused
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if record.levelno < logging.ERROR:
-            self.on_refused("network", message)
-            return False
-        record.msg = safe(message, limit=400)
-        record.args = ()
-        return True
-
-
-class ServerThread:
-    """uvicorn serving ``app`` on ``host:port`` (0 = any free port) in a daemon thread."""
-
-    def __init__(self, app: ASGIApp, host: str, port: int, *,
-                 tls: tuple[str, str] | None = None,
-                 on_refused: Any = lambda address, what: None) -> None:
-        import uvicorn
-
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.sock = socket.socket(family, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind((host, port))
-        self.port: int = self.sock.getsockname()[1]
-        config = uvicorn.Config(app, lifespan="off", log_config=None, log_level="warning",
-                                access_log=False, loop="asyncio", ws="websockets-sansio",
-                                http=guarded_protocol(on_refused),
-                                ws_max_size=64 * 1024, timeout_graceful_shutdown=2,
-                                server_header=False, limit_concurrency=MAX_CONNECTIONS,
-                                h11_max_incomplete_event_size=16 * 1024,
-                                ssl_certfile=tls[0] if tls else None,
-                                ssl_keyfile=tls[1] if tls else None)
-        self.server = uvicorn.Server(config)
-        self.log_guard = ServerLogGuard(on_refused)
-        for name in ("uvicorn.error", "uvicorn"):
-            logging.getLogger(name).addFilter(self.log_guard)
-        self.thread = threading.Thread(target=self._run, name="voice-host-companion",
-                                       daemon=True)
-        self.error: BaseException | None = None
-
-    def _run(self) -> None:
-        try:
-            self.server.run(sockets=[self.sock])
-        except BaseException as exc:  # noqa: BLE001 - reported to the starting thread
-            self.error = exc
-
-    def start(self, timeout: float = 15.0) -> None:
-        self.thread.start()
-        waited = 0.0
-        while not self.server.started:
-            if not self.thread.is_alive() or waited > timeout:
-                raise OSError(f"The companion server did not start: {self.error}")
-            self.thread.join(0.02)
-            waited += 0.02
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=5)
-        for name in ("uvicorn.error", "uvicorn"):
-            logging.getLogger(name).removeFilter(self.log_guard)
-        with contextlib.suppress(OSError):
-            self.sock.close()

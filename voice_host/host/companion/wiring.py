@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voice_host.host.companion.refusal_log import safe
 from voice_host.host.core.config import DEFAULT_PORT, SessionConfig
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
@@ -38,6 +39,55 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "private key (PEM files)")
 
 
+class SeatsFile:
+    """The seats file of a game, written only when what it keeps really changed (a flood of
+    claims and leaves, or a confirmation sent twice, does not rewrite it each time)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.writes = 0
+        self._text = ""
+        self._lock = threading.Lock()  # the server's and the host's threads both change seats
+
+    def keep(self, data: dict[str, Any]) -> bool:
+        """Write ``data`` if it differs from what was written last; True when written."""
+        with self._lock:  # read and write together, so the newest seats are written last
+            text = json.dumps(data, sort_keys=True)
+            if text == self._text:
+                return False
+            atomic_write_text(self.path, text)
+            self._text = text
+            self.writes += 1
+            return True
+
+
+def keep_seats_in(channel: CompanionChannel, seats_file: SeatsFile) -> None:
+    """After every seat change, ``channel``'s seats go to ``seats_file`` (if they changed)."""
+    inner = channel.seats.on_change
+
+    def keep_seats() -> None:
+        inner()
+        seats_file.keep(channel.to_json())
+
+    channel.seats.on_change = keep_seats
+    keep_seats()
+
+
+def check_key_file(key: Path) -> None:
+    """A TLS private key anyone may change is refused; one others may read gets a
+    warning (anyone on this computer could then pose as the page)."""
+    import stat
+
+    mode = key.stat().st_mode
+    shown = safe(str(key), 200)
+    if mode & stat.S_IWOTH:
+        raise WiringError(f"The private key {shown} can be changed by anyone on this "
+                          f"computer; make it private first: chmod 600 {shown}")
+    if mode & (stat.S_IRGRP | stat.S_IROTH | stat.S_IWGRP):
+        print(f"Warning: other users of this computer can read the private key {shown}; "
+              f"chmod 600 {shown} keeps it yours.", file=sys.stderr)
+
+
 def seats_path(save_path: Path) -> Path:
     """Where a game's room code and seats are kept (next to its save, private to the user;
     not ``.json``, so it is never taken for a saved game)."""
@@ -51,7 +101,8 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     the page keeps its room code, seats and port. Raises :class:`WiringError` with a
     sentence when it cannot start."""
     try:
-        from voice_host.host.companion.channel import CompanionChannel, default_bind_address
+        from voice_host.host.companion.address import default_bind_address
+        from voice_host.host.companion.channel import CompanionChannel
         from voice_host.host.companion.output import CompanionOutput
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
@@ -66,6 +117,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         for path in tls:
             if not Path(path).is_file():
                 raise WiringError(f"There is no certificate or key file at {path}.")
+        check_key_file(Path(tls[1]))
     channel = CompanionChannel(config.game, state.players, host=host, port=port,
                                lang=config.lang,
                                tls=(str(tls[0]), str(tls[1])) if tls else None,
@@ -88,15 +140,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     except OSError as exc:
         raise WiringError(str(exc)) from None
     if kept is not None:
-        writing = threading.Lock()  # the server's and the host's threads both change seats
-
-        def keep_seats(inner: Any = channel.seats.on_change) -> None:
-            inner()
-            with writing:  # read and write together, so the newest seats are written last
-                atomic_write_text(kept, json.dumps(channel.to_json()))
-
-        channel.seats.on_change = keep_seats
-        keep_seats()
+        keep_seats_in(channel, SeatsFile(kept))
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from voice_host.games import Action, GameState
-from voice_host.games.base import find_player
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.commands import UNIVERSAL
 from voice_host.host.core.understanding import understand
@@ -105,6 +104,14 @@ class Companion(Protocol):
 
     def lock_seats(self) -> None: ...
 
+    def try_lock_seats(self) -> bool:
+        """Lock the seats if every one is confirmed, in one step (True when locked)."""
+        ...
+
+    def game_started(self) -> None:
+        """A player's move was taken: with physical cards the seats lock now."""
+        ...
+
     def move_code(self, seat: str) -> str | None:
         """The seat's current move code (shown on the host's screen only)."""
         ...
@@ -176,6 +183,7 @@ class PhoneDesk:
         s = self.session
         waited = 0.0
         while not done():
+            self.seat_news()  # seat news, and a phone asking for a seat
             pg, matcher = s.phase_grammar(prompt.phase)
             request = ListenRequest(
                 grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
@@ -209,8 +217,7 @@ class PhoneDesk:
             if self.seat_news():
                 waited = 0.0
             seats = channel.seats.seats()
-            if channel.seats.all_confirmed():
-                channel.lock_seats()
+            if channel.try_lock_seats():  # in one step: no move slips in between
                 s.say_key("companion.all_confirmed")
                 return None
             missing = [seat.name for seat in seats if not seat.claimed]
@@ -236,13 +243,11 @@ class PhoneDesk:
                               names=names([seat.name for seat in seats if not seat.confirmed]))
 
     def seat_news(self) -> bool:
-        """Say aloud what changed on the seats (a claim, a move, a seat left, a move code
-        replaced after wrong guesses); confirmations show on the pages only."""
-        s = self.session
-        said = [s.narrator.line(f"companion.{e.kind}", name=e.seat)
-                for e in self.companion.take_seat_events() if e.kind != "confirmed"]
-        s.say(said)
-        return bool(said)
+        """Say what changed on the seats (merged, at most every few seconds), who must
+        confirm again after a move, and ask the table about a phone that asks for a seat."""
+        from voice_host.host.companion.news import seat_news  # the page's own rules
+
+        return seat_news(self.session)
 
     def listen_for_command(self, prompt: Prompt) -> Stop | None:
         """One short listen for a universal command (help, status, stop the game ...)."""
@@ -251,6 +256,7 @@ class PhoneDesk:
         heard = s.listener.listen(ListenRequest(
             grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}", expected=(),
             timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
+        s.last_heard = heard
         if heard.kind is HeardKind.END:
             return s.handle(prompt, heard, matcher)
         if heard.kind is not HeardKind.SPEECH:
@@ -265,15 +271,8 @@ class PhoneDesk:
         return None
 
     def show_move_code(self, name: str) -> None:
-        """The host asked (by voice or key) for one seat's move code: it is shown on the
-        host's screen only, never said."""
-        s = self.session
-        seat = find_player(s.state.players, name)
-        code = self.companion.move_code(seat) if seat else None
-        if seat is None or code is None:
-            s.say_key("companion.move_code_none", name=seat or name)
-            return
-        spaced = f"{code[:3]} {code[3:]}"
-        line = s.narrator.line("companion.move_code_screen", name=seat, code=spaced)
-        print(line.text, file=s.screen, flush=True)
-        s.say_key("companion.move_code_shown", name=seat)
+        """The host typed "move code for Ada": shown on the host's terminal only, then
+        wiped; said aloud, it is refused (the owner's phone shows its code)."""
+        from voice_host.host.companion.news import show_move_code
+
+        show_move_code(self.session, name)

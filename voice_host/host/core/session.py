@@ -102,6 +102,8 @@ class Session:
         """The clock of timed prompts."""
         self.screen = sys.stderr
         """The host's own screen, for what is shown there but never said (a move code)."""
+        self.last_heard: Heard | None = None
+        """The last utterance or typed line (a move code is given only for a typed one)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -223,6 +225,7 @@ class Session:
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
+        self.last_heard = heard
         if heard.kind is HeardKind.END:
             self.save()
             self.say_key(resume_key("common.input_ended", self.options.save_path),
@@ -354,6 +357,8 @@ class Session:
                        events=[public_record(e) for e in events])
         self.save()
         if self.companion is not None:
+            if record_undo:  # a player's move: with physical cards the seats lock now
+                self.companion.game_started()
             self.companion.publish(self.state)
         self.say(self.adapter.narrate(self.state, events))
         return True

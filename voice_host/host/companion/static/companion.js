@@ -8,6 +8,7 @@
 (function () {
   const PAGE = document.body.dataset.page; // "seat" or "table"
   const STORE = "voice-host-companion";
+  const CHOICE_BODY = 160; // bytes of every choice sent (see paddedChoice)
   const SPEAK = "voice-host-read-secrets";
   const $ = (id) => document.getElementById(id);
   let STR = {};
@@ -166,20 +167,20 @@
 
   function roomFromHash() {
     const code = (window.location.hash || "").replace("#", "").trim().toUpperCase();
-    return /^[A-Z]{4}$/.test(code) ? code : "";
+    return /^[A-Z]{6}$/.test(code) ? code : "";
   }
 
   async function submitRoom(event) {
     if (event) event.preventDefault();
     const room = $("room").value.trim().toUpperCase();
     $("join-error").textContent = "";
-    if (!/^[A-Z]{4}$/.test(room)) {
-      $("join-error").textContent = t("page.room_is_four_letters");
+    if (!/^[A-Z]{6}$/.test(room)) {
+      $("join-error").textContent = t("page.room_is_six_letters");
       $("room").focus();
       return;
     }
     if (PAGE === "table") {
-      const res = await api("/api/table?room=" + encodeURIComponent(room));
+      const res = await api("/api/table", { method: "POST", body: JSON.stringify({ room: room }) });
       if (res.status !== 200) {
         $("join-error").textContent = res.body.reason || t("page.did_not_work");
         $("room").focus();
@@ -235,11 +236,23 @@
       if (first) first.focus();
       return;
     }
-    const res = await api("/api/claim", {
+    let res = await api("/api/claim", {
       method: "POST",
       body: JSON.stringify({ room: state.room, seat: chosen.value,
         move_code: $("move-code").value.trim() }),
     });
+    if (res.body.key === "stale_token") {
+      // this page's old seat is gone: forget it and ask again without it
+      saveStored(null);
+      res = await api("/api/claim", {
+        method: "POST",
+        body: JSON.stringify({ room: state.room, seat: chosen.value,
+          move_code: $("move-code").value.trim() }),
+      });
+    }
+    if (res.status === 202 && res.body.ticket) {
+      res = await waitForTable(chosen.value, res.body.ticket);
+    }
     if (res.status !== 200) {
       $("join-error").textContent = res.body.reason || t("page.did_not_work");
       if (res.status === 409 || res.status === 403) {
@@ -250,6 +263,22 @@
     }
     saveStored({ room: state.room, seat: res.body.seat, token: res.body.token });
     openSeat(res.body.seat, res.body.move_code);
+  }
+
+  async function waitForTable(seat, ticket) {
+    // the host asks the table aloud; ask again every two seconds until it answered
+    const note = t("page.asking_table", { name: seat });
+    $("join-error").textContent = note;
+    announce(note);
+    for (let i = 0; i < 90; i++) {
+      await new Promise((resolve) => window.setTimeout(resolve, 2000));
+      const res = await api("/api/claim", {
+        method: "POST",
+        body: JSON.stringify({ room: state.room, seat: seat, ticket: ticket }),
+      });
+      if (res.status !== 202) return res;
+    }
+    return { status: 410, body: { reason: t("page.did_not_work") } };
   }
 
   function openSeat(seat, moveCode) {
@@ -643,12 +672,20 @@
     question.focus();
   }
 
+  function paddedChoice(id) {
+    // every choice is sent in a body of the same size: its length tells nothing
+    const body = { choice: id, pad: "" };
+    const size = JSON.stringify(body).length;
+    body.pad = " ".repeat(Math.max(0, CHOICE_BODY - size));
+    return body;
+  }
+
   async function sendChoice(choice) {
     const stored = loadStored();
     $("act-error").textContent = "";
     const views = state.views;
     const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/act",
-      { method: "POST", body: JSON.stringify({ choice: choice.id }) });
+      { method: "POST", body: JSON.stringify(paddedChoice(choice.id)) });
     state.pendingChoice = null;
     state.picked = [];
     if (res.status === 200) {

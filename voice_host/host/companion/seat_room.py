@@ -1,0 +1,101 @@
+"""The seat side of :class:`~.channel.CompanionChannel`: who holds a seat, locking the seats,
+what a newly connected page is told first, and what a resumed game keeps. A mixin: the
+channel owns the state it reads."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from voice_host.host.companion import games
+from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.seats import SeatBook
+
+
+class SeatRoom:
+    """The seats of a channel, as the session and the server see them."""
+
+    game: str
+    players: tuple[str, ...]
+    lang: str
+    seats: SeatBook
+    hub: Hub
+    wait_for_everyone: bool
+    _arrived: threading.Condition
+
+    @property
+    def room_code(self) -> str:
+        return self.seats.room_code
+
+    @property
+    def port(self) -> int:
+        raise NotImplementedError
+
+    def _show_views(self) -> None:
+        raise NotImplementedError
+
+    def move_code(self, seat: str) -> str | None:
+        """The code that moves ``seat`` to a new device (shown on the host's screen only when
+        the host asks for that one seat)."""
+        return self.seats.move_code(seat)
+
+    # ------------------------------------------------------------------ seats
+
+    def seat_list(self) -> dict[str, Any]:
+        """Who holds a seat and who confirmed (public: the table sees it)."""
+        return {"seats": [{"name": s.name, "claimed": s.claimed, "confirmed": s.confirmed}
+                          for s in self.seats.seats()],
+                "locked": self.seats.locked, "everyone": self.wait_for_everyone}
+
+    def take_seat_events(self) -> list[Any]:
+        """Seat changes since the last call, for the host to say aloud."""
+        return self.seats.take_events()
+
+    def wait_for_seat_event(self, timeout: float) -> None:
+        """Sleep until a seat changes or ``timeout`` seconds pass."""
+        with self._arrived:
+            if not self.seats.events:
+                self._arrived.wait(timeout)
+
+    def try_lock_seats(self) -> bool:
+        """Lock the seats if every seat is claimed and confirmed and no move waits for the
+        host, in one step; then every seat sees its view. True when locked."""
+        if self.seats.locked:
+            return True
+        if not self.seats.lock_if_ready():
+            return False
+        self._show_views()
+        return True
+
+    def game_started(self) -> None:
+        """The game is under way (physical cards): the seats lock, and a new phone asks
+        the host (who asks the table) before it may play for anyone."""
+        if not self.wait_for_everyone:
+            self.seats.lock()
+
+    def lock_seats(self) -> None:
+        """Every player confirmed their seat: lock them and show each seat its view."""
+        self.seats.lock()
+        self._show_views()
+
+    # ------------------------------------------------------------------ for the server
+
+    def seat_hello(self, seat: str) -> dict[str, Any]:
+        return {"audience": "seat", "seat": seat, "room": self.room_code, "game": self.game,
+                "lang": self.lang, "players": list(self.players),
+                "move_code": self.seats.move_code(seat), "extras": games.extras(self.game),
+                **self.seat_list()}
+
+    def table_hello(self) -> dict[str, Any]:
+        return {"audience": "table", "room": self.room_code, "game": self.game,
+                "lang": self.lang, "players": list(self.players),
+                "extras": games.extras(self.game), **self.seat_list()}
+
+    def seat_snapshot(self, seat: str) -> list[dict[str, Any]]:
+        with self.hub._lock:
+            return self.hub._stream(seat_audience(seat)).snapshot()
+
+    def table_snapshot(self) -> list[dict[str, Any]]:
+        with self.hub._lock:
+            return self.hub._stream(TABLE).snapshot()
+
