@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.host.io import Line, Style
+from voice_host.speech.pronunciation import Pronunciation
 
 LANGS = ("en", "fr")
 
@@ -64,6 +65,18 @@ def catalogue(lang: str, game: str) -> Mapping[str, str | list[str]]:
     table = _flatten(_load(lang, "common"))
     table.update(_flatten(_load(lang, game)))
     return table
+
+
+@cache
+def pronunciations() -> dict[str, dict[str, Pronunciation]]:
+    """Per engine family (``piper``, ``espeak``) and narration language, what the voice says
+    in another language's voice or respelled (``host/lang/<lang>/speech.toml``)."""
+    out: dict[str, dict[str, Pronunciation]] = {}
+    for lang in LANGS:
+        for family, table in _load(lang, "speech").items():
+            out.setdefault(family, {})[lang] = Pronunciation(
+                foreign=dict(table.get("foreign", {})), respell=dict(table.get("respell", {})))
+    return out
 
 
 class Narrator:

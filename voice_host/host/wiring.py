@@ -29,6 +29,7 @@ from voice_host.host.io import (
     TextOutput,
     heard_from_transcript,
 )
+from voice_host.host.narration import pronunciations
 from voice_host.host.secrets import SPOKEN, Delivery, SecretSink, Via
 
 if TYPE_CHECKING:
@@ -451,6 +452,7 @@ def _speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFil
         synth = create_synthesizer(spec, gate=gate)
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
+    synth.pronunciation = pronunciations()
     return SpeechOutput(synth, captions=captions, secret_sink=secrets)
 
 
