@@ -88,7 +88,8 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     assert set(run.secrets) == {"Hannah", "Sophie"}
     assert all(w in " ".join(run.secrets["Sophie"]) for w in key_of(state)[Colour.BLUE])
     assert "Assassin:" not in run.text
-    assert "Hannah, your secret is in the file secret-Hannah.txt" in run.text
+    assert "Hannah, your secret is in the file with your name" in run.text
+    assert "secret-Hannah.txt" not in run.text
 
 
 def test_host_mode_grid_is_read_by_row(tmp_path: Path) -> None:
