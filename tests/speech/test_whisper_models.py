@@ -139,3 +139,34 @@ def test_the_packaged_tiny_model_matches_its_pin(data_home: Path) -> None:
     folder = whisper_models.ensure("tiny.en")
     assert whisper_models.sha256_of(folder / "model.bin") == \
         whisper_models.CATALOGUE["tiny.en"].sha256
+
+
+def test_models_command_says_library_warnings_as_sentences(
+        data_home: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The hub client warns about a deprecated argument of faster-whisper's downloader: the
+    user gets one sentence, not a UserWarning with a source line."""
+    import warnings
+
+    import faster_whisper.utils
+
+    from voice_host.cli import main
+
+    def warns_then_fails(*_args: object, **_kwargs: object) -> str:
+        warnings.warn("The `local_dir_use_symlinks` argument is deprecated.", UserWarning,
+                      stacklevel=1)
+        warnings.warn("The `local_dir_use_symlinks` argument is deprecated.", UserWarning,
+                      stacklevel=1)
+        raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(faster_whisper.utils, "download_model", warns_then_fails)
+    assert main(["models", "download", "whisper-small"]) == 1
+    err = capsys.readouterr().err
+    assert "UserWarning" not in err and "warnings.warn" not in err
+    assert "model hub cannot be reached" in err
+    assert err.count("argument is deprecated") == 1  # said once
+    assert "(A note from " in err
+    with pytest.raises(SystemExit):
+        main(["models", "--help"])
+    shown = capsys.readouterr().out
+    assert "Whisper" in shown and "Vosk speech models" not in shown
