@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs everything (scripts/setup.sh), then runs the linters and the whole test suite, and
+# Installs everything, the development tools included (scripts/setup.sh --dev), then runs
+# the linters and the whole test suite, and
 # tries the package as a user installs it: a wheel in a fresh virtual environment, played from
 # outside the checkout (scripts/test_wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --dev
 bash scripts/setup_companion.sh   # chromium, chromedriver and axe-core for the browser tests
 source scripts/apt_missing.sh
 # Festival voices: a second synthesizer for the spoken test utterances and the benchmark
