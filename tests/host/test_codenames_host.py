@@ -242,8 +242,10 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
       "A clue is one word, and sea monster is two.",
       "Number words are not allowed as clues: seven cannot be told from the number by ear.",
       "Say a number too, Hannah: ocean for how many words?"]),
-    ("fr", ["Hannah: glace vanille deux", "Hannah: sept deux", "Hannah: océan"],
+    ("fr", ["Hannah: glace vanille deux", "Hannah: pomme de terre deux", "Hannah: sept deux",
+            "Hannah: océan"],
      ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
+      "Un indice, c'est un seul mot, et pomme de terre en fait trois.",
       "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
       "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
 ])
