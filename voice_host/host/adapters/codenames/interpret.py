@@ -73,8 +73,8 @@ def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
     spymaster = s.spymaster(s.current_team)
     if match.intent == "clue_two_words":
         # "pomme de terre": the little word between is said back too, and counted
-        said = (match.slots.get(k) for k in ("word", "link", "word2"))
-        words = " ".join(str(x) for x in said if x)
+        pieces = (match.slots.get(k) for k in ("word", "link", "word2"))
+        words = " ".join(str(x) for x in pieces if x)
         return reply(w, "clue_one_word", words=words, spymaster=spymaster,
                      count=w.number(len(words.split())))
     if match.intent == "clue_number_word":
