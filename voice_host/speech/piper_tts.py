@@ -70,6 +70,9 @@ class PiperEngine:
         self.sample_rate = int(self._voice.config.sample_rate)
         """The voice's sample rate (22,050 Hz for joe)."""
         self._lock = threading.Lock()
+        # ONNX Runtime's first run sets up its kernels (about a second here): done now, so the
+        # game's first line is not the slow one
+        self.synthesize("Hello.", voice="en-us", settings=VoiceSettings())
 
     def has_voice(self, voice: str) -> bool:
         return voice.lower() in PIPER_VOICES
