@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from voice_host.host import models_cmd, wiring
+from voice_host.host import demo_audio, models_cmd, wiring
 from voice_host.host.adapter import GameAdapter
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
 from voice_host.host.registry import game_names, make_adapter, new_game, registration
@@ -215,4 +215,10 @@ def run(args: argparse.Namespace) -> int:
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"
           f"  transcript.txt, log.jsonl, game.json, secrets/", file=sys.stderr)
+    whole = demo_audio.assemble(out)
+    if whole is not None:
+        print(f"  {whole.audio.name}  the whole game in one file, host and players in order: "
+              f"{int(whole.seconds // 60)} min {int(whole.seconds % 60):02d} s, "
+              f"{whole.size_bytes / 1_000_000:.1f} MB ({whole.chapters} chapters; "
+              f"{whole.transcript.name} has the timestamps)", file=sys.stderr)
     return 0 if stop is Stop.FINISHED else 1
