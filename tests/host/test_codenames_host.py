@@ -625,7 +625,7 @@ def test_french_narration_of_a_turn() -> None:
     prompt = adapter.prompt(state)
     assert prompt is not None
     assert prompt.lines[0].text == \
-        "Hannah, maître-espion rouge : votre indice, un mot et un nombre."
+        "Hannah, maître-espion de l'équipe rouge : votre indice, un mot et un nombre."
     assert prompt.lines[0].lang == "fr"
     events = state.apply(GiveClue(Team.RED, valid_clues(state)[0], 2))
     guess = adapter.prompt(state)

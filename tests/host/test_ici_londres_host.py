@@ -594,7 +594,7 @@ def test_a_french_game_is_narrated_in_french(tmp_path: Path) -> None:
     assert run.game_over()["scores"] == {"Ada": 2, "Ben": 0, "Cleo": 1, "Dan": 1}
     text = run.text
     for expected in ("Manche 1 sur 1.", "Pas de carte pour l'éléphant.",
-                     "Le cœur est dans le message ! Cleo marque 1 point",
+                     "Le cœur est dans le message ! Cleo marque un point",
                      "Message décodé : le cœur et le livre.", "Vainqueur : Ada."):
         assert expected in text
     for english in ("Round ", "The winner", "names the", "Scores:"):

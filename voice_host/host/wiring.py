@@ -29,11 +29,15 @@ from voice_host.host.io import (
     TextOutput,
     heard_from_transcript,
 )
-from voice_host.host.narration import pronunciations
+from voice_host.host.narration import Narrator, Quantity, pronunciations
 from voice_host.host.secrets import SPOKEN, Delivery, SecretSink, Via
 
 if TYPE_CHECKING:
     from voice_host.speech.types import Recognizer, StreamingRecognizer, Transcript
+
+
+SECONDS = "common.seconds"
+"""The narration unit of a recording's length."""
 
 
 class WiringError(Exception):
@@ -223,11 +227,11 @@ class Ears:
             if exc.declared is not None:
                 return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
                              error_key="common.recording_cut_short",
-                             error_params=(("declared", f"{exc.declared:.1f}"),
-                                           ("actual", f"{exc.actual:.1f}")))
+                             error_params=(("declared", Quantity(exc.declared, SECONDS)),
+                                           ("actual", Quantity(exc.actual, SECONDS))))
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
                          error_key="common.recording_too_short",
-                         error_params=(("actual", f"{exc.actual:.2f}"),))
+                         error_params=(("actual", Quantity(exc.actual, SECONDS, 2)),))
         except SpeechError as exc:
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
         return self.hear(samples, request, source=str(path))
@@ -372,7 +376,8 @@ def build_io(config: SessionConfig) -> HostIO:
     banner: list[str] = []
     if config.deal == "host" and not config.companion.enabled:
         # (with the companion page the secrets go to the phones: no folder is written)
-        banner.append(f"Each player's secrets are written to {secrets.folder}")
+        banner.append(Narrator(config.game, config.lang).text("common.screen_secrets",
+                                                              folder=secrets.folder))
     script = config.script
     needs_recognizer = config.listens_to_microphone or (
         script is not None and _script_has_wav(script))
