@@ -43,7 +43,7 @@ def test_french_tables_avoid_the_phrasings_a_native_reader_flagged(game: str) ->
     assert "maître-espion {team}" not in joined
     assert "six au dix de" not in joined  # "les piques et les cœurs du six au dix"
     assert "et lis la grille" not in joined  # a command to say, quoted, not an order
-    assert "Agent double, ouvre" not in joined and "Agent double, ferme" not in joined
+    assert "Agent double, ouvre " not in joined and "Agent double, ferme " not in joined
 
 
 def test_a_length_is_said_with_the_decimal_comma_and_agreement_in_french() -> None:
