@@ -169,3 +169,20 @@ def test_piper_speaks_at_a_sane_level_and_rate(tmp_path: Path) -> None:
     stats = _sox_stat(synth.output.files[-1])  # type: ignore[attr-defined]
     assert stats["Length (seconds)"] > normal * 1.1
     assert stats["Maximum amplitude"] < 0.99
+
+
+def test_a_voice_file_that_does_not_match_its_pin_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import hashlib
+
+    from voice_host.speech.piper_tts import verify_voice
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    model = tmp_path / "voice.onnx"
+    model.write_bytes(b"weights" * 100)
+    good = hashlib.sha256(model.read_bytes()).hexdigest()
+    verify_voice(model, good)  # passes, and is remembered
+    assert list((tmp_path / "data").rglob(".piper-voice-verified.json"))
+    model.write_bytes(b"tampered" * 100)
+    with pytest.raises(SynthesisError, match="checksum does not match"):
+        verify_voice(model, good)

