@@ -60,6 +60,19 @@ def test_the_two_series_are_merged_in_the_order_they_were_written(tmp_path: Path
     assert pieces[3].text == "my team is Ada and Ben"
 
 
+@pytest.fixture(autouse=True)
+def short_chapters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The made-up game lasts seconds: chapters may be a second apart."""
+    monkeypatch.setattr(demo_audio, "CHAPTER_MIN_SECONDS", 1.0)
+
+
+def test_chapters_close_together_make_one(monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    monkeypatch.setattr(demo_audio, "CHAPTER_MIN_SECONDS", 30.0)
+    whole = demo_audio.assemble(_demo_folder(tmp_path), ogg=False)
+    assert whole is not None and whole.chapters == 1  # a 10-second game: one chapter
+
+
 def test_one_wav_file_with_every_piece_and_a_timestamped_transcript(tmp_path: Path) -> None:
     out = _demo_folder(tmp_path)
     whole = demo_audio.assemble(out, ogg=False)

@@ -150,25 +150,34 @@ def _sox_stat(path: Path) -> dict[str, float]:
 
 @pytest.mark.model
 def test_piper_speaks_at_a_sane_level_and_rate(tmp_path: Path) -> None:
-    """An ear-proxy check with sox: length, level, no clipping, slower is longer."""
+    """An ear-proxy check with sox: length, level, no clipping, slower is longer (medians of
+    three renders: Piper varies its phoneme lengths a little from one render to the next)."""
     if shutil.which("sox") is None:
         pytest.skip("sox is not installed")
     engine = _piper()
     synth = TtsSynthesizer(engine, WavOutput(tmp_path))
     line = "Mission two. Ada is the leader. Choose three players for the team."
-    synth.say(line, lang="en")
-    stats = _sox_stat(synth.output.files[-1])  # type: ignore[attr-defined]
+
+    def renders() -> list[dict[str, float]]:
+        out = []
+        for _ in range(3):
+            synth.say(line, lang="en")
+            out.append(_sox_stat(synth.output.files[-1]))  # type: ignore[attr-defined]
+        return out
+
+    def median(stats: list[dict[str, float]], name: str) -> float:
+        return sorted(s[name] for s in stats)[1]
+
+    normal = renders()
     # about 2.5 words a second, as a narrator speaks
-    assert 2.5 < stats["Length (seconds)"] < 7.0
-    assert 0.3 < stats["Maximum amplitude"] < 0.99  # loud enough, never clipped
-    assert stats["RMS     amplitude"] > 0.03
-    normal = stats["Length (seconds)"]
+    assert 2.5 < median(normal, "Length (seconds)") < 7.0
+    assert all(0.3 < s["Maximum amplitude"] < 0.99 for s in normal)  # loud, never clipped
+    assert median(normal, "RMS     amplitude") > 0.03
     synth.slower()
     synth.louder()
-    synth.say(line, lang="en")
-    stats = _sox_stat(synth.output.files[-1])  # type: ignore[attr-defined]
-    assert stats["Length (seconds)"] > normal * 1.1
-    assert stats["Maximum amplitude"] < 0.99
+    slow = renders()
+    assert median(slow, "Length (seconds)") > median(normal, "Length (seconds)") * 1.1
+    assert all(s["Maximum amplitude"] < 0.99 for s in slow)
 
 
 def test_a_voice_file_that_does_not_match_its_pin_is_refused(

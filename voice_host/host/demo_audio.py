@@ -39,6 +39,9 @@ GAP = 0.35
 CHAPTER_CUES = frozenset({"turn", "tuning", "game_over"})
 """Cue sounds that open a chapter (a team's turn, a radio round, the end)."""
 
+CHAPTER_MIN_SECONDS = 30.0
+"""A cue this soon after the last chapter's start opens no new one."""
+
 _PLAYER_LINE = re.compile(r"^(?P<who>.+?) says: (?P<text>.*?)\s+\[(?P<file>[^;\]]+\.wav)")
 
 
@@ -179,8 +182,8 @@ def _chapters(placed: list[Piece]) -> list[tuple[float, str]]:
         if k == 0 or (piece.speaker == "cue" and piece.text in CHAPTER_CUES):
             title = next((p.text for p in placed[k:] if p.speaker == "HOST" and p.text), "")
             title = title if len(title) <= 70 else title[:67].rsplit(" ", 1)[0] + " ..."
-            if chapters and piece.start - chapters[-1][0] < 1.0:
-                continue  # two openings together make one chapter
+            if chapters and piece.start - chapters[-1][0] < CHAPTER_MIN_SECONDS:
+                continue  # openings close together (a turn, then the radio) make one
             chapters.append((piece.start, title))
     return chapters
 

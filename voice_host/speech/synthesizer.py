@@ -552,7 +552,8 @@ class TtsSynthesizer(AdjustableVoice):
 
     def _render_parts(self, text: str, voice: str, lang: str = "en") -> Iterator[Rendered]:
         """Render sentence by sentence in a background thread; yield them in order."""
-        sentences = split_sentences(text, first_max_chars=self.first_clause_chars)
+        sentences = split_sentences(text, first_max_chars=self.first_clause_chars,
+                                    max_chars=getattr(self.engine, "max_chars", None) or 160)
         settings = self.settings
         if len(sentences) <= 1:
             if sentences:
