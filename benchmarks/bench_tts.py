@@ -8,6 +8,9 @@
 - *first audio (wav)*: the same for ``WavOutput`` (the first sentence rendered).
 - *render x real time*: seconds spent rendering per second of speech (lower is faster).
 
+Engines: pyttsx3, the espeak-ng program, and Piper (the English default when the speech
+extra is installed; its row routes the French line to espeak-ng, as the host does).
+
 Prints a table; asserts nothing.
 """
 
@@ -31,6 +34,13 @@ from voice_host.speech.synthesizer import (
     TtsSynthesizer,
     WavOutput,
 )
+
+
+def _piper() -> TtsEngine:
+    from voice_host.speech.piper_tts import PiperEngine, RoutedEngine
+
+    return RoutedEngine(PiperEngine(), EspeakEngine())
+
 
 LINES = [
     ("en", "Mission two. Alice is the leader. Choose three players for the team."),
@@ -79,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="repetitions of each line")
     args = parser.parse_args(argv)
     rows = []
-    for name, factory in (("pyttsx3", Pyttsx3Engine), ("espeak-ng", EspeakEngine)):
+    engines = (("pyttsx3", Pyttsx3Engine), ("espeak-ng", EspeakEngine), ("piper", _piper))
+    for name, factory in engines:
         try:
             engine: TtsEngine = factory()
         except SynthesisError as error:

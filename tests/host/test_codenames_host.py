@@ -89,7 +89,8 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     assert set(run.secrets) == {"Hannah", "Sophie"}
     assert all(w in " ".join(run.secrets["Sophie"]) for w in key_of(state)[Colour.BLUE])
     assert "Assassin:" not in run.text
-    assert "Hannah, your secret is in the file secret-Hannah.txt" in run.text
+    assert "Hannah, your secret is in the file with your name" in run.text
+    assert "secret-Hannah.txt" not in run.text
 
 
 def test_host_mode_grid_is_read_by_row(tmp_path: Path) -> None:
@@ -242,8 +243,10 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
       "A clue is one word, and sea monster is two.",
       "Number words are not allowed as clues: seven cannot be told from the number by ear.",
       "Say a number too, Hannah: ocean for how many words?"]),
-    ("fr", ["Hannah: glace vanille deux", "Hannah: sept deux", "Hannah: océan"],
+    ("fr", ["Hannah: glace vanille deux", "Hannah: pomme de terre deux", "Hannah: sept deux",
+            "Hannah: océan"],
      ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
+      "Un indice, c'est un seul mot, et pomme de terre en fait trois.",
       "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
       "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
 ])
@@ -623,7 +626,7 @@ def test_french_narration_of_a_turn() -> None:
     prompt = adapter.prompt(state)
     assert prompt is not None
     assert prompt.lines[0].text == \
-        "Hannah, maître-espion rouge : votre indice, un mot et un nombre."
+        "Hannah, maître-espion de l'équipe rouge : votre indice, un mot et un nombre."
     assert prompt.lines[0].lang == "fr"
     events = state.apply(GiveClue(Team.RED, valid_clues(state)[0], 2))
     guess = adapter.prompt(state)

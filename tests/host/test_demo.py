@@ -40,3 +40,12 @@ def test_demo_plays_a_whole_game_through_the_recognizer(
     transcript = (out / "transcript.txt").read_text(encoding="utf-8")
     assert "HOST: Welcome to Resistance" in transcript and " says: " in transcript
     assert list((out / "secrets").glob("secret-*.txt")), "host mode deals roles to files"
+    # the whole game in one file, host and players in order, its size stated
+    whole = next(p for p in out.glob("game.*") if p.suffix in (".ogg", ".wav"))
+    assert f"{whole.name}  the whole game" in err
+    assert " MB (" in err and whole.stat().st_size > 100_000
+    timeline = (out / "game-transcript.txt").read_text(encoding="utf-8").splitlines()
+    spoken = [line for line in timeline if line.startswith("[")]
+    assert spoken[0].endswith("HOST: " + transcript.split("HOST: ", 1)[1].splitlines()[0])
+    players = list((out / "players").glob("*.wav"))
+    assert len(spoken) == len(narration) + len(players)  # every host line and utterance

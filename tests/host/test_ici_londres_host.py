@@ -173,7 +173,8 @@ def test_worked_example_from_the_rules(tmp_path: Path, confirm: str) -> None:
     assert [(s.to, s.style) for s in run.secrets] == [("Ada", Style.PRIVATE)]
     assert "the heart and the book" in run.secrets[0].text
     before_picks = text.split("Ben names the elephant")[0]
-    assert "heart" not in before_picks and "secret-Ada.txt" in before_picks
+    assert "heart" not in before_picks and "Ada, your secret is in the file with your name" \
+        in before_picks and "secret-Ada.txt" not in text  # no file name is spoken
 
 
 def test_broadcast_order_radio_lines_and_record_prompt(tmp_path: Path) -> None:
@@ -586,7 +587,7 @@ def test_a_french_game_is_narrated_in_french(tmp_path: Path) -> None:
     assert run.game_over()["scores"] == {"Ada": 2, "Ben": 0, "Cleo": 1, "Dan": 1}
     text = run.text
     for expected in ("Manche 1 sur 1.", "Pas de carte pour l'éléphant.",
-                     "Le cœur est dans le message ! Cleo marque 1 point",
+                     "Le cœur est dans le message ! Cleo marque un point",
                      "Message décodé : le cœur et le livre.", "Vainqueur : Ada."):
         assert expected in text
     for english in ("Round ", "The winner", "names the", "Scores:"):
@@ -671,7 +672,8 @@ def test_cli_host_deal_writes_the_speakers_icons_to_a_file(
     saved = load_game(save)
     icons = saved.state["drawn"]
     files = list(tmp_path.glob("game-secrets/*Ada*"))
-    assert len(files) == 1 and f"in the file {files[0].name}." in out
+    assert len(files) == 1 and "Ada, your secret is in the file with your name" in out
+    assert files[0].name not in out  # said in words; the folder is on the screen
     secret = files[0].read_text(encoding="utf-8")
     adapter = Adapter(options())
     assert all(adapter.icon(i) in secret for i in icons)

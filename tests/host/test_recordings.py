@@ -80,7 +80,8 @@ def test_a_whole_recording_and_a_streamed_header_are_decoded(tmp_path: Path) -> 
 @pytest.mark.parametrize(("lang", "team", "said"), [
     ("en", "Ada and Ben", "That recording is cut short: its header says 0.9 seconds, but only "
                           "0.1 seconds of sound are there. I have not used it."),
-    ("fr", "Ada et Ben", "Cet enregistrement est tronqué : son en-tête annonce 0.9 secondes"),
+    ("fr", "Ada et Ben", "Cet enregistrement est tronqué : son en-tête annonce 0,9 seconde, "
+                         "mais il n'y a que 0,1 seconde de son."),
 ])
 def test_in_a_game_the_cut_off_vote_is_not_applied(tmp_path: Path, lang: str, team: str,
                                                   said: str) -> None:

@@ -227,7 +227,8 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     assert "you are a spy" not in run.text and "you are the double agent" not in run.text
     for spy in spies:  # no spy is ever named as a spy before the rules reveal them
         assert f"{spy}, spy" not in before_end
-    assert "Ada, your secret is in the file secret-Ada.txt." in run.text
+    assert "Ada, your secret is in the file with your name, in the folder shown" in run.text
+    assert ".txt" not in run.text  # the host says where in words, never a file name
     assert "That number does not fit the cards that could be played." in run.text
     assert f"only the spies choose now: {' and '.join(spies)}" in run.text
     assert f"{spies[1]} is a spy; point at someone else." in run.text

@@ -45,30 +45,51 @@ def _fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, corrupt: boo
     return whole
 
 
-def test_split_model_is_joined_once_verified_and_kept(
+def test_split_model_is_read_in_place_verified_and_never_copied(
         data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     whole = _fake_parts(tmp_path, monkeypatch)
-    assert whisper_models.state("base") == "ready to join"
-    folder = whisper_models.ensure("base")
-    assert folder == data_home / "models" / "whisper-base"
-    assert (folder / "model.bin").read_bytes() == whole
-    assert whisper_models.is_whisper_folder(folder)
     assert whisper_models.state("base") == "installed"
-    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no leftovers
-    # a damaged file is refused with a sentence, not used
-    with open(folder / "model.bin", "r+b") as handle:
-        handle.write(b"X")
-    with pytest.raises(ModelError, match="damaged or not the expected one"):
+    folder = whisper_models.ensure("base")
+    assert folder == tmp_path / "pkg_one" / "data"  # the first part's folder, in place
+    assert not (data_home / "models" / "whisper-base").exists()  # no joined copy
+    files = whisper_models.model_files(folder)
+    assert files is not None and set(files) == {"model.bin", "config.json", "tokenizer.json",
+                                                "vocabulary.txt"}
+    with files["model.bin"] as handle:
+        assert handle.read() == whole  # the parts, one after the other
+    assert whisper_models.model_files(tmp_path) is None  # an ordinary folder: by its path
+    # the check is remembered in the data folder (not among pip's files) ...
+    stamps = list((data_home / "models").glob(".whisper-base-parts-verified.json"))
+    assert len(stamps) == 1
+    # ... and a part that changes afterwards is hashed again and refused
+    part = tmp_path / "pkg_two" / "data" / "model.bin.part2"
+    part.write_bytes(b"X" + part.read_bytes()[1:])
+    with pytest.raises(ModelError, match="do not match its pinned checksum"):
         whisper_models.ensure("base")
+    with pytest.raises(ModelError, match="read in place from its packages"):
+        whisper_models.remove("base")
 
 
-def test_parts_that_do_not_match_their_checksum_are_not_installed(
+def test_parts_that_do_not_match_their_checksum_are_not_used(
         data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_parts(tmp_path, monkeypatch, corrupt=True)
-    with pytest.raises(ModelError, match="does not match its pinned checksum"):
+    with pytest.raises(ModelError, match="do not match its pinned checksum"):
         whisper_models.ensure("base")
     assert not (data_home / "models" / "whisper-base").exists()
-    assert not list((data_home / "models").iterdir())
+
+
+def test_a_joined_copy_from_an_older_version_is_used_without_the_packages(
+        data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = _fake_parts(tmp_path, monkeypatch)
+    old = data_home / "models" / "whisper-base"
+    old.mkdir(parents=True)
+    (old / "model.bin").write_bytes(whole)
+    for extra in ("config.json", "tokenizer.json", "vocabulary.txt"):
+        (old / extra).write_text("{}")
+    assert whisper_models.ensure("base") == tmp_path / "pkg_one" / "data"  # parts first
+    monkeypatch.setattr(whisper_models, "_package_dir", lambda name: None)
+    assert whisper_models.ensure("base") == old
+    assert whisper_models.remove("base") == old and not old.exists()
 
 
 def test_names_paths_and_unknown_models(data_home: Path, tmp_path: Path) -> None:
@@ -118,3 +139,34 @@ def test_the_packaged_tiny_model_matches_its_pin(data_home: Path) -> None:
     folder = whisper_models.ensure("tiny.en")
     assert whisper_models.sha256_of(folder / "model.bin") == \
         whisper_models.CATALOGUE["tiny.en"].sha256
+
+
+def test_models_command_says_library_warnings_as_sentences(
+        data_home: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The hub client warns about a deprecated argument of faster-whisper's downloader: the
+    user gets one sentence, not a UserWarning with a source line."""
+    import warnings
+
+    import faster_whisper.utils
+
+    from voice_host.cli import main
+
+    def warns_then_fails(*_args: object, **_kwargs: object) -> str:
+        warnings.warn("The `local_dir_use_symlinks` argument is deprecated.", UserWarning,
+                      stacklevel=1)
+        warnings.warn("The `local_dir_use_symlinks` argument is deprecated.", UserWarning,
+                      stacklevel=1)
+        raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(faster_whisper.utils, "download_model", warns_then_fails)
+    assert main(["models", "download", "whisper-small"]) == 1
+    err = capsys.readouterr().err
+    assert "UserWarning" not in err and "warnings.warn" not in err
+    assert "model hub cannot be reached" in err
+    assert err.count("argument is deprecated") == 1  # said once
+    assert "(A note from " in err
+    with pytest.raises(SystemExit):
+        main(["models", "--help"])
+    shown = capsys.readouterr().out
+    assert "Whisper" in shown and "Vosk speech models" not in shown

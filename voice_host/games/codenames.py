@@ -243,6 +243,9 @@ _ENDINGS: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "fr": (
         ("euses", ("", "e")), ("euse", ("", "e")), ("eurs", ("", "e")), ("eur", ("", "e")),
         ("ettes", ("", "e")), ("ette", ("", "e")), ("ieres", ("", "e")), ("iere", ("", "e")),
+        # a shop, a trade or a collection of the thing: argent -> argenterie, bijou ->
+        # bijouterie, poisson -> poissonnerie (what English makes with a compound)
+        ("eries", ("", "e")), ("erie", ("", "e")), ("teries", ("",)), ("terie", ("",)),
         ("iers", ("", "e")), ("ier", ("", "e")), ("ement", ("", "e")), ("ment", ("", "e")),
         ("aux", ("al", "ail")), ("ees", ("", "e")), ("ee", ("", "e")), ("ent", ("", "e")),
         ("ant", ("", "e")), ("ons", ("", "e")), ("ait", ("", "e")), ("ais", ("", "e")),
@@ -254,7 +257,8 @@ _ENDINGS: Mapping[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 
 _DOUBLING_SUFFIXES: Mapping[str, frozenset[str]] = {
     "en": frozenset({"ing", "ed", "er", "est", "y"}),
-    "fr": frozenset({"e", "es", "ette", "ettes", "ier", "iere", "iers", "ieres"}),
+    "fr": frozenset({"e", "es", "ette", "ettes", "ier", "iere", "iers", "ieres", "erie",
+                     "eries"}),
 }
 """Suffixes before which a final consonant may be doubled ("run" -> "running")."""
 

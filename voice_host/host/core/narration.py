@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.host.core.values import Line, Style
+from voice_host.speech.pronunciation import Pronunciation
 
 LANGS = ("en", "fr")
 
@@ -28,6 +30,17 @@ def capitalized(text: str) -> str:
 
 class NarrationError(KeyError):
     """A narration key is missing in every language (a bug, never a user error)."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A measured amount as a narration field: said with the language's decimal mark and
+    the unit's singular or plural ("0.9 seconds", "0,9 seconde")."""
+
+    value: float
+    unit: str
+    """Narration key of the unit's forms: ``<unit>_one`` and ``<unit>_many`` (``{n}``)."""
+    digits: int = 1
 
 
 def narration_dir() -> Traversable:
@@ -73,6 +86,18 @@ def forget_loaded() -> None:
     catalogue.cache_clear()
 
 
+@cache
+def pronunciations() -> dict[str, dict[str, Pronunciation]]:
+    """Per engine family (``piper``, ``espeak``) and narration language, what the voice says
+    in another language's voice or respelled (``host/lang/<lang>/speech.toml``)."""
+    out: dict[str, dict[str, Pronunciation]] = {}
+    for lang in LANGS:
+        for family, table in _load(lang, "speech").items():
+            out.setdefault(family, {})[lang] = Pronunciation(
+                foreign=dict(table.get("foreign", {})), respell=dict(table.get("respell", {})))
+    return out
+
+
 class Narrator:
     """Turns keys and parameters into Lines in the session's language."""
 
@@ -107,7 +132,24 @@ class Narrator:
             n = self._turns.get(key, 0) if variant is None else variant
             self._turns[key] = n + 1
             template = template[n % len(template)]
+        for name, value in params.items():
+            if isinstance(value, Quantity):
+                params[name] = self.quantity(value, lang)
         return template.format(**params)
+
+    def quantity(self, amount: Quantity, lang: str | None = None) -> str:
+        """``amount`` in words of ``lang``: its decimal mark (``common.decimal_mark``) and the
+        unit's form, singular below ``common.singular_below`` (French: under 2), else plural
+        unless it is exactly one."""
+        lang = lang or self.lang
+        number = f"{amount.value:.{amount.digits}f}"
+        if self.has("common.decimal_mark", lang):
+            number = number.replace(".", self.text("common.decimal_mark", lang=lang))
+        below = float(self.text("common.singular_below", lang=lang)) \
+            if self.has("common.singular_below", lang) else None
+        rounded = round(amount.value, amount.digits)
+        one = rounded == 1 or (below is not None and abs(rounded) < below)
+        return self.text(f"{amount.unit}_{'one' if one else 'many'}", lang=lang, n=number)
 
     def line(self, key: str, /, *, lang: str | None = None, style: Style = Style.NARRATOR,
              cue: str | None = None, pause_after: float = 0.0, to: str | None = None,

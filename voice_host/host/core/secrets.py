@@ -48,8 +48,8 @@ def deliver(narrator: Narrator, sink: SecretSink | None, secret: Line, *,
     player = secret.to or ""
     delivery = sink(secret) if sink is not None else SPOKEN
     if delivery.via is Via.FILE:
-        return [narrator.line("common.secret_file", player=player, path=delivery.place)], \
-            delivery
+        # the table hears where in words; the file's name is on the screen (its folder)
+        return [narrator.line("common.secret_file", player=player)], delivery
     if delivery.via is Via.COMPANION:
         return [narrator.line(elsewhere, player=player, where=delivery.place, **params)], \
             delivery

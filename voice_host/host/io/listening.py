@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from voice_host.host.core.narration import Quantity
 from voice_host.host.core.values import (
     Heard,
     HeardKind,
@@ -34,6 +35,9 @@ from voice_host.speech.types import (
     Transcript,
 )
 from voice_host.speech.wav import read_utterance_wav
+
+SECONDS = "common.seconds"
+"""The narration unit of a recording's length."""
 
 
 class PhaseEars:
@@ -104,11 +108,11 @@ class PhaseEars:
             if exc.declared is not None:
                 return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
                              error_key="common.recording_cut_short",
-                             error_params=(("declared", f"{exc.declared:.1f}"),
-                                           ("actual", f"{exc.actual:.1f}")))
+                             error_params=(("declared", Quantity(exc.declared, SECONDS)),
+                                           ("actual", Quantity(exc.actual, SECONDS))))
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path),
                          error_key="common.recording_too_short",
-                         error_params=(("actual", f"{exc.actual:.2f}"),))
+                         error_params=(("actual", Quantity(exc.actual, SECONDS, 2)),))
         except SpeechError as exc:
             return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
         return self.hear(samples, request, source=str(path))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from voice_host.games import GameState
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.narration import Narrator, pronunciations
 from voice_host.host.core.phones import Companion
 from voice_host.host.core.registry import make_adapter
 from voice_host.host.core.secrets import SecretSink
@@ -78,7 +79,8 @@ def build_io(config: SessionConfig) -> HostIO:
     banner: list[str] = []
     if config.deal == "host" and not config.companion.enabled:
         # (with the companion page the secrets go to the phones: no folder is written)
-        banner.append(f"Each player's secrets are written to {secrets.folder}")
+        banner.append(Narrator(config.game, config.lang).text("common.screen_secrets",
+                                                              folder=secrets.folder))
     script = config.script
     needs_recognizer = config.listens_to_microphone or (
         script is not None and _script_has_wav(script))
@@ -167,6 +169,7 @@ def speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFile
         synth = create_synthesizer(spec, gate=gate)
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
+    synth.pronunciation = pronunciations()
     return SpeechOutput(synth, captions=captions, secret_sink=secrets)
 
 

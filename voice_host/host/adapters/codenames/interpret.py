@@ -74,8 +74,11 @@ def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
         return wrong
     spymaster = s.spymaster(s.current_team)
     if match.intent == "clue_two_words":
-        words = f"{match.slots.get('word', '')} {match.slots.get('word2', '')}".strip()
-        return reply(w, "clue_one_word", words=words, spymaster=spymaster)
+        # "pomme de terre": the little word between is said back too, and counted
+        pieces = (match.slots.get(k) for k in ("word", "link", "word2"))
+        words = " ".join(str(x) for x in pieces if x)
+        return reply(w, "clue_one_word", words=words, spymaster=spymaster,
+                     count=w.number(len(words.split())))
     if match.intent == "clue_number_word":
         said = match.slots.get("number_word")
         return reply(w, "clue_number_word", spymaster=spymaster,

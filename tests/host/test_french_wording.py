@@ -1,0 +1,56 @@
+"""French wording: the screen lines of a French game are French (where it is saved, where the
+secrets are, the command that continues it), the phrasings a native reader flagged are gone,
+and lengths take the decimal comma."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def test_a_french_game_says_how_to_continue_in_french(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from voice_host.cli import main
+
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
+    script = tmp_path / "script.txt"
+    script.write_text("Hannah: aide\n", encoding="utf-8")
+    save = tmp_path / "soiree.json"
+    code = main(["play", "codenames", "--red", "Hannah,Thomas", "--blue", "Sophie,Oliver",
+                 "--first", "red", "--deal", "host", "--lang", "fr", "--words", "fr",
+                 "--input", "text", "--output", "text", "--seed", "5", "--save", str(save),
+                 "--script", str(script)])
+    err = capsys.readouterr().err
+    assert code == 3  # the script ends before the game
+    assert f"Pour reprendre cette partie : voice-host resume {save}" in err
+    assert f"La partie est sauvegardée après chaque coup dans {save}" in err
+    assert "Les secrets de chaque joueur sont écrits dans" in err
+    for english in ("To continue this game", "Saving the game", "Each player's secrets"):
+        assert english not in err
+
+
+@pytest.mark.parametrize("game", ["codenames", "resistance", "ici-londres"])
+def test_french_tables_avoid_the_phrasings_a_native_reader_flagged(game: str) -> None:
+    from voice_host.host.core.narration import catalogue
+
+    texts = []
+    for value in catalogue("fr", game).values():
+        texts.extend(value if isinstance(value, list) else [value])
+    joined = "\n".join(texts)
+    # "maître-espion bleue": the team's colour agrees with "équipe", so name the team
+    assert "maître-espion {team}" not in joined
+    assert "six au dix de" not in joined  # "les piques et les cœurs du six au dix"
+    assert "et lis la grille" not in joined  # a command to say, quoted, not an order
+    assert "Agent double, ouvre " not in joined and "Agent double, ferme " not in joined
+
+
+def test_a_length_is_said_with_the_decimal_comma_and_agreement_in_french() -> None:
+    from voice_host.host.core.narration import Narrator, Quantity
+
+    fr, en = Narrator("resistance", "fr"), Narrator("resistance", "en")
+    assert fr.quantity(Quantity(0.9, "common.seconds")) == "0,9 seconde"
+    assert fr.quantity(Quantity(2.5, "common.seconds")) == "2,5 secondes"
+    assert en.quantity(Quantity(0.9, "common.seconds")) == "0.9 seconds"
+    assert en.quantity(Quantity(1.0, "common.seconds")) == "1.0 second"
