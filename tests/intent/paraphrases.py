@@ -47,15 +47,15 @@ def _name(rng: random.Random) -> tuple[str, str]:
     return _SPOKEN.get(player, player), player
 
 
-def _team(size: int, with_me: bool = False) -> Callable[[random.Random], Any]:
+def _team(size: int, with_me: bool = False, lang: str = "en") -> Callable[[random.Random], Any]:
     def draw(rng: random.Random) -> tuple[dict[str, str], dict[str, Any]]:
         chosen = rng.sample(_OTHERS, size)
         spoken = [_SPOKEN.get(p, p) for p in chosen]
         values = tuple(chosen)
         if with_me:
-            spoken.append("me")
+            spoken.append("moi" if lang == "fr" else "me")
             values = values + (SPEAKER,)
-        text = ", ".join(spoken[:-1]) + " and " + spoken[-1]
+        text = ", ".join(spoken[:-1]) + (" et " if lang == "fr" else " and ") + spoken[-1]
         return {"team": text}, {"players": values}
     return draw
 
@@ -303,9 +303,9 @@ CLAUSE_HEDGES_FR = ("euh", "bon", "alors", "ben", "bon alors", "allez", "bah", "
 
 MOVES_FR: dict[tuple[str, str], list[Move]] = {
     ("resistance", "team"): [
-        ("{team}", "propose_team", _team(2)),
-        ("je prends {team}", "propose_team", _team(2)),
-        ("{team}", "propose_team", _team(1, with_me=True)),
+        ("{team}", "propose_team", _team(2, lang="fr")),
+        ("je prends {team}", "propose_team", _team(2, lang="fr")),
+        ("{team}", "propose_team", _team(1, with_me=True, lang="fr")),
     ],
     ("resistance", "vote"): [
         ("oui", "vote", _fixed(choice="yes")), ("non", "vote", _fixed(choice="no")),
@@ -509,7 +509,7 @@ def _questions(lang: str, rng: random.Random) -> list[ParaCase]:
 
 
 def paraphrase_cases() -> list[ParaCase]:
-    """Every paraphrase (English then French), in a fixed order."""
+    """Every paraphrase (English then French), in a fixed order, each line once."""
     out: list[ParaCase] = []
     for lang in ("en", "fr"):
         rng = random.Random(f"paraphrases/{lang}")
@@ -517,7 +517,13 @@ def paraphrase_cases() -> list[ParaCase]:
         out += _reasons(lang, rng, 16)
         out += _questions(lang, rng)
         out += IRREGULAR_FR if lang == "fr" else IRREGULAR_EN
-    return out
+    seen: set[tuple[str, str, str, str]] = set()
+    unique: list[ParaCase] = []
+    for case in out:  # a line drawn twice counts once, in one half
+        if case[:4] not in seen:
+            seen.add(case[:4])
+            unique.append(case)
+    return unique
 
 
 def paraphrase_chatter() -> list[tuple[str, str, str, str]]:
