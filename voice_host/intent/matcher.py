@@ -211,7 +211,8 @@ class _Compiled:
         """Where a lead-in phrase ends at the start of ``tokens`` (after interjections such
         as "um"): (index of the first word after it, the phrase, its rules)."""
         most = 0
-        while most < len(tokens) and tokens[most] in self.interjections:
+        while most < len(tokens) and tokens[most] in self.interjections \
+                and tokens[most] not in self.value_words:
             most += 1
         out: list[tuple[int, tuple[str, ...], frozenset[str]]] = []
         for skip in range(most + 1):
@@ -379,7 +380,8 @@ class Matcher:
         # only entries taking that lead-in may read
         starts: list[tuple[tuple[str, ...], float, _Lead | None]] = [(tokens, 0.0, None)]
         skip = 0  # "um, okay, the heart": the same as "the heart", a little less sure
-        while skip < len(tokens) - 1 and tokens[skip] in self._c.openers:
+        while skip < len(tokens) - 1 and tokens[skip] in self._c.openers \
+                and tokens[skip] not in self._c.value_words:  # "Ben, Cleo et Dan"
             skip += 1
         if skip:
             starts.append((tokens[skip:], OPENER_PENALTY * skip, None))
