@@ -26,7 +26,13 @@ import recognition_data  # noqa: E402
 from helpers import matcher  # noqa: E402
 from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
 from intent_heldout import FIRST_RUNS, HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D  # noqa: E402
-from paraphrases import chatter_split, paraphrase_split  # noqa: E402
+from paraphrases import (  # noqa: E402
+    FRESH,
+    FRESH_CHATTER,
+    FRESH_FIRST_RUN,
+    chatter_split,
+    paraphrase_split,
+)
 
 
 def _check(game: str, phase: str, lang: str, text: str, intent: str | None,
@@ -113,6 +119,21 @@ def main() -> int:
                 misses.append(f"paraphrase chatter {part}: {line}")
         para_rows.append((f"paraphrase chatter {part}: acted on", f"{false}/{len(talk)}",
                           f"{100 * false / max(1, len(talk)):.1f}%", "<= 1%"))
+    good = false = 0
+    for game, phase, lang, text, intent, slots in FRESH:
+        ok, line = _check(game, phase, lang, text, intent, slots, times, 1)
+        good += ok
+        if not ok:
+            misses.append(f"fresh: {line}")
+    for game, phase, lang, text in FRESH_CHATTER:
+        ok, line = _check(game, phase, lang, text, None, {}, times, 1)
+        false += not ok
+        if not ok:
+            misses.append(f"fresh chatter: {line}")
+    para_rows.append(("fresh paraphrases (seen, then tuned): understood", f"{good}/{len(FRESH)}",
+                      f"{100 * good / len(FRESH):.1f}%", ""))
+    para_rows.append(("fresh chatter: acted on", f"{false}/{len(FRESH_CHATTER)}",
+                      f"{100 * false / len(FRESH_CHATTER):.1f}%", "<= 1%"))
     phases = all_phases()
     for lang, lines in (("en", recognition_data.CHATTER), ("fr", recognition_data.CHATTER_FR)):
         false = total = 0
@@ -146,6 +167,7 @@ def main() -> int:
         print("| " + " | ".join(row) + " |")
     print("\nheld-out sets at their first run, before any tuning on them: " + "; ".join(
         f"{name}: {figures}" for name, figures in FIRST_RUNS.items()))
+    print("fresh paraphrases at their first run: " + FRESH_FIRST_RUN)
     if args.show_misses and misses:
         print("\nmisses:")
         for line in misses:

@@ -139,3 +139,12 @@ def test_the_jsgf_offers_the_hedges_once(lang: str) -> None:
     assert jsgf.count("<h_hedge> = ") == 1
     assert "[ <h_hedge> ]" in jsgf
     assert {"reckon" if lang == "en" else "dirais"} <= grammar.vocabulary()
+
+
+def test_the_fresh_set_written_after_tuning() -> None:
+    from paraphrases import FRESH, FRESH_CHATTER
+
+    missed = [c[3] for c in FRESH if not _understood(c)]
+    assert len(missed) <= 0.05 * len(FRESH), missed
+    acted = [t for g, p, lang, t in FRESH_CHATTER if matcher(g, p, lang).match(t).best]
+    assert acted == []
