@@ -289,6 +289,22 @@ CHATTER_EN: list[tuple[str, str, str]] = [
     ("codenames", "colour", "my car is blue too"),
     ("codenames", "answer", "yes mum I'm coming"),
     ("codenames", "clue", "give me a second to think of something"),
+    # hedges with no move after them
+    ("ici-londres", "guess", "I think the heart is a weird icon"),
+    ("ici-londres", "guess", "let's try to remember the book"),
+    ("ici-londres", "guess", "I'd say the moon is pretty"),
+    ("ici-londres", "guess", "maybe the heart, maybe the book, I don't know"),
+    ("ici-londres", "guess", "I guess the key is in the car"),
+    ("ici-londres", "guess", "perhaps later"),
+    ("ici-londres", "guess", "then the bell rang"),
+    ("ici-londres", "guess", "we should go with the flow"),
+    ("resistance", "vote", "I think yes is wrong"),
+    ("resistance", "vote", "I'd say no to dessert"),
+    ("resistance", "vote", "yes, I'm hungry"),
+    ("resistance", "vote", "no, I was talking to Sophie"),
+    ("resistance", "vote", "definitely a spy"),
+    ("resistance", "vote", "good team for a spy"),
+    ("resistance", "vote", "maybe"),
 ]
 
 # ------------------------------------------------------------------ French
@@ -434,6 +450,15 @@ CHATTER_FR: list[tuple[str, str, str]] = [
     ("codenames", "colour", "du vin rouge ou du blanc"),
     ("codenames", "colour", "ma voiture est bleue aussi"),
     ("codenames", "answer", "oui maman j'arrive"),
+    ("resistance", "vote", "oui, j'ai faim"),
+    ("resistance", "vote", "non, je parlais à Sophie"),
+    ("resistance", "vote", "carrément un espion"),
+    ("resistance", "vote", "peut-être"),
+    ("resistance", "vote", "bonne équipe pour des espions"),
+    ("ici-londres", "guess", "je dirais que la lune est belle ce soir"),
+    ("ici-londres", "guess", "on tente de se souvenir du livre"),
+    ("ici-londres", "guess", "je pense que le cœur est bizarre"),
+    ("codenames", "guess", "je crois que le piano est faux"),
 ]
 
 

@@ -638,6 +638,9 @@ class Matcher:
              readings: dict[tuple[str, str], _Reading], lead: _Lead | None = None) -> None:
         if lead is not None and entry.lead_in not in lead.rules:
             return
+        if lead is not None and lead.tentative and any(
+                item.uncertain for tok, item in pairs if tok.kind == "slot"):
+            return  # "perhaps later" is not "perhaps ladder": two doubts
         slots: dict[str, Any] = dict(entry.fixed)
         list_slots = self._c.list_slots.get(entry.name, frozenset())
         for tok, item in pairs:
