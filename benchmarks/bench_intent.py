@@ -51,6 +51,69 @@ def _check(game: str, phase: str, lang: str, text: str, intent: str | None,
     return ok, f"{game}.{phase}: {text!r} -> {got}{' (ambiguous)' if result.ambiguous else ''}"
 
 
+Row = tuple[str, str, str, str]
+Typed = tuple[str, str, str, str, str | None, dict]
+"""(game, phase, lang, text, intent or None, slots)."""
+
+
+def _run(cases: list[Typed], tag: str, times: list[float], misses: list[str]) -> int:
+    """How many of ``cases`` come out right (for table talk: how many are acted on)."""
+    count = 0
+    for game, phase, lang, text, intent, slots in cases:
+        ok, line = _check(game, phase, lang, text, intent, slots, times, 1)
+        count += ok if intent is not None else not ok
+        if not ok:
+            misses.append(f"{tag}: {line}")
+    return count
+
+
+def _row(label: str, count: int, total: int, target: str = "") -> Row:
+    return (label, f"{count}/{total}", f"{100 * count / max(1, total):.1f}%", target)
+
+
+def _talk(lines: list[tuple[str, str, str, str]]) -> list[Typed]:
+    return [(game, phase, lang, text, None, {}) for game, phase, lang, text in lines]
+
+
+def _everywhere(lang: str, texts: list[str]) -> list[Typed]:
+    return [(game, phase, lang, text, None, {}) for text in texts
+            for game, phase in all_phases()]
+
+
+def _paraphrase_rows(times: list[float], misses: list[str]) -> list[Row]:
+    """The paraphrase set's halves, the fresh set, and table talk (issue 17)."""
+    rows: list[Row] = []
+    for part in ("calib", "report"):
+        for lang in ("en", "fr"):
+            cases = [c for c in paraphrase_split(part) if c[2] == lang]
+            rows.append(_row(f"paraphrases {part} {lang}: understood",
+                             _run(cases, f"paraphrase {part} {lang}", times, misses),
+                             len(cases), ">= 98%" if part == "report" else ""))
+        talk = _talk(chatter_split(part))
+        rows.append(_row(f"paraphrase chatter {part}: acted on",
+                         _run(talk, f"paraphrase chatter {part}", times, misses), len(talk),
+                         "<= 1%"))
+    rows.append(_row("fresh paraphrases (seen, then tuned): understood",
+                     _run(FRESH, "fresh", times, misses), len(FRESH)))
+    talk = _talk(FRESH_CHATTER)
+    rows.append(_row("fresh chatter: acted on", _run(talk, "fresh chatter", times, misses),
+                     len(talk), "<= 1%"))
+    for lang, lines in (("en", recognition_data.CHATTER), ("fr", recognition_data.CHATTER_FR)):
+        texts = [line.format(p=PLAYERS[i % len(PLAYERS)].lower(),
+                             q=PLAYERS[(i + 3) % len(PLAYERS)].lower())
+                 for i, line in enumerate(lines)]
+        talk = _everywhere(lang, texts)
+        rows.append(_row(f"recognition_data chatter {lang} x every phase: acted on",
+                         _run(talk, f"recognition chatter {lang}", times, misses), len(talk),
+                         "<= 1%"))
+    talk = [c for lang in ("en", "fr") for c in _everywhere(
+        lang, [t for _, _, lg, t in paraphrase_chatter() + FRESH_CHATTER if lg == lang])]
+    rows.append(_row("paraphrase + fresh chatter x every phase: acted on",
+                     _run(talk, "paraphrase chatter, any phase", times, misses), len(talk),
+                     "<= 1%"))
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="timed matches per utterance")
@@ -98,68 +161,7 @@ def main() -> int:
         held_rows.append((f"{label}: talk false acceptance", f"{false}/{n_talk}",
                           f"{100 * false / max(1, n_talk):.1f}%", ""))
 
-    para_rows = []
-    for part in ("calib", "report"):
-        for lang in ("en", "fr"):
-            cases = [c for c in paraphrase_split(part) if c[2] == lang]
-            good = 0
-            for game, phase, _, text, intent, slots in cases:
-                ok, line = _check(game, phase, lang, text, intent, slots, times, 1)
-                good += ok
-                if not ok:
-                    misses.append(f"paraphrase {part} {lang}: {line}")
-            para_rows.append((f"paraphrases {part} {lang}: understood", f"{good}/{len(cases)}",
-                              f"{100 * good / max(1, len(cases)):.1f}%",
-                              ">= 98%" if part == "report" else ""))
-        talk = chatter_split(part)
-        false = 0
-        for game, phase, lang, text in talk:
-            ok, line = _check(game, phase, lang, text, None, {}, times, 1)
-            false += not ok
-            if not ok:
-                misses.append(f"paraphrase chatter {part}: {line}")
-        para_rows.append((f"paraphrase chatter {part}: acted on", f"{false}/{len(talk)}",
-                          f"{100 * false / max(1, len(talk)):.1f}%", "<= 1%"))
-    good = false = 0
-    for game, phase, lang, text, intent, slots in FRESH:
-        ok, line = _check(game, phase, lang, text, intent, slots, times, 1)
-        good += ok
-        if not ok:
-            misses.append(f"fresh: {line}")
-    for game, phase, lang, text in FRESH_CHATTER:
-        ok, line = _check(game, phase, lang, text, None, {}, times, 1)
-        false += not ok
-        if not ok:
-            misses.append(f"fresh chatter: {line}")
-    para_rows.append(("fresh paraphrases (seen, then tuned): understood", f"{good}/{len(FRESH)}",
-                      f"{100 * good / len(FRESH):.1f}%", ""))
-    para_rows.append(("fresh chatter: acted on", f"{false}/{len(FRESH_CHATTER)}",
-                      f"{100 * false / len(FRESH_CHATTER):.1f}%", "<= 1%"))
-    phases = all_phases()
-    for lang, lines in (("en", recognition_data.CHATTER), ("fr", recognition_data.CHATTER_FR)):
-        false = total = 0
-        for index, template in enumerate(lines):
-            p, q = PLAYERS[index % len(PLAYERS)], PLAYERS[(index + 3) % len(PLAYERS)]
-            text = template.format(p=p.lower(), q=q.lower())
-            for game, phase in phases:
-                ok, line = _check(game, phase, lang, text, None, {}, times, 1)
-                total += 1
-                false += not ok
-                if not ok:
-                    misses.append(f"recognition chatter {lang}: {line}")
-        para_rows.append((f"recognition_data chatter {lang} x every phase: acted on",
-                          f"{false}/{total}", f"{100 * false / max(1, total):.1f}%", "<= 1%"))
-
-    false = total = 0
-    for _, _, lang, text in paraphrase_chatter() + FRESH_CHATTER:
-        for game, phase in phases:
-            ok, line = _check(game, phase, lang, text, None, {}, times, 1)
-            total += 1
-            false += not ok
-            if not ok:
-                misses.append(f"paraphrase chatter, any phase: {line}")
-    para_rows.append(("paraphrase + fresh chatter x every phase: acted on", f"{false}/{total}",
-                      f"{100 * false / max(1, total):.1f}%", "<= 1%"))
+    para_rows = _paraphrase_rows(times, misses)
 
     times_ms = sorted(t * 1000 for t in times)
     p95 = times_ms[int(0.95 * (len(times_ms) - 1))]
