@@ -187,3 +187,25 @@ def test_french_elisions_reach_the_recognizer_s_grammar() -> None:
     assert is_jsgf_token("qu'") and is_jsgf_token("l'") and not is_jsgf_token("qu''")
     jsgf = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres")).jsgf()
     assert jsgf is not None and "qu' est ce qui" in jsgf and "qu' on prenne" in jsgf
+
+
+def test_an_interjection_that_is_a_name_stays_a_name() -> None:
+    # "ben" is a French interjection ("well") and a player's name here
+    from voice_host.intent import Matcher, SlotValues
+
+    grammar = load_grammar("resistance", "fr").phase(
+        "team", SlotValues(players=("Ada", "Ben", "Cleo", "Dan"), speaker="Ada"))
+    result = Matcher(grammar).match("Ben, Cleo et Dan")
+    assert result.best is not None and not result.ambiguous
+    assert result.best.slots == {"players": ("Ben", "Cleo", "Dan")}
+    hedged = Matcher(grammar).match("ben, je propose Cleo et Dan").best
+    assert hedged is not None and hedged.slots == {"players": ("Cleo", "Dan")}
+
+
+def test_openers_before_any_command() -> None:
+    for game, phase, text, intent in (("resistance", "mission", "um, sabotaged once",
+                                       "mission_result"),
+                                      ("codenames", "guess", "okay so, whose turn is it",
+                                       "status")):
+        best = matcher(game, phase).match(text).best
+        assert best is not None and best.intent == intent, text
