@@ -34,7 +34,7 @@ from voice_host.intent.expand import (
 )
 from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
 from voice_host.intent.phonetic import similarity
-from voice_host.intent.template import Node, Slot, parse_template
+from voice_host.intent.template import Node, RuleRef, Slot, parse_template
 
 if TYPE_CHECKING:
     from voice_host.intent.matcher import Matcher
@@ -143,6 +143,9 @@ class IntentEntry:
     in_help: bool = True
     """False for sentences the host understands only to say what is wrong with them ("ice
     cream two": a clue is one word); help never offers them."""
+    lead_in: str | None = None
+    """A rule whose phrases may come before any sentence of this entry (hedges: "I'd say",
+    "let's try", "je dirais"): matched as a prefix, not multiplied into every sentence."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +178,12 @@ class Settings:
     """The usual word between two values of a run (generated sentences)."""
     open_words: tuple[str, ...] = ()
     """Likely words for an open slot, from the grammar's ``open_words_file``."""
+    discourse: frozenset[str] = frozenset()
+    """Words that carry nothing at all ("um", "please", "okay"): the only words a sentence
+    may leave unexplained around a value that was not said as such."""
+    tentative: frozenset[str] = frozenset()
+    """Words of a lead-in that make the move tentative ("maybe", "peut-être"): understood,
+    but with a confidence low enough that the host confirms before acting."""
 
 
 @dataclass(frozen=True)
@@ -329,8 +338,22 @@ class PhaseGrammar:
     @cached_property
     def literal_words(self) -> frozenset[str]:
         """Every literal word of the phase's templates (not list values)."""
-        return frozenset(w for e in self.entries for t in e.templates
+        return frozenset(w for e in self.entries
+                         for t in e.templates + ((RuleRef(e.lead_in),) if e.lead_in else ())
                          for w in iter_words(t, self.rules))
+
+    @cached_property
+    def lead_ins(self) -> dict[str, frozenset[tuple[str, ...]]]:
+        """Per lead-in rule of the phase's entries, the token sequences it allows."""
+        out: dict[str, frozenset[tuple[str, ...]]] = {}
+        for entry in self.entries:
+            if entry.lead_in is None or entry.lead_in in out:
+                continue
+            out[entry.lead_in] = frozenset(
+                tuple(t.text for t in sk)
+                for sk in expand(RuleRef(entry.lead_in), self.rules, keep_optional=False)
+                if sk and all(t.kind == "lit" for t in sk))
+        return out
 
     def vocabulary(self) -> frozenset[str]:
         """Every JSGF-safe word the phase's grammar can produce (for the recognizer)."""
@@ -453,6 +476,7 @@ class PhaseGrammar:
             return f"{one} ( {join} {one} )*"
 
         intent_rules: dict[str, list[str]] = {}
+        leads: dict[str, str] = {}
         for entry in self.entries:
             if entry.name in self.diagnostic_intents:
                 # sentences understood only to say what is wrong with them ("ice cream two",
@@ -464,6 +488,11 @@ class PhaseGrammar:
                 def rule_for(slot: Slot, entry: IntentEntry = entry) -> str | None:
                     return slot_rule(slot, entry.limits.get(slot.slot_name, 10))
                 text = to_jsgf(template, self.rules, rule_for)
+                if text and entry.lead_in is not None:
+                    lead = to_jsgf(RuleRef(entry.lead_in), self.rules, rule_for)
+                    if lead:
+                        leads[entry.lead_in] = lead
+                        text = f"[ <h_{entry.lead_in}> ] {text}"
                 if text:
                     intent_rules.setdefault(entry.name, []).append(text)
         if not intent_rules:
@@ -478,6 +507,8 @@ class PhaseGrammar:
         for list_name, body in sorted(used.items()):
             if body:
                 lines.append(f"<l_{list_name}> = {body};")
+        for rule_name, body in sorted(leads.items()):
+            lines.append(f"<h_{rule_name}> = {body};")
         return "\n".join(lines) + "\n"
 
     def _jsgf_join(self) -> str:
@@ -494,7 +525,8 @@ class PhaseGrammar:
         """``n`` random sentences of this phase with their expected readings.
 
         Six in ten come from the phase's own intents (the rest from the universal ones);
-        within each group the intent is drawn uniformly, then one of its templates."""
+        within each group the intent is drawn uniformly, then one of its templates. A
+        quarter of the sentences of an entry with a lead-in start with one ("I'd say")."""
         by_intent: dict[str, list[tuple[IntentEntry, Node]]] = {}
         for entry in self.entries:
             by_intent.setdefault(entry.name, []).extend((entry, t) for t in entry.templates)
@@ -506,13 +538,13 @@ class PhaseGrammar:
             attempts += 1
             group = own if own and (not universal or rng.random() < 0.6) else universal
             entry, template = rng.choice(by_intent[rng.choice(group)])
-            got = self._sample_one(entry, template, rng)
+            got = self._sample_one(entry, template, rng, lead_in=True)
             if got is not None:
                 out.append(got)
         return out
 
-    def _sample_one(self, entry: IntentEntry, template: Node,
-                    rng: random.Random) -> SampleUtterance | None:
+    def _sample_one(self, entry: IntentEntry, template: Node, rng: random.Random, *,
+                    lead_in: bool = False) -> SampleUtterance | None:
         filled: list[tuple[Slot, object]] = []
 
         def sampler(slot: Slot, rng: random.Random) -> tuple[tuple[str, ...], object] | None:
@@ -521,6 +553,10 @@ class PhaseGrammar:
         words = sample(template, self.rules, rng, sampler, filled)
         if words is None or not words:
             return None
+        if lead_in and entry.lead_in is not None and rng.random() < 0.25:
+            phrases = sorted(self.lead_ins.get(entry.lead_in, ()))
+            if phrases:
+                words = list(rng.choice(phrases)) + words
         slots: dict[str, Any] = dict(entry.fixed)
         list_slots = self.list_slots.get(entry.name, frozenset())
         for slot, value in filled:
@@ -639,6 +675,7 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     question_starts=words("question_starts"),
                     interjections=words("interjections"),
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
+                    tentative=words("tentative"), discourse=words("discourse"),
                     confusions=confusions)
 
 
@@ -670,10 +707,13 @@ def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
     templates = tuple(parse_template(s) for s in sentences)
     for template in templates:  # fail early on unknown rules or explosive templates
         expand(template, rules, keep_optional=True)
+    lead_in = entry.get("lead_in")
+    if lead_in is not None and lead_in not in rules:
+        raise GrammarError(f"Intent {name}: the lead_in rule <{lead_in}> is not defined.")
     return IntentEntry(name=name, phases=phases_tuple, fixed=dict(entry.get("slots", {})),
                        limits=dict(entry.get("max", {})), templates=templates,
                        examples=tuple(entry.get("examples", ())),
-                       in_help=bool(entry.get("help", True)))
+                       in_help=bool(entry.get("help", True)), lead_in=lead_in)
 
 
 def _plurals(word: str) -> tuple[str, ...]:

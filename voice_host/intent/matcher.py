@@ -36,6 +36,13 @@ AMBIGUITY_MARGIN = 0.2
 """Two readings closer than this in cost are ambiguous."""
 ALTERNATIVE_MARGIN = 0.45
 """Readings within this cost of the best are returned as alternatives."""
+OPENER_PENALTY = 0.1
+"""Cost of each interjection before a command ("um", "okay so")."""
+LEAD_IN_PENALTY = 0.05
+"""Cost of a lead-in phrase before a move ("I'd say the heart")."""
+TENTATIVE_CONFIDENCE = 0.6
+"""Highest confidence of a move with a tentative lead-in ("maybe the heart"): below the
+host's confirmation threshold, so it asks before acting."""
 _BEAM = 12
 _CANDIDATES = 14
 
@@ -70,15 +77,18 @@ class MatchResult:
 class _T:
     """One tagged input position: a word or a run of list values."""
 
-    __slots__ = ("key", "word", "list_name", "values", "words")
+    __slots__ = ("key", "word", "list_name", "values", "words", "uncertain")
 
     def __init__(self, key: str, word: str, list_name: str | None = None,
-                 values: tuple[Any, ...] = (), words: tuple[str, ...] = ()) -> None:
+                 values: tuple[Any, ...] = (), words: tuple[str, ...] = (),
+                 uncertain: bool = False) -> None:
         self.key = key
         self.word = word
         self.list_name = list_name
         self.values = values
         self.words = words or (word,)
+        self.uncertain = uncertain
+        """The value was not said as such: a confusion ("hard" for "heart") or a near-miss."""
 
 
 @dataclass
@@ -98,6 +108,7 @@ class _Reading:
     cost: float
     threshold: float
     exact: bool
+    tentative: bool = False
 
     def key(self) -> tuple[str, str]:
         return self.intent, repr(sorted(self.slots.items()))
@@ -112,6 +123,8 @@ class _Compiled:
         self.vetoes = settings.vetoes
         self.question_starts = settings.question_starts
         self.interjections = settings.interjections
+        self.discourse = settings.discourse | settings.interjections
+        self.openers = settings.discourse & settings.interjections
         self.joiners = settings.joiners
         self.weak_joiners = settings.weak_joiners
         self.articles = settings.articles
@@ -126,6 +139,14 @@ class _Compiled:
                                      for tokens, _ in vl.forms for t in tokens)
         self.list_slots = phase.list_slots
         self.diagnostic = phase.diagnostic_intents
+        self.tentative = settings.tentative
+        self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = []
+        by_phrase: dict[tuple[str, ...], set[str]] = {}
+        for rule, phrases in phase.lead_ins.items():
+            for phrase in phrases:
+                by_phrase.setdefault(phrase, set()).add(rule)
+        self.lead_ins = sorted(((p, frozenset(r)) for p, r in by_phrase.items()),
+                               key=lambda item: -len(item[0]))
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in phase.skeletons(keep_optional=False):
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
@@ -168,17 +189,37 @@ class _Compiled:
 
     # ------------------------------------------------------------ tagging
 
-    def variants(self, tokens: tuple[str, ...]) -> list[tuple[tuple[str, ...], float]]:
-        out: list[tuple[tuple[str, ...], float]] = [((), 0.0)]
-        for token in tokens:
+    def variants(self, tokens: tuple[str, ...]
+                 ) -> list[tuple[tuple[str, ...], float, frozenset[int]]]:
+        """Readings of ``tokens`` with likely mis-hearings swapped in: (tokens, cost, the
+        positions swapped)."""
+        out: list[tuple[tuple[str, ...], float, frozenset[int]]] = [((), 0.0, frozenset())]
+        for index, token in enumerate(tokens):
             options = [(token, 0.0)]
             for target in self.confusions.get(token, ()):
                 if target != token and (target in self.literals or target in self.value_words):
                     options.append((target, CONFUSION_PENALTY))
-            out = [(seq + (word,), cost + extra) for seq, cost in out for word, extra in options]
+            out = [(seq + (word,), cost + extra, swapped | {index} if extra else swapped)
+                   for seq, cost, swapped in out for word, extra in options]
             if len(out) > 8:
                 out.sort(key=lambda item: item[1])
                 out = out[:8]
+        return out
+
+    def lead_in_starts(self, tokens: tuple[str, ...]
+                       ) -> list[tuple[int, tuple[str, ...], frozenset[str]]]:
+        """Where a lead-in phrase ends at the start of ``tokens`` (after interjections such
+        as "um"): (index of the first word after it, the phrase, its rules)."""
+        most = 0
+        while most < len(tokens) and tokens[most] in self.interjections \
+                and tokens[most] not in self.value_words:
+            most += 1
+        out: list[tuple[int, tuple[str, ...], frozenset[str]]] = []
+        for skip in range(most + 1):
+            for phrase, rules in self.lead_ins:
+                end = skip + len(phrase)
+                if end < len(tokens) and tokens[skip:end] == phrase:
+                    out.append((end, phrase, rules))
         return out
 
     def near(self, list_name: str, word: str) -> list[tuple[str, Any, float]]:
@@ -223,11 +264,12 @@ class _Compiled:
                 scores = [similarity(a, b) for a, b in zip(span, form, strict=True)]
                 mean = sum(scores) / k
                 if min(scores) >= 0.7 and mean >= 0.82 and span != form:
-                    out.append((k, _T("{" + name + "}", " ".join(span), name, (value,), span),
-                                0.15 + (1.0 - mean)))
+                    out.append((k, _T("{" + name + "}", " ".join(span), name, (value,), span,
+                                      True), 0.15 + (1.0 - mean)))
         return out
 
-    def tag(self, tokens: tuple[str, ...]) -> list[tuple[list[_T], float]]:
+    def tag(self, tokens: tuple[str, ...], swapped: frozenset[int] = frozenset()
+            ) -> list[tuple[list[_T], float]]:
         n = len(tokens)
         options: list[list[tuple[int, _T, float]]] = [[] for _ in range(n)]
         for i, word in enumerate(tokens):
@@ -238,9 +280,10 @@ class _Compiled:
                     values = value_list.index.get(span)
                     if values:
                         tagged = True
+                        unsure = any(k in swapped for k in range(i, i + length))
                         for value in values:
                             options[i].append((length, _T("{" + name + "}", " ".join(span),
-                                                          name, (value,), span), 0.0))
+                                                          name, (value,), span, unsure), 0.0))
             protected = (word in self.literals or word in self.fillers or word in self.function
                          or word in self.vetoes or word in self.joiners
                          or word in self.weak_joiners)
@@ -248,7 +291,8 @@ class _Compiled:
                 for name, value_list in self.lists.items():
                     if value_list.runtime:
                         for _form, value, score in self.near(name, word):
-                            options[i].append((1, _T("{" + name + "}", word, name, (value,)),
+                            options[i].append((1, _T("{" + name + "}", word, name, (value,),
+                                                     uncertain=True),
                                                0.15 + (1.0 - score)))
             if not tagged and word not in self.vetoes:
                 options[i].extend(self._near_spans(tokens, i))
@@ -286,7 +330,8 @@ class _Compiled:
                         if between and all(b.key in self.articles for b in between):
                             weak += 0.05
                         merged = _T(prev.key, prev.word + " " + item.word, prev.list_name,
-                                    prev.values + item.values, prev.words + item.words)
+                                    prev.values + item.values, prev.words + item.words,
+                                    prev.uncertain or item.uncertain)
                         del out[j:]
                         out.append(merged)
                         cost += weak
@@ -331,23 +376,40 @@ class Matcher:
             return MatchResult(None, (), False)
         who = speaker if speaker is not None else self.phase.slot_values.speaker
         readings: dict[tuple[str, str], _Reading] = {}
-        tagged_all: list[tuple[list[_T], float]] = []
-        for variant, penalty in self._c.variants(tokens):
-            for seq, cost in self._c.tag(variant):
-                tagged_all.append((seq, cost + penalty))
-        tagged_all.sort(key=lambda item: item[1])
-        for seq, cost in tagged_all:
-            self._exact(seq, cost, who, readings)
+        # the whole utterance, and what follows a lead-in ("I'd say | the heart"), which
+        # only entries taking that lead-in may read
+        starts: list[tuple[tuple[str, ...], float, _Lead | None]] = [(tokens, 0.0, None)]
+        skip = 0  # "um, okay, the heart": the same as "the heart", a little less sure
+        while skip < len(tokens) - 1 and tokens[skip] in self._c.openers \
+                and tokens[skip] not in self._c.value_words:  # "Ben, Cleo et Dan"
+            skip += 1
+        if skip:
+            starts.append((tokens[skip:], OPENER_PENALTY * skip, None))
+        for end, phrase, rules in self._c.lead_in_starts(tokens):
+            tentative = any(word in self._c.tentative for word in tokens[:end])
+            starts.append((tokens[end:], LEAD_IN_PENALTY + 0.02 * (end - len(phrase)),
+                           _Lead(rules, tentative)))
+        passes: list[tuple[list[tuple[list[_T], float]], _Lead | None]] = []
+        for start, extra, lead in starts:
+            tagged_all: list[tuple[list[_T], float]] = []
+            for variant, penalty, swapped in self._c.variants(start):
+                for seq, cost in self._c.tag(variant, swapped):
+                    tagged_all.append((seq, cost + penalty + extra))
+            tagged_all.sort(key=lambda item: item[1])
+            passes.append((tagged_all, lead))
+            for seq, cost in tagged_all:
+                self._exact(seq, cost, who, readings, lead)
         if closed:
             readings = {k: r for k, r in readings.items() if r.cost == 0.0}
         elif not any(r.cost <= 0.3 for r in readings.values()):
-            seen: set[tuple[str, ...]] = set()
-            for seq, cost in tagged_all[:6]:
-                keys = tuple(t.key for t in seq)
-                if keys in seen:
-                    continue
-                seen.add(keys)
-                self._fuzzy(seq, cost, who, readings)
+            for tagged_all, lead in passes:
+                seen: set[tuple[str, ...]] = set()
+                for seq, cost in tagged_all[:6]:
+                    keys = tuple(t.key for t in seq)
+                    if keys in seen:
+                        continue
+                    seen.add(keys)
+                    self._fuzzy(seq, cost, who, readings, lead)
         accepted = sorted((r for r in readings.values() if r.cost <= r.threshold),
                           key=lambda r: (r.cost, r.intent))
         if not accepted:
@@ -376,6 +438,9 @@ class Matcher:
             kept.append(reading)
         matches = tuple(IntentMatch(r.intent, r.slots, _confidence(r) * factor, normalized)
                         for r in kept)
+        matches = tuple(IntentMatch(m.intent, m.slots, min(m.confidence, TENTATIVE_CONFIDENCE),
+                                    m.text) if r.tentative else m
+                        for m, r in zip(matches, kept, strict=True))
         ambiguous = len(kept) > 1 and kept[1].cost - best_cost < AMBIGUITY_MARGIN
         if ambiguous:
             matches = tuple(IntentMatch(m.intent, m.slots, min(m.confidence, 0.6), m.text)
@@ -388,14 +453,14 @@ class Matcher:
     # ------------------------------------------------------------ exact
 
     def _exact(self, seq: list[_T], cost: float, who: str | None,
-               readings: dict[tuple[str, str], _Reading]) -> None:
+               readings: dict[tuple[str, str], _Reading], lead: _Lead | None = None) -> None:
         c = self._c
         keys = tuple(t.key for t in seq)
         found = c.exact.get(keys)
         if found:
             for entry, skeleton in found:
                 self._add(entry, list(zip(skeleton, seq, strict=True)), cost, None, who,
-                          readings)
+                          readings, lead)
         if c.has_wild:
             free = [i for i, item in enumerate(seq)
                     if not (item.list_name is not None or item.key in c.fillers
@@ -412,20 +477,20 @@ class Matcher:
                     extra = sum(0.3 for k in where if seq[k].key in c.literals)
                     for entry, skeleton in found:
                         self._add(entry, list(zip(skeleton, seq, strict=True)), cost + extra,
-                                  None, who, readings)
+                                  None, who, readings, lead)
 
     # ------------------------------------------------------------ fuzzy
 
     def _fuzzy(self, seq: list[_T], cost: float, who: str | None,
-               readings: dict[tuple[str, str], _Reading]) -> None:
+               readings: dict[tuple[str, str], _Reading], lead: _Lead | None = None) -> None:
         c = self._c
         counts: dict[int, int] = {}
         for item in seq:
             if item.key in c.fillers or item.key in c.function:
                 continue
             for ident in c.index.get(item.key, ()):
-                counts[ident] = counts.get(ident, 0) + 1
-            if item.list_name is None:
+                counts[ident] = counts.get(ident, 0) + 2  # a word said counts twice...
+            if item.list_name is None:  # ...a word it is often mistaken for, once
                 for target in c.confusions.get(item.key, ()):
                     for ident in c.index.get(target, ()):
                         counts[ident] = counts.get(ident, 0) + 1
@@ -445,7 +510,7 @@ class Matcher:
             extra.append(extra[-1] + value)
         n = len(seq)
         question = self._question_at(seq)
-        bounds: list[tuple[float, int]] = []
+        bounds: list[tuple[float, int, int]] = []
         for ident in counts:
             fz = c.fuzzy[ident]
             bound = sum(cost_ for key, cost_ in fz.needed if key not in present
@@ -453,13 +518,25 @@ class Matcher:
             # words beyond the template's length must be inserted
             bound += extra[max(0, n - len(fz.toks))]
             if bound + cost <= fz.threshold:
-                bounds.append((bound - 0.01 * counts[ident], ident))
+                # ties (many sentences share their words) go to the one of the right length
+                bounds.append((bound - 0.01 * counts[ident], abs(fz.required - n), ident))
         bounds.sort()
-        for _, ident in bounds[:_CANDIDATES]:
+        for _, _, ident in bounds[:_CANDIDATES]:
             fz = c.fuzzy[ident]
             total, pairs = self._align(seq, fz, question)
-            if total + cost <= fz.threshold:
-                self._add(fz.entry, pairs, cost + total, fz.threshold, who, readings)
+            if total + cost <= fz.threshold and self._supported(seq, pairs):
+                self._add(fz.entry, pairs, cost + total, fz.threshold, who, readings, lead)
+
+    def _supported(self, seq: list[_T], pairs: list[tuple[Tok, _T]]) -> bool:
+        """False when a value that was not said as such (a confusion, a near-miss) or an open
+        word (any word can be a clue) stands among words the sentence leaves unexplained:
+        "this is so hard" is not the heart, though "the hard" may be, and "our spymaster is
+        brilliant" is no clue. Two doubts do not make a command."""
+        used = {id(item) for _, item in pairs}
+        if not any((item.uncertain and item.list_name is not None) or tok.kind == "wild"
+                   for tok, item in pairs):
+            return True
+        return all(item.key in self._c.discourse for item in seq if id(item) not in used)
 
     def _question_at(self, seq: list[_T]) -> int:
         """Index of a question-opening word ("is it Lucas?"), or -1."""
@@ -558,7 +635,12 @@ class Matcher:
 
     def _add(self, entry: IntentEntry, pairs: list[tuple[Tok, _T]], cost: float,
              threshold: float | None, who: str | None,
-             readings: dict[tuple[str, str], _Reading]) -> None:
+             readings: dict[tuple[str, str], _Reading], lead: _Lead | None = None) -> None:
+        if lead is not None and entry.lead_in not in lead.rules:
+            return
+        if lead is not None and lead.tentative and any(
+                item.uncertain for tok, item in pairs if tok.kind == "slot"):
+            return  # "perhaps later" is not "perhaps ladder": two doubts
         slots: dict[str, Any] = dict(entry.fixed)
         list_slots = self._c.list_slots.get(entry.name, frozenset())
         for tok, item in pairs:
@@ -589,11 +671,21 @@ class Matcher:
                 slots[tok.slot] = values[0]
         exact = threshold is None
         reading = _Reading(entry.name, slots, cost, 1.0 if threshold is None else threshold,
-                           exact)
+                           exact, lead is not None and lead.tentative)
         key = reading.key()
         old = readings.get(key)
         if old is None or old.cost > cost:
             readings[key] = reading
+
+
+@dataclass(frozen=True)
+class _Lead:
+    """The lead-in a reading starts after."""
+
+    rules: frozenset[str]
+    """The lead-in rules that allow the phrase."""
+    tentative: bool
+    """The lead-in makes the move tentative ("maybe")."""
 
 
 def _compatible(a: _Reading, b: _Reading) -> bool:

@@ -19,7 +19,9 @@ __all__ = ["fold", "is_jsgf_token", "tokenize"]
 
 _MARKUP = re.compile(r"<[^<>]*>|\[[^\[\]]*\]|\(\d+\)")
 """Recognizer markup: <sil>, [NOISE], [unk], alternate-pronunciation marks like two(2)."""
-_JSGF_TOKEN = re.compile(r"^[a-z](?:[a-z']*[a-z])?$|^[a-z]'$")
+_JSGF_TOKEN = re.compile(r"^[a-z](?:[a-z']*[a-z])?$|^(?:[a-z]|qu)'$")
+"""A word, or an elision ("l'", "qu'": without "qu'" every French sentence with "qu'est-ce"
+or "qu'on" was left out of the recognizer's grammar)."""
 
 
 @lru_cache(maxsize=4096)
