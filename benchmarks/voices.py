@@ -36,20 +36,24 @@ from typing import Any
 
 import numpy as np
 
-from voice_host.speech.types import SAMPLE_RATE, Samples
-from voice_host.speech.wav import read_wav, resample, to_int16, write_wav
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
 
-VOICES: tuple[str, ...] = ("jf_alpha", "jf_gongitsune", "jm_kumo")
+import recognition_data as data  # noqa: E402
+
+from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
+from voice_host.speech.wav import read_wav, resample, to_int16, write_wav  # noqa: E402
+
+VOICES: tuple[str, ...] = data.KOKORO_VOICES
 """The Kokoro voices the benchmark and the tests speak with (acceptance uses others)."""
-SPEEDS: tuple[float, ...] = (0.9, 1.0, 1.15)
-"""Kokoro speed factors the benchmark draws from (above 1 is faster)."""
 ESPEAK_LANGUAGE: Mapping[str, str] = {"en": "en-us", "fr": "fr"}
 """The espeak-ng voice that writes the IPA for each language."""
 MODEL_RATE = 24_000
 """Kokoro's output sample rate."""
 MAX_TOKENS = 510
 """Longest phoneme sequence the model (and its style tables) accept."""
-CACHE = Path(__file__).resolve().parent / "cache" / "kokoro"
+CACHE = HERE / "cache" / "kokoro"
 """Default folder of the cached WAVs (inside the checkout, ignored by git)."""
 MODEL_FOLDER = CACHE / "model"
 """Where the model's four parts are joined into one file (once, about 92 MB)."""

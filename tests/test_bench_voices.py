@@ -142,3 +142,61 @@ def test_bad_requests_say_what_is_wrong(tmp_path: Path) -> None:
         voices.synthesize("yes", lang="en", voice="jf_alpha", speed=5.0, cache=tmp_path)
     assert voices.main(["--lang", "en", "--voice", "nobody", "yes", "-o",
                         str(tmp_path / "x.wav")]) == 2
+
+
+# --------------------------------------------------------------------------- the bench's voices
+
+import bench_recognition as bench  # noqa: E402
+
+
+def test_labels_name_their_synthesizer() -> None:
+    assert bench.synthesizer_of(bench.Voice("jf_alpha", 115, 0, "kokoro", lang="fr").label) \
+        == "kokoro"
+    assert bench.synthesizer_of(bench.Voice("kal_diphone", 85, 0, "festival").label) \
+        == "festival"
+    assert bench.synthesizer_of(bench.Voice("en-gb-x-rp", 170, 35, gain_db=-6).label) \
+        == "espeak-ng"
+
+
+def test_shares_follow_what_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench, "festival_available", lambda: False)
+    monkeypatch.setattr(bench, "kokoro_available", lambda: True)
+    english = bench.synthesizers("en")
+    assert set(english) == {"kokoro", "espeak"}
+    assert sum(english.values()) == pytest.approx(1.0)
+    monkeypatch.setattr(bench, "kokoro_available", lambda: False)
+    assert bench.synthesizers("fr") == {"espeak": 1.0}
+
+
+def test_french_utterances_are_mostly_kokoro_and_keep_an_espeak_row(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    monkeypatch.setattr(bench, "kokoro_available", lambda: True)
+    rng = random.Random(3)
+    drawn = [bench._voices(rng, "fr") for _ in range(400)]
+    kokoro = [v for v in drawn if v.engine == "kokoro"]
+    assert 0.6 < len(kokoro) / len(drawn) < 0.8
+    assert {v.name for v in kokoro} == set(voices.VOICES)
+    assert all(v.lang == "fr" for v in drawn)
+    assert {v.engine for v in drawn} == {"kokoro", "espeak"}  # no French Festival voice
+    assert all(v.name in bench.data.FRENCH_VOICES for v in drawn if v.engine == "espeak")
+
+
+def test_clean_targets_are_read_on_the_natural_voices() -> None:
+    def cell(commands: int, accepted: int) -> dict[str, int]:
+        return {"commands": commands, "accepted": accepted, "chatter": 4, "false_actions": 0}
+
+    summary = {"commands": 30, "accepted": 20, "chatter": 12, "false_actions": 0,
+               "latency_p95_ms": 200.0, "peak_rss_mb": 300.0,
+               "per_condition": {"clean": {"commands": 30, "accepted": 20, "chatter": 12,
+                                           "false_actions": 0}},
+               "per_synthesizer": {"kokoro": {"clean": cell(10, 10)},
+                                   "festival": {"clean": cell(10, 9)},
+                                   "espeak-ng": {"clean": cell(10, 1)}}}
+    lines = bench.target_lines(summary, bench.TARGETS["en"], "en")
+    assert lines[0].startswith("- acceptance clean (kokoro, festival voices): 95.0%")
+    french = bench.target_lines(summary, bench.TARGETS["fr"], "fr")
+    assert french[0].startswith("- acceptance clean (kokoro voices): 100.0%")
+    table = bench.synthesizer_table({"whisper:grammar": summary})
+    assert any("| espeak-ng | 10.0% (1/10) |" in line for line in table)
