@@ -438,10 +438,10 @@ def babble_track(seconds: float = 90.0, talkers: int = 5) -> Samples:
     return samples
 
 
-def stream_for(case: Case, babble: Samples | None) -> Samples:
+def stream_for(case: Case, babble: Samples | None, *, tail_seconds: float = TAIL) -> Samples:
     """The utterance with noise before and after, as a microphone would hear it."""
     speech = synthesize(case.text, case.voice)
-    lead, tail = int(LEAD_IN * SAMPLE_RATE), int(TAIL * SAMPLE_RATE)
+    lead, tail = int(LEAD_IN * SAMPLE_RATE), int(tail_seconds * SAMPLE_RATE)
     padded = np.concatenate([np.zeros(lead, np.int16), speech, np.zeros(tail, np.int16)])
     if case.noise == "reverb":
         return reverberate(padded)
