@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -426,3 +427,30 @@ def test_silero_hears_speech_and_not_silence() -> None:
     vad.reset()
     speech = [vad.probability(f) for f in split_frames(speak("I choose Alice and Bob"))]
     assert np.mean(np.array(speech) >= 0.5) > 0.7
+
+
+def _talking_room(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """A room that keeps talking: 0.3 s stretches alternately at -31 and -40 dBFS (just
+    under what starts an utterance over its floor)."""
+    parts, t = [], 0.0
+    while t < seconds - 1e-9:
+        parts.append(white_noise(sec(0.3), rng=rng, level_dbfs=-31 if len(parts) % 2 else -40))
+        t += 0.3
+    return np.concatenate(parts)
+
+
+def test_the_room_level_ends_an_utterance_said_just_over_it() -> None:
+    """Someone speaks 7 dB over a room that keeps talking: the drop below the speaker's level
+    (8 dB) never comes, but the level falling back to the room's ends the utterance."""
+    rng = np.random.default_rng(4)
+    audio = np.concatenate([_talking_room(4.2, rng), white_noise(sec(1.0), rng=rng,
+                                                                 level_dbfs=-24),
+                            _talking_room(3.0, rng)])
+    config = EndpointerConfig(vad_aggressiveness=None, max_length=3.0)
+    ended = feed_all(Endpointer(config, keeper=ScriptedKeeper(0.9)), audio)
+    spoken = [u for u in ended if u.start < 5.2 and u.end > 4.2]
+    assert len(spoken) == 1 and not spoken[0].truncated
+    assert 5.2 - 0.03 <= spoken[0].end <= 5.2 + 0.25 + 0.16
+    without = feed_all(Endpointer(replace(config, end_above_room_db=None),
+                                  keeper=ScriptedKeeper(0.9)), audio)
+    assert any(u.truncated and u.start < 5.2 for u in without)  # it ran to max_length

