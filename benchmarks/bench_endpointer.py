@@ -1,6 +1,6 @@
 """Endpointing in noise: does the endpointer hand the recognizer the whole command, and not
 much more? On the recognition benchmark's English commands and voices (espeak-ng, Festival,
-Kokoro), in clean speech and in babble at 12 and 6 dB.
+Kokoro), in clean speech, in babble at 12 and 6 dB and in pink noise at 6 dB.
 
     .venv/bin/python benchmarks/bench_endpointer.py [--split report] [--seed 6]
 
@@ -55,22 +55,20 @@ from voice_host.speech.source import (  # noqa: E402
 )
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 
-CONDITIONS = ("clean", "babble 12", "babble 6")
+CONDITIONS = ("clean", "babble 12", "babble 6", "pink 6")
 TAIL = 3.0
 """Seconds of the room's noise after the command (a late end shows as a long cut)."""
 SLACK = 0.1
 """A cut covers the speech when it starts at most this late and ends at most this early."""
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
-    "host": HOST,
-    "before (WebRTC throughout, floor, drop 8 dB)": replace(HOST, keep_open=None,
-                                                           end_above_room_db=None),
-    "WebRTC throughout, room + 4 dB / 1.5 s": replace(HOST, keep_open=None,
-                                                      end_above_room_db=4.0),
-    "Silero, room + 4 dB / 1.5 s": replace(HOST, end_above_room_db=4.0),
-    "Silero, room + 4 dB / 3 s": replace(HOST, end_above_room_db=4.0, room_window=3.0),
-    "Silero, room + 5 dB / 3 s": replace(HOST, end_above_room_db=5.0, room_window=3.0),
-    "Silero, room + 3 dB / 3 s": replace(HOST, end_above_room_db=3.0, room_window=3.0),
+    "host: Silero keeps open; floor, drop 8 dB, room + 4 dB end": HOST,
+    "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, keep_open=None,
+                                                             end_above_room_db=None),
+    "WebRTC throughout; floor, drop 8 dB, room + 4 dB end": replace(HOST, keep_open=None),
+    "Silero keeps open; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
+    "Silero keeps open; floor, drop 8 dB, room + 5 dB end": replace(HOST,
+                                                                   end_above_room_db=5.0),
 }
 """What is compared (``None``: Silero alone, no floor)."""
 

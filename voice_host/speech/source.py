@@ -104,7 +104,7 @@ class EndpointerConfig:
     """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
     the utterance's own speech level counts as silence, so an utterance ends even when the
     room keeps talking (babble passes the noise-floor and VAD tests). ``None`` disables."""
-    end_above_room_db: float | None = 3.0
+    end_above_room_db: float | None = 4.0
     """Within an utterance, audio whose level (over the last 150 ms) is less than this many
     dB above the room's level before the utterance (its mean power over ``room_window``)
     counts as silence: when the room keeps talking close to the speaker's level (babble at
