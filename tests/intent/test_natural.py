@@ -167,7 +167,7 @@ def test_the_paraphrases_are_sentences_of_the_recognizer_s_grammar() -> None:
     inside = total = 0
     outside = []
     for game, phase, lang, text, _, _ in paraphrase_cases():
-        grammar = load_grammar(game, lang).phase(phase, slot_values(game))
+        grammar = load_grammar(game, lang).phase(phase, slot_values(game, lang))
         jsgf = grammar.jsgf()
         if jsgf is None:
             continue
