@@ -136,7 +136,7 @@ def test_french_elided_hedges() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_jsgf_offers_the_hedges_once(lang: str) -> None:
-    grammar = load_grammar("ici-londres", lang).phase("guess", slot_values("ici-londres"))
+    grammar = load_grammar("ici-londres", lang).phase("guess", slot_values("ici-londres", lang))
     jsgf = grammar.jsgf()
     assert jsgf is not None
     assert jsgf.count("<h_hedge> = ") == 1
@@ -185,7 +185,7 @@ def test_the_paraphrases_are_sentences_of_the_recognizer_s_grammar() -> None:
 
 def test_french_elisions_reach_the_recognizer_s_grammar() -> None:
     assert is_jsgf_token("qu'") and is_jsgf_token("l'") and not is_jsgf_token("qu''")
-    jsgf = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres")).jsgf()
+    jsgf = load_grammar("ici-londres", "fr").phase("guess", slot_values("ici-londres", "fr")).jsgf()
     assert jsgf is not None and "qu' est ce qui" in jsgf and "qu' on prenne" in jsgf
 
 
