@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from voice_host.host.io import Heard, HeardKind
-from voice_host.intent import IntentMatch, Matcher, MatchResult
+from voice_host.intent import IntentMatch, Matcher, MatchResult, PhaseGrammar
 from voice_host.speech.decision import (
     Judgement,
     SearchTuning,
@@ -128,6 +128,26 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
     if decision.verdict is Verdict.AGREE:
         recognizer = 1.0 if judgement.accepted else max(recognizer, 0.8)
     return answer(chosen, result, chosen.confidence * recognizer)
+
+
+def decoder_prompt(phase: PhaseGrammar) -> str:
+    """The words that can be said now, as a recognizer's previous-text prompt: a couple of
+    the phase's own example sentences, then the player names as the game spells them, then
+    the icons or board words the phase names (the last words matter most: a long prompt
+    keeps its end). Sentences, not a bare word list: a bare list made Whisper loop."""
+    own = {e.name for e in phase.entries if e.phases != ("*",)}
+    parts = [p[:1].upper() + p[1:] + "." for intent, phrases in phase.help_phrases(2).items()
+             if intent in own for p in phrases]
+    values = phase.slot_values
+    lists = phase.used_lists
+    if values.players and "player" in lists:
+        parts.append(", ".join(values.players) + ".")
+    if values.icons and "icon" in lists:
+        names = [i.name if phase.lang == "en" else (i.french or i.name) for i in values.icons]
+        parts.append(", ".join(names) + ".")
+    if values.board_words and "board_word" in lists:
+        parts.append(", ".join(values.board_words) + ".")
+    return " ".join(parts)
 
 
 def _with_heard_alternatives(result: MatchResult, heard: Heard, matcher: Matcher, *,

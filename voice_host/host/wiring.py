@@ -154,6 +154,7 @@ class Ears:
         return pg.recognition_jsgf()
 
     def use(self, request: ListenRequest) -> None:
+        from voice_host.host.understanding import decoder_prompt
         from voice_host.speech.types import ANY_WORD_RULE, RecognitionGrammar
 
         pg = request.grammar
@@ -166,7 +167,7 @@ class Ears:
             open_jsgf = None if self.open_vocabulary else pg.open_slot_jsgf(ANY_WORD_RULE)
             self.recognizer.set_grammar(RecognitionGrammar(
                 name=name, jsgf=jsgf, words=pg.vocabulary(), open_jsgf=open_jsgf,
-                spellings=pg.written_forms()))
+                spellings=pg.written_forms(), prompt=decoder_prompt(pg)))
             self._grammar_key = key
 
     def hear(self, samples: Any, request: ListenRequest, *, source: str) -> Heard:
