@@ -61,6 +61,7 @@ if str(HERE) not in sys.path:
 import recognition_data as data  # noqa: E402
 
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
+from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
 
@@ -520,6 +521,27 @@ class _NoOutput:
         pass
 
 
+REALTIME_ENV = "VOICE_HOST_BENCH_REALTIME"
+"""Set in the workers by ``--realtime``: frames arrive at the pace of speech, as from a
+microphone, so work done during the trailing silence shows in the latency."""
+
+
+class PacedSource(ArraySource):
+    """An ArraySource that hands out each frame when it would have been spoken."""
+
+    def __init__(self, samples: Samples) -> None:
+        super().__init__(samples)
+        self._t0: float | None = None
+
+    def _read_frame(self) -> Samples | None:
+        if self._t0 is None:
+            self._t0 = time.perf_counter()
+        wait = self._t0 + (self._pos + FRAME_SAMPLES) / SAMPLE_RATE - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        return super()._read_frame()
+
+
 PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
 """Set in the workers by ``--prompt on|off``: Whisper gets the phase's words as its
 previous-text prompt (the host's default otherwise)."""
@@ -562,8 +584,6 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     from voice_host.host.understanding import understand
     from voice_host.host.wiring import MicListener
     from voice_host.intent import Matcher
-    from voice_host.speech.source import ArraySource
-
     ears = make_ears(system)
     babble = babble_track() if any(c.noise == "babble" for c in cases) else None
     result = WorkerResult(system)
@@ -577,7 +597,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
                                 f"{abs(hash(case.setup)) % 10**8}", expected=())
         stream = stream_for(case, babble)
-        source = ArraySource(stream)
+        source = PacedSource(stream) if os.environ.get(REALTIME_ENV) else ArraySource(stream)
         prime_floor(source, case, babble)
         listener = MicListener(ears, source, _NoOutput())  # type: ignore[arg-type]
         ears.use(request)  # compile the grammar outside the timed part (done once per phase)
@@ -639,7 +659,10 @@ def _install_detection_clock() -> None:
     source.Endpointer._bench_clock = True  # type: ignore[attr-defined]
 
 
-def _worker(system: str, cases: Sequence[Case], prompt: str = "") -> WorkerResult:
+def _worker(system: str, cases: Sequence[Case], prompt: str = "",
+            realtime: bool = False) -> WorkerResult:
+    if realtime:
+        os.environ[REALTIME_ENV] = "1"
     if prompt:
         os.environ[PROMPT_ENV] = "1" if prompt == "on" else "0"
     _install_detection_clock()
@@ -990,6 +1013,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the host's default)")
     parser.add_argument("--compute", default="", choices=("", "int8", "float32"),
                         help="CTranslate2's compute type for Whisper (default int8)")
+    parser.add_argument("--realtime", action="store_true",
+                        help="deliver the audio at the pace of speech (the latency then "
+                             "shows the work done during the trailing silence; slow)")
     parser.add_argument("--only", default="", metavar="GAME.PHASE,...",
                         help="keep only these phases (a subset one can afford)")
     parser.add_argument("--limit", type=int, default=0, metavar="N",
@@ -1054,7 +1080,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if system.endswith(":open") and plan.baseline_conditions is not None:
                 mine = [c for c in mine if c.condition in plan.baseline_conditions]
-            futures[system] = pool.submit(_worker, system, mine, args.prompt)
+            futures[system] = pool.submit(_worker, system, mine, args.prompt, args.realtime)
         for system, future in futures.items():
             got = future.result()
             if got.note:
@@ -1072,6 +1098,7 @@ def run(args: argparse.Namespace) -> int:
         f" --prompt {args.prompt}" if args.prompt else "") + (
         f" --compute {args.compute}" if args.compute else "") + (
         f" --only {args.only}" if args.only else "") + (
+        " --realtime" if args.realtime else "") + (
         f" --limit {args.limit}" if args.limit else "") + (
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
         f" --systems {args.systems}" if args.systems else "") + (

@@ -89,6 +89,32 @@ def test_it_is_a_recognizer_that_streams(english: WhisperRecognizer) -> None:
     assert streamed.details["free_text"] == judgement.free_text
 
 
+def test_the_trailing_silence_is_used_to_decode(english: WhisperRecognizer) -> None:
+    """Fed speech then silence, the decode starts before the utterance ends and its result
+    is taken; a word after the pause makes it stale, and everything is decoded again."""
+    english.set_grammar(grammar("resistance", "vote"))
+    silence = np.zeros(16_000 // 2, dtype=np.int16)
+    audio = np.concatenate([speak("I vote yes"), silence])
+    before = english.speculated
+    english.start_utterance()
+    for start in range(0, len(audio), 480):
+        english.feed(audio[start:start + 480])
+    transcript = english.finish()
+    assert english.speculated - before == 1
+    assert transcript.judgement is not None
+    assert transcript.audio_seconds == pytest.approx(len(audio) / 16_000, abs=0.05)
+    # a word after the speculative decode's audio: that decode is not taken
+    english.start_utterance()
+    audio = np.concatenate([speak("I vote"), silence])
+    for start in range(0, len(audio), 480):
+        english.feed(audio[start:start + 480])
+    for start in range(0, 8000, 480):  # loud frames arrive after the quiet ones
+        english.feed(speak("yes")[start:start + 480])
+    before = english.speculated
+    english.finish()
+    assert english.speculated == before
+
+
 COMMANDS = [
     ("resistance", "team", {"players": PLAYERS}, "my team is Sophie and Thomas",
      {"my team is sophie and thomas"}),

@@ -6,7 +6,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,12 @@ class WhisperTuning:
     prompt."""
     no_repeat_ngram_size: int = 0
     """Loop guard of the free decode (CTranslate2's option; 0 = off)."""
+    speculate: bool = True
+    """Decode while the endpointer waits for the trailing silence (see the class)."""
+    speculate_quiet_frames: int = 6
+    """Fed frames (about 30 ms each) that must all be quiet before such a decode starts."""
+    speculate_drop_db: float = 15.0
+    """Quiet: this many dB below the loud part of the speech so far."""
 
 
 def _import_backend() -> tuple[Any, Any, Any, Any]:
@@ -205,10 +211,33 @@ class _Encoded(Decoder):
         return str(self.owner._tokenizer.decode([t for t in tokens if t < self.eot])).strip()
 
 
+class _Speculation:
+    """A decode started while the trailing silence is still being waited for."""
+
+    def __init__(self, owner: WhisperRecognizer, audio: Samples, frames: int,
+                 grammar: _Grammar) -> None:
+        self.frames = frames
+        """How many fed frames it covers."""
+        self.grammar = grammar
+        self.transcript: Transcript | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(owner, audio), daemon=True)
+        self.thread.start()
+
+    def _run(self, owner: WhisperRecognizer, audio: Samples) -> None:
+        try:
+            self.transcript = owner._recognize(audio, self.grammar, time.perf_counter())
+        except BaseException as error:  # noqa: BLE001 - re-raised by the caller's decode
+            self.error = error
+
+
 class WhisperRecognizer(BufferedStreaming):
     """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
-    (see the module docstring): fed frames are kept and decoded when the utterance ends
-    (:class:`~voice_host.speech.types.BufferedStreaming`)."""
+    (see the module docstring). Fed frames are kept; when the last few are much quieter
+    than the speech so far (the player seems to have stopped), the frames so far are decoded
+    in the background while the endpointer still waits for its trailing silence, and
+    :meth:`finish` takes that result when nothing but quiet came after it (else it decodes
+    everything fed, as :class:`~voice_host.speech.types.BufferedStreaming` does)."""
 
     name = "whisper"
 
@@ -252,6 +281,11 @@ class WhisperRecognizer(BufferedStreaming):
         self._grammars: OrderedDict[str, _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._frames: list[Samples] = []
+        self._levels: list[float] = []
+        self._speculation: _Speculation | None = None
+        self.speculated = 0
+        """Utterances whose transcript came from a decode done during the trailing silence
+        (for the benchmark's figures)."""
         self._lock = threading.Lock()
         self.last_calls = 0
         """Decoder calls made for the last utterance."""
@@ -292,6 +326,63 @@ class WhisperRecognizer(BufferedStreaming):
         words = list(self._tokenizer.encode(" " + prompt.strip()))[-PROMPT_TOKENS:]
         return [self._previous, *words, *self._start]
 
+    # -- streaming ------------------------------------------------------------------------
+
+    def start_utterance(self) -> None:
+        self._frames, self._levels = [], []
+        self._speculation = None
+
+    def feed(self, samples: Samples) -> None:
+        frame = np.asarray(samples, dtype=np.int16)
+        self._frames.append(frame)
+        power = float(np.mean(frame.astype(np.float64) ** 2)) if len(frame) else 0.0
+        self._levels.append(10 * math.log10(power + 1e-3))
+        tuning = self.tuning
+        quiet = tuning.speculate_quiet_frames
+        if not tuning.speculate or self._grammar is None or len(self._levels) <= 2 * quiet:
+            return
+        if self._speculation is not None and self._quiet_after(self._speculation.frames):
+            return  # the decode running (or done) still stands
+        if self._speculation is not None and self._speculation.thread.is_alive():
+            return  # one at a time: a stale one is left to finish
+        speech = self._speech_level(len(self._levels) - quiet)
+        if all(level < speech - tuning.speculate_drop_db for level in self._levels[-quiet:]):
+            audio = np.concatenate(self._frames)
+            self._speculation = _Speculation(self, audio, len(self._frames), self._grammar)
+
+    def _speech_level(self, upto: int) -> float:
+        """The loud part of the utterance's first ``upto`` frames (dB, 90th percentile)."""
+        return float(np.percentile(self._levels[:upto], 90))
+
+    def _quiet_after(self, frames: int) -> bool:
+        """True when every frame fed after the first ``frames`` is much quieter than the
+        speech before them."""
+        later = self._levels[frames:]
+        if not later:
+            return True
+        speech = self._speech_level(frames)
+        return max(later) < speech - self.tuning.speculate_drop_db
+
+    def finish(self) -> Transcript:
+        started = time.perf_counter()
+        speculation, self._speculation = self._speculation, None
+        if (speculation is not None and speculation.grammar is self._grammar
+                and self._quiet_after(speculation.frames)):
+            speculation.thread.join()
+            if speculation.error is not None:
+                raise speculation.error
+            assert speculation.transcript is not None
+            self.speculated += 1
+            audio_seconds = sum(len(f) for f in self._frames) / SAMPLE_RATE
+            self._frames, self._levels = [], []
+            return replace(speculation.transcript, audio_seconds=audio_seconds,
+                           decode_seconds=time.perf_counter() - started)
+        if speculation is not None:
+            speculation.thread.join()  # never two decodes at once
+        audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
+        self._frames, self._levels = [], []
+        return self.recognize(audio)
+
     # -- decoding -------------------------------------------------------------------------
 
     def recognize(self, audio: Samples) -> Transcript:
@@ -299,12 +390,15 @@ class WhisperRecognizer(BufferedStreaming):
         started = time.perf_counter()
         if self._grammar is None:
             raise RuntimeError("set_grammar() must be called before recognition.")
+        return self._recognize(audio, self._grammar, started)
+
+    def _recognize(self, audio: Samples, grammar: _Grammar, started: float) -> Transcript:
         samples = np.asarray(audio, dtype=np.int16)
         seconds = len(samples) / SAMPLE_RATE
         if len(samples) < SAMPLE_RATE // 10:
             return Transcript("", (), 0.0, seconds, time.perf_counter() - started, self.name)
         with self._lock:
-            judgement = self._decode(samples, self._grammar)
+            judgement = self._decode(samples, grammar)
         assert judgement is not None
         if judgement.accepted and judgement.reading is not None:
             text, confidence, closed = judgement.reading.text, judgement.confidence, True
