@@ -1013,6 +1013,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the host's default)")
     parser.add_argument("--compute", default="", choices=("", "int8", "float32"),
                         help="CTranslate2's compute type for Whisper (default int8)")
+    parser.add_argument("--from-results", type=Path, default=None, metavar="JSON",
+                        help="decide again from the outcomes an earlier run wrote (no "
+                             "decoding): the routes, and with --calibrate the sweep")
+    parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
+                        help="with --from-results: decide with these SearchTuning values")
     parser.add_argument("--realtime", action="store_true",
                         help="deliver the audio at the pace of speech (the latency then "
                              "shows the work done during the trailing silence; slow)")
@@ -1043,7 +1048,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
+def load_outcomes(path: Path) -> dict[str, list[Outcome]]:
+    """The outcomes of a ``recognition*.json`` written by an earlier run (the derived
+    per-route systems left out: they are derived again)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    columns = raw["columns"]
+    return {system: [Outcome(**dict(zip(columns, row, strict=True))) for row in rows]
+            for system, rows in raw["outcomes"].items() if "/" not in system}
+
+
+def recalibrate(args: argparse.Namespace) -> int:
+    """``--from-results``: the routes and (with ``--calibrate``) the threshold sweep, again,
+    from the outcomes an earlier run saved; no audio is decoded."""
+    from dataclasses import replace
+
+    from voice_host.speech.decision import SearchTuning
+
+    results = load_outcomes(args.from_results)
+    if args.tuning:
+        tuning = replace(SearchTuning(), **{k: float(v) for k, v in (
+            item.split("=") for item in args.tuning.split(","))})
+        results = {f"{system}[{args.tuning}]": [replace(redecide(o, "both", tuning),
+                                                         system=system) for o in outcomes]
+                   for system, outcomes in results.items()}
+    summary = summarize(route_results(results), {})
+    for system, s in summary.items():
+        clean = s["per_condition"].get("clean", {})
+        print(f"{system}: {_pct(s['accepted'], s['commands'])} understood "
+              f"(clean {_pct(clean.get('accepted', 0), clean.get('commands', 0))}), "
+              f"false actions {_pct(s['false_actions'], s['chatter'])}, changing the game "
+              f"{_pct(s['harmful_false_actions'], s['chatter'])}")
+    if args.calibrate:
+        for system, outcomes in results.items():
+            if system.startswith("whisper") and not system.split("@")[0].endswith(":open"):
+                limit = TARGETS[system_language(system)]["false_actions"]
+                print(f"calibration of {system}:")
+                print("\n".join(calibration(outcomes, limit=limit, harmful_limit=limit / 2)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.from_results is not None:
+        return recalibrate(args)
     missing = [tool for tool in ("espeak-ng",) if shutil.which(tool) is None]
     if missing:
         print(f"The benchmark needs {', '.join(missing)} to synthesize speech.", file=sys.stderr)
