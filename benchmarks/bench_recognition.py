@@ -893,9 +893,9 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
                                  f["similarity"])
         grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning) is Rejection.NONE)
     if fr is not None and route != "grammar":
-        sure = f["open_phase"] or (fr[2] >= tuning.free_min_match and not f["looped"]
-                                   and f["free_logp"] >= tuning.free_min_logp)
-        free = Candidate(fr, (fr[0], fr[1]), bool(sure))
+        sure = (fr[2] >= tuning.free_min_match and not f["looped"]
+                and f["free_logp"] >= tuning.free_min_logp)
+        free = Candidate(fr, (fr[0], fr[1]), sure)
     decision = decide(grammar, free)
     chosen = decision.chosen
     asked = decision.other is not None
@@ -921,11 +921,11 @@ def route_results(results: dict[str, list[Outcome]]) -> dict[str, list[Outcome]]
 
 
 CALIBRATION_GRID = {
-    "accept_margin": (-1.2, -1.0, -0.85, -0.7, -0.55),
-    "short_accept_margin": (-0.8, -0.6, -0.45, -0.3),
-    "min_similarity": (0.0, 0.5),
-    "free_min_logp": (-1.0, -0.8, -0.6, -0.45, -0.3),
-    "free_min_match": (0.7, 0.8, 0.9),
+    "accept_margin": (-1.2, -1.0, -0.85, -0.7, -0.55, -0.4),
+    "short_accept_margin": (-1.0, -0.8, -0.6, -0.45, -0.3),
+    "min_similarity": (0.0, 0.3, 0.5),
+    "free_min_logp": (-1.0, -0.8, -0.6, -0.45, -0.3, -0.15),
+    "free_min_match": (0.7, 0.8, 0.9, 0.97),
 }
 """The thresholds ``--calibrate`` tries together."""
 

@@ -67,9 +67,11 @@ class WhisperTuning:
     """Length cap of a rollout: this many tokens per second of audio, plus ``min_tokens``."""
     min_tokens: int = 6
     """Length cap of a rollout for the shortest utterance."""
-    prompt: bool = False
+    prompt: bool = True
     """Give the phase's words (:attr:`RecognitionGrammar.prompt`) as Whisper's previous-text
-    prompt."""
+    prompt. Measured with ``voice-host bench --quick --languages en --split calib --prompt
+    on|off``: 65.3% of commands understood without it, 69.3% with it (clean 76.1% -> 81.8%),
+    for about a quarter more decoder time (the prompt is read at every step)."""
     no_repeat_ngram_size: int = 0
     """Loop guard of the free decode (CTranslate2's option; 0 = off)."""
     speculate: bool = True
@@ -171,11 +173,13 @@ class _Encoded(Decoder):
         self.calls += 1
         batch = ct2.StorageView.from_array(
             np.ascontiguousarray(np.repeat(self.encoded, len(prefixes), axis=0)))
-        # generate() counts max_length in half-steps of the prompt it continues
+        # generate() counts max_length in half-steps of the prompt it continues, and a
+        # previous-text prompt counts in it too
+        previous = len(self.prompt) - len(self.owner._start)
         return self.owner._model.generate(
             batch, [self.prompt + list(p) for p in prefixes], beam_size=1,
-            max_length=2 * length + 1, return_logits_vocab=True, suppress_blank=False,
-            **options)
+            max_length=previous + 2 * length + 1, return_logits_vocab=True,
+            suppress_blank=False, **options)
 
     def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
                           suppress: Sequence[int] | None = None) -> list[Rollout]:
