@@ -125,6 +125,12 @@ class SearchTuning:
     """... and when it reads like what the decoder wrote freely (rapidfuzz ratio of the two
     texts, 0..1): table talk forced onto a short command ("pass me the chips" -> "pass")
     shares little with its own transcript."""
+    close_similarity: float = 1.01
+    """A sentence that reads almost exactly like the free transcript (similarity at least
+    this) ..."""
+    close_margin: float = -1.2
+    """... is accepted down to this margin: Whisper wrote nearly the same words, and only
+    its spelling of them cost the margin ("double if me" for "double is me")."""
     short_steps: int = 3
     """A sentence of at most this many steps (one or two tokens and end-of-text) is short:
     a single word, which any noise can be forced onto."""
@@ -477,6 +483,8 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
 
 def rejection(reading: GrammarReading, tuning: SearchTuning) -> Rejection:
     """Why this grammar reading is not believed, or ``Rejection.NONE``."""
+    if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
+        return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN
     if reading.similarity < tuning.min_similarity and reading.margin < tuning.sure_alone:
