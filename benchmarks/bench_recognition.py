@@ -42,6 +42,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import shutil
 import subprocess
@@ -63,6 +64,7 @@ import recognition_data as data  # noqa: E402
 import voices as kokoro  # noqa: E402
 
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
+from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
 
@@ -282,6 +284,16 @@ REVERB = ("reverb", None)
 """A reverberant room (sox ``reverb``), no added noise."""
 
 
+_ELIDED = re.compile(r"\b(\w+)' +")
+
+
+def spoken_form(text: str) -> str:
+    """A sampled sentence as a person writes it for a synthesizer: the grammar keeps an
+    elision apart ("c' est", "l' equipe"), which espeak-ng (and so Kokoro, reading its
+    phonemes) says as a letter and a word ("sé è"); joined, it is "c'est"."""
+    return _ELIDED.sub(r"\1'", text)
+
+
 def build_cases(plan: Plan, *, split: str, seed: int,
                 languages: Sequence[str] = ("en", "fr")) -> list[Case]:
     """Commands from every phase plus chatter, each in clean and some noisy conditions, in
@@ -310,7 +322,8 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
                 got = pg.sample(rng, 1)
                 if got:
                     s = got[0]
-                    utterances.append((setup, phase, s.text, s.intent, canonical_slots(s.slots)))
+                    utterances.append((setup, phase, spoken_form(s.text), s.intent,
+                                       canonical_slots(s.slots)))
     chatter = data.chatter_split(split, lang)
     all_phases = [(g, p) for g, ps in phases_of.items() for p in ps]
     for line in chatter:
@@ -558,9 +571,30 @@ class _NoOutput:
         pass
 
 
-CALIBRATE_ENV = "VOICE_HOST_BENCH_CALIBRATE"
-"""Set in the workers by ``--calibrate``: Whisper returns every sentence it finds, with its
-margin, so the acceptance threshold can be swept afterwards."""
+REALTIME_ENV = "VOICE_HOST_BENCH_REALTIME"
+"""Set in the workers by ``--realtime``: frames arrive at the pace of speech, as from a
+microphone, so work done during the trailing silence shows in the latency."""
+
+
+class PacedSource(ArraySource):
+    """An ArraySource that hands out each frame when it would have been spoken."""
+
+    def __init__(self, samples: Samples) -> None:
+        super().__init__(samples)
+        self._t0: float | None = None
+
+    def _read_frame(self) -> Samples | None:
+        if self._t0 is None:
+            self._t0 = time.perf_counter()
+        wait = self._t0 + (self._pos + FRAME_SAMPLES) / SAMPLE_RATE - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        return super()._read_frame()
+
+
+PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
+"""Set in the workers by ``--prompt on|off``: Whisper gets the phase's words as its
+previous-text prompt (the host's default otherwise)."""
 
 
 def system_language(system: str) -> str:
@@ -579,9 +613,7 @@ def make_ears(system: str) -> Any:
         from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
 
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
-        tuning = WhisperTuning(accept_margin=-99.0, min_similarity=0.0) \
-            if os.environ.get(CALIBRATE_ENV) \
-            else None
+        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "") not in ("", "0"))
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
         return PhaseEars(whisper, open_vocabulary=mode == "open")
@@ -602,8 +634,6 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     from voice_host.host.core.values import HeardKind, ListenRequest
     from voice_host.host.io.listening import MicListener
     from voice_host.intent import Matcher
-    from voice_host.speech.source import ArraySource
-
     ears = make_ears(system)
     babble = babble_track() if any(c.noise == "babble" for c in cases) else None
     result = WorkerResult(system)
@@ -617,7 +647,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
                                 f"{abs(hash(case.setup)) % 10**8}", expected=())
         stream = stream_for(case, babble)
-        source = ArraySource(stream)
+        source = PacedSource(stream) if os.environ.get(REALTIME_ENV) else ArraySource(stream)
         prime_floor(source, case, babble)
         listener = MicListener(ears, source, _NoOutput())  # type: ignore[arg-type]
         ears.use(request)  # compile the grammar outside the timed part (done once per phase)
@@ -630,6 +660,9 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         cpu = time.process_time() - cpu0
         utterance_end = _last_detection(listener)
         best = understood.best
+        features = dict(heard.details)
+        if heard.judgement is not None:
+            features |= readings_record(understood, heard.judgement.open_phase)
         result.outcomes.append(Outcome(
             system=system, ident=case.ident, game=case.setup.game, phase=case.phase,
             condition=case.condition, voice=case.voice.label, text=case.text,
@@ -643,7 +676,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             cpu=cpu, audio=len(stream) / SAMPLE_RATE, lang=case.setup.lang,
             margin=float(heard.details.get("margin", float("nan"))),
             closed=heard.closed_grammar,
-            features=json.dumps(dict(heard.details), ensure_ascii=False),
+            features=json.dumps(features, ensure_ascii=False),
             utterance=heard.audio_seconds,
             speech=len(synthesize(case.text, case.voice)) / SAMPLE_RATE))
     result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -676,9 +709,12 @@ def _install_detection_clock() -> None:
     source.Endpointer._bench_clock = True  # type: ignore[attr-defined]
 
 
-def _worker(system: str, cases: Sequence[Case], calibrate: bool = False) -> WorkerResult:
-    if calibrate:
-        os.environ[CALIBRATE_ENV] = "1"
+def _worker(system: str, cases: Sequence[Case], prompt: str = "",
+            realtime: bool = False) -> WorkerResult:
+    if realtime:
+        os.environ[REALTIME_ENV] = "1"
+    if prompt:
+        os.environ[PROMPT_ENV] = "1" if prompt == "on" else "0"
     _install_detection_clock()
     try:
         return run_system(system, cases)
@@ -910,26 +946,108 @@ def target_lines(s: dict[str, Any], targets: dict[str, float], lang: str = "en")
     return out
 
 
-def calibration(outcomes: list[Outcome], thresholds: Sequence[float],
-                similarities: Sequence[float] = (0.0, 0.5, 0.7)) -> list[str]:
-    """Acceptance and false actions had the margin and similarity thresholds been each of
-    these (outcomes of a ``--calibrate`` run, where every sentence found was returned)."""
-    lines = ["| margin >= | similarity >= | clean | babble 12 | babble 6 | reverb | "
-             "all commands | false actions |", "|---|---|---|---|---|---|---|---|"]
-    for threshold, least in itertools.product(thresholds, similarities):
-        def kept(o: Outcome, threshold: float = threshold, least: float = least) -> bool:
-            similarity = float(json.loads(o.features).get("similarity", 0.0))
-            return not o.closed or (o.margin == o.margin and o.margin >= threshold
-                                    and similarity >= least)
-        cells = []
-        for condition in ("clean", "babble 12", "babble 6", "reverb", None):
-            cmd = [o for o in outcomes if o.expected is not None
-                   and (condition is None or o.condition == condition)]
-            good = sum(o.correct and kept(o) for o in cmd)
-            cells.append(_pct(good, len(cmd)))
-        talk = [o for o in outcomes if o.expected is None]
-        cells.append(_pct(sum(o.acted and kept(o) for o in talk), len(talk)))
-        lines.append(f"| {threshold:.2f} | {least:.2f} | " + " | ".join(cells) + " |")
+def readings_record(understood: Any, open_phase: bool) -> dict[str, Any]:
+    """The matcher's reading of each of Whisper's two texts (for the per-route figures and
+    the calibration, which decide again from these with other thresholds)."""
+    def reading(match: Any) -> list[Any] | None:
+        if match is None:
+            return None
+        return [match.intent, canonical_slots(match.slots), round(match.confidence, 4)]
+    return {"g_reading": reading(understood.grammar), "f_reading": reading(understood.free),
+            "open_phase": int(open_phase),
+            "verdict": understood.verdict.value if understood.verdict else ""}
+
+
+ROUTES = ("free", "grammar", "both")
+"""The free transcript read as a typed line, the grammar search's sentence, and the two
+decided together (the host's way)."""
+
+
+def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
+    """What ``route`` with ``tuning``'s thresholds makes of this Whisper outcome, from the
+    readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
+    from dataclasses import replace
+
+    from voice_host.speech.decision import Candidate, GrammarReading, Rejection, decide, rejection
+
+    f = json.loads(outcome.features)
+    if "g_reading" not in f:
+        return outcome
+    grammar = free = None
+    g, fr = f["g_reading"], f["f_reading"]
+    if g is not None and route != "free":
+        reading = GrammarReading(f["heard"], f["margin"], f["score"], int(f["steps"]),
+                                 f["similarity"])
+        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning) is Rejection.NONE)
+    if fr is not None and route != "grammar":
+        sure = (fr[2] >= tuning.free_min_match and not f["looped"]
+                and f["free_logp"] >= tuning.free_min_logp)
+        free = Candidate(fr, (fr[0], fr[1]), sure)
+    decision = decide(grammar, free)
+    chosen = decision.chosen
+    asked = decision.other is not None
+    return replace(outcome, system=f"{outcome.system}/{route}",
+                   intent=chosen[0] if chosen and not asked else None,
+                   slots=chosen[1] if chosen and not asked else "{}",
+                   ambiguous=asked, why_not="" if chosen else decision.verdict.value)
+
+
+def route_results(results: dict[str, list[Outcome]]) -> dict[str, list[Outcome]]:
+    """Per Whisper system, its free-transcript route and its grammar route beside it (from
+    the same decodes, with the host's thresholds)."""
+    from voice_host.speech.decision import SearchTuning
+
+    tuning = SearchTuning()
+    out: dict[str, list[Outcome]] = {}
+    for system, outcomes in results.items():
+        out[system] = outcomes
+        if system.startswith("whisper") and any('"g_reading"' in o.features for o in outcomes):
+            for route in ("grammar", "free"):
+                out[f"{system}/{route}"] = [redecide(o, route, tuning) for o in outcomes]
+    return out
+
+
+CALIBRATION_GRID = {
+    "accept_margin": (-1.0, -0.85, -0.7, -0.55),
+    "short_accept_margin": (-0.8, -0.6, -0.45),
+    "min_similarity": (0.3, 0.5),
+    "close_similarity": (0.7, 0.8, 0.9, 1.01),
+    "close_margin": (-1.6, -1.4, -1.2, -1.0),
+    "free_min_logp": (-0.8, -0.6, -0.4),
+    "free_min_match": (0.7, 0.8),
+}
+"""The thresholds ``--calibrate`` tries together."""
+
+
+def calibration(outcomes: list[Outcome], *, limit: float = 0.01, harmful_limit: float = 0.005,
+                rows: int = 12) -> list[str]:
+    """Every combination of the thresholds of ``CALIBRATION_GRID``, decided again from the
+    recorded readings: the combinations whose false actions stay within ``limit`` (and
+    those that change the game within ``harmful_limit``), best acceptance first."""
+    from dataclasses import replace
+
+    from voice_host.speech.decision import SearchTuning
+
+    commands = [o for o in outcomes if o.expected is not None]
+    talk = [o for o in outcomes if o.expected is None]
+    found = []
+    names = list(CALIBRATION_GRID)
+    for values in itertools.product(*CALIBRATION_GRID.values()):
+        tuning = replace(SearchTuning(), **dict(zip(names, values, strict=True)))
+        good = sum(redecide(o, "both", tuning).correct for o in commands)
+        acted = [redecide(o, "both", tuning) for o in talk]
+        false = sum(o.acted for o in acted)
+        harmful = sum(o.acted and o.intent not in HARMLESS for o in acted)
+        if false <= limit * max(1, len(talk)) and harmful <= harmful_limit * max(1, len(talk)):
+            found.append((good, -false, values))
+    found.sort(reverse=True)
+    lines = ["| " + " | ".join(names) + " | commands | false actions |",
+             "|" + "---|" * (len(names) + 2)]
+    for good, false, values in found[:rows]:
+        lines.append("| " + " | ".join(f"{v:g}" for v in values) + f" | "
+                     f"{_pct(good, len(commands))} | {_pct(-false, len(talk))} |")
+    if not found:
+        lines.append("(no combination keeps the false actions within the limits)")
     return lines
 
 
@@ -977,9 +1095,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show-misses", type=int, default=0, metavar="N",
                         help="print N misses per system")
     parser.add_argument("--calibrate", action="store_true",
-                        help="Whisper keeps every sentence it finds; print acceptance and false "
-                             "actions for a sweep of margin thresholds (use with --split calib)")
+                        help="decide Whisper's two readings again with every combination of "
+                             "thresholds and print the best (use with --split calib)")
+    parser.add_argument("--prompt", default="", choices=("", "on", "off"),
+                        help="give Whisper the phase's words as its prompt, or not (default: "
+                             "the host's default)")
+    parser.add_argument("--compute", default="", choices=("", "int8", "float32"),
+                        help="CTranslate2's compute type for Whisper (default int8)")
+    parser.add_argument("--from-results", type=Path, default=None, metavar="JSON",
+                        help="decide again from the outcomes an earlier run wrote (no "
+                             "decoding): the routes, and with --calibrate the sweep")
+    parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
+                        help="with --from-results: decide with these SearchTuning values")
+    parser.add_argument("--realtime", action="store_true",
+                        help="deliver the audio at the pace of speech (the latency then "
+                             "shows the work done during the trailing silence; slow)")
+    parser.add_argument("--only", default="", metavar="GAME.PHASE,...",
+                        help="keep only these phases (a subset one can afford)")
+    parser.add_argument("--limit", type=int, default=0, metavar="N",
+                        help="keep every k-th utterance so about N remain (a subset)")
     parser.add_argument("--languages", default="en,fr", help="comma-separated: en,fr")
+
+
+def subset(cases: list[Case], *, only: str = "", limit: int = 0) -> list[Case]:
+    """The cases of some phases (``game.phase,...``), and of about ``limit`` utterances
+    (every k-th, commands and chatter alike), for a run one can afford."""
+    if only:
+        wanted = {item.strip() for item in only.split(",") if item.strip()}
+        cases = [c for c in cases if f"{c.setup.game}.{c.phase}" in wanted]
+    if limit:
+        idents = sorted({c.ident for c in cases})
+        step = max(1, len(idents) // limit)
+        kept = set(idents[::step])
+        cases = [c for c in cases if c.ident in kept]
+    return cases
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -988,7 +1137,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(parser.parse_args(argv))
 
 
+def load_outcomes(path: Path) -> dict[str, list[Outcome]]:
+    """The outcomes of a ``recognition*.json`` written by an earlier run (the derived
+    per-route systems left out: they are derived again)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    columns = raw["columns"]
+    return {system: [Outcome(**dict(zip(columns, row, strict=True))) for row in rows]
+            for system, rows in raw["outcomes"].items() if "/" not in system}
+
+
+def recalibrate(args: argparse.Namespace) -> int:
+    """``--from-results``: the routes and (with ``--calibrate``) the threshold sweep, again,
+    from the outcomes an earlier run saved; no audio is decoded."""
+    from dataclasses import replace
+
+    from voice_host.speech.decision import SearchTuning
+
+    results = load_outcomes(args.from_results)
+    if args.tuning:
+        tuning = replace(SearchTuning(), **{k: float(v) for k, v in (
+            item.split("=") for item in args.tuning.split(","))})
+        results = {f"{system}[{args.tuning}]": [replace(redecide(o, "both", tuning),
+                                                         system=system) for o in outcomes]
+                   for system, outcomes in results.items()}
+    summary = summarize(route_results(results), {})
+    for system, s in summary.items():
+        clean = s["per_condition"].get("clean", {})
+        print(f"{system}: {_pct(s['accepted'], s['commands'])} understood "
+              f"(clean {_pct(clean.get('accepted', 0), clean.get('commands', 0))}), "
+              f"false actions {_pct(s['false_actions'], s['chatter'])}, changing the game "
+              f"{_pct(s['harmful_false_actions'], s['chatter'])}")
+    if args.calibrate:
+        for system, outcomes in results.items():
+            if system.startswith("whisper") and not system.split("@")[0].endswith(":open"):
+                limit = TARGETS[system_language(system)]["false_actions"]
+                print(f"calibration of {system}:")
+                print("\n".join(calibration(outcomes, limit=limit, harmful_limit=limit / 2)))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.from_results is not None:
+        return recalibrate(args)
     missing = [tool for tool in ("espeak-ng",) if shutil.which(tool) is None]
     if missing:
         print(f"The benchmark needs {', '.join(missing)} to synthesize speech.", file=sys.stderr)
@@ -1000,6 +1190,9 @@ def run(args: argparse.Namespace) -> int:
                     plan.baseline_conditions, plan.french_share)
     languages = [lang for lang in args.languages.split(",") if lang]
     cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages)
+    cases = subset(cases, only=args.only, limit=args.limit)
+    if args.compute:
+        os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
     synthesize_all([(c.text, c.voice) for c in cases])
     if any(c.noise == "babble" for c in cases):
         babble_track()
@@ -1022,7 +1215,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             if system.endswith(":open") and plan.baseline_conditions is not None:
                 mine = [c for c in mine if c.condition in plan.baseline_conditions]
-            futures[system] = pool.submit(_worker, system, mine, args.calibrate)
+            futures[system] = pool.submit(_worker, system, mine, args.prompt, args.realtime)
         for system, future in futures.items():
             got = future.result()
             if got.note:
@@ -1033,9 +1226,17 @@ def run(args: argparse.Namespace) -> int:
     if "pocketsphinx:grammar" in results and "pocketsphinx:open" in results:
         results["pocketsphinx:grammar+open"] = combine(results["pocketsphinx:grammar"],
                                                        results["pocketsphinx:open"])
+    results = route_results(results)
     summary = summarize(results, rss)
     command = "voice-host bench" + (" --quick" if args.quick else "") + (
         " --calibrate" if args.calibrate else "") + (
+        f" --prompt {args.prompt}" if args.prompt else "") + (
+        f" --compute {args.compute}" if args.compute else "") + (
+        f" --only {args.only}" if args.only else "") + (
+        " --realtime" if args.realtime else "") + (
+        f" --limit {args.limit}" if args.limit else "") + (
+        f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
+        f" --systems {args.systems}" if args.systems else "") + (
         f" --split {args.split}" if args.split != "report" else "") + (
         f" --seed {args.seed}" if args.seed != 6 else "")
     meta = {"mode": "quick" if args.quick else "full", "split": args.split, "seed": args.seed,
@@ -1051,10 +1252,12 @@ def run(args: argparse.Namespace) -> int:
     print(text)
     if args.calibrate:
         for system, outcomes in results.items():
-            if system.startswith("whisper") and not system.split("@")[0].endswith(":open"):
-                print(f"calibration of {system} ({args.split} split):")
-                print("\n".join(calibration(outcomes, [-3.0, -2.5, -2.0, -1.75, -1.5, -1.25,
-                                                        -1.0, -0.85, -0.7, -0.55, -0.4])))
+            if system.startswith("whisper") and "/" not in system \
+                    and not system.split("@")[0].endswith(":open"):
+                print(f"calibration of {system} ({args.split} split), the best combinations:")
+                limit = TARGETS[system_language(system)]["false_actions"]
+                print("\n".join(calibration(outcomes, limit=limit,
+                                            harmful_limit=limit / 2)))
     for system, outcomes in results.items():
         if args.show_misses:
             print(f"misses of {system}:")

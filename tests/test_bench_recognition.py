@@ -18,6 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
 import bench_recognition as bench  # noqa: E402
 
+from voice_host.speech.decision import SearchTuning  # noqa: E402
+
 
 def _cases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[bench.Case]:
     monkeypatch.setattr(bench, "CACHE", tmp_path)
@@ -69,3 +71,56 @@ def test_a_registered_game_gets_its_benchmark_rows_from_its_grammar(toy_register
     commands = [c for c in toy if c.intent is not None]
     assert len(commands) >= bench.QUICK.per_phase  # each in one or more conditions
     assert "add" in {c.intent for c in commands}  # its own intent, beside the common ones
+
+
+def _whisper_outcome(ident: int, expected: str | None, *, g: list[object] | None,
+                     f: list[object] | None, margin: float = -0.2,
+                     free_logp: float = -0.2) -> bench.Outcome:
+    import json
+
+    features = {"g_reading": g, "f_reading": f, "open_phase": 0, "looped": 0,
+                "free_logp": free_logp, "heard": "x y z", "margin": margin, "score": -1.0,
+                "steps": 5, "similarity": 0.9}
+    return bench.Outcome(system="whisper:grammar", ident=ident, game="resistance",
+                         phase="vote", condition="clean", voice="en-us/160/50", text="t",
+                         expected=expected, expected_slots='{"choice": "yes"}'
+                         if expected else "{}", features=json.dumps(features))
+
+
+def test_the_routes_are_decided_again_from_the_recorded_readings() -> None:
+    yes = ["vote", '{"choice": "yes"}', 1.0]
+    no = ["vote", '{"choice": "no"}', 1.0]
+    outcomes = [
+        _whisper_outcome(0, "vote", g=yes, f=None),                      # grammar only
+        _whisper_outcome(1, "vote", g=yes, f=yes, margin=-2.0),          # free only
+        _whisper_outcome(2, "vote", g=yes, f=no),                        # both: ask
+        _whisper_outcome(3, None, g=no, f=None, margin=-3.0),            # chatter, rejected
+    ]
+    routes = bench.route_results({"whisper:grammar": outcomes})
+    assert set(routes) == {"whisper:grammar", "whisper:grammar/grammar",
+                           "whisper:grammar/free"}
+    grammar = [o.correct for o in routes["whisper:grammar/grammar"]]
+    free = [o.correct for o in routes["whisper:grammar/free"]]
+    both = [bench.redecide(o, "both", SearchTuning()) for o in outcomes]
+    assert grammar == [True, False, True, False]
+    assert free == [False, True, False, False]
+    assert [o.correct for o in both] == [True, True, False, False]
+    assert both[2].ambiguous and not both[3].acted
+
+
+def test_the_calibration_keeps_only_combinations_within_the_chatter_limit() -> None:
+    yes = ["vote", '{"choice": "yes"}', 1.0]
+    outcomes = [_whisper_outcome(0, "vote", g=yes, f=None, margin=-0.9),
+                _whisper_outcome(1, None, g=yes, f=None, margin=-0.95)]
+    lines = bench.calibration(outcomes, limit=0.0, harmful_limit=0.0)
+    rows = [line for line in lines[2:] if line.startswith("|")]
+    assert rows, lines
+    # the chatter line's margin is below every kept accept_margin
+    assert all(float(row.split("|")[1]) > -0.95 for row in rows)
+
+
+def test_a_subset_keeps_phases_and_every_kth_utterance(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(tmp_path, monkeypatch)
+    assert {c.phase for c in bench.subset(cases, only="resistance.vote")} == {"vote"}
+    assert len(bench.subset(cases, limit=1)) == 1

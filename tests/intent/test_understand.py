@@ -8,6 +8,11 @@ import json
 import pytest
 
 from voice_host.host.cli import understand
+from voice_host.host.core.understanding import Route
+from voice_host.host.core.understanding import understand as understand_heard
+from voice_host.host.core.values import Heard, HeardKind
+from voice_host.intent.grammar import SlotValues, load_grammar
+from voice_host.speech.decision import GrammarReading, Judgement, Rejection, Verdict
 
 
 def _run(argv: list[str]) -> int:
@@ -110,3 +115,70 @@ def test_a_close_second_sentence_with_another_meaning_is_ambiguous() -> None:
         one = understand_heard(heard(*alternatives), matcher, speaker=None)
         assert one.best is not None and one.best.slots["word"] == "piano"
         assert one.result is not None and not one.result.ambiguous, alternatives
+
+
+# --------------------------------------------------------------------------- two readings
+
+
+
+def _vote_matcher():  # type: ignore[no-untyped-def]
+    return load_grammar("resistance", "en").phase(
+        "vote", SlotValues(players=("Sophie", "Thomas"))).matcher
+
+
+def _heard(free: str, sentence: str | None, *, accepted: bool, margin: float = -0.1,
+           free_logp: float = -0.1, looped: bool = False) -> Heard:
+    reading = GrammarReading(sentence, margin, margin - 0.2, 4, 0.9) \
+        if sentence is not None else None
+    judgement = Judgement(free, free_logp, looped, reading, accepted,
+                          Rejection.NONE if accepted else Rejection.LOW_MARGIN,
+                          0.9 if accepted else 0.0)
+    return Heard(HeardKind.SPEECH, text=sentence if accepted and sentence else free,
+                 rejected=not accepted, closed_grammar=accepted, spoken=True,
+                 judgement=judgement)
+
+
+def test_readings_that_agree_are_taken() -> None:
+    got = understand_heard(_heard("I vote yes.", "i vote yes", accepted=True),
+                           _vote_matcher(), speaker=None)
+    assert got.best is not None and dict(got.best.slots) == {"choice": "yes"}
+    assert got.verdict is Verdict.AGREE and got.confidence > 0.75
+
+
+def test_a_confident_free_transcript_outside_the_grammar_is_read_as_typed() -> None:
+    # Whisper wrote the sentence exactly; the grammar could only force "yes" + end
+    heard = _heard("yes i approve", "yes", accepted=False, margin=-1.5)
+    got = understand_heard(heard, _vote_matcher(), speaker=None)
+    # the unconfident grammar reading means the same: they agree
+    assert got.verdict is Verdict.AGREE
+    assert got.best is not None and dict(got.best.slots) == {"choice": "yes"}
+    alone = understand_heard(_heard("yes i approve", None, accepted=False), _vote_matcher(),
+                             speaker=None)
+    assert alone.verdict is Verdict.FREE and alone.best is not None
+    grammar_only = understand_heard(heard, _vote_matcher(), speaker=None, route=Route.GRAMMAR)
+    assert grammar_only.best is None
+
+
+def test_readings_that_disagree_are_asked_about() -> None:
+    got = understand_heard(_heard("i vote no", "i vote yes", accepted=True),
+                           _vote_matcher(), speaker=None)
+    assert got.verdict is Verdict.ASK
+    assert got.result is not None and got.result.ambiguous
+    assert {dict(m.slots)["choice"] for m in got.result.alternatives} == {"yes", "no"}
+
+
+def test_an_unsure_or_looping_free_transcript_alone_is_not_a_command() -> None:
+    for heard in (_heard("i vote no", "i vote yes", accepted=False, margin=-2.0,
+                         free_logp=-1.5),
+                  _heard("i vote no", None, accepted=False, looped=True)):
+        got = understand_heard(heard, _vote_matcher(), speaker=None)
+        assert got.best is None and got.verdict is Verdict.NEITHER
+
+
+def test_table_talk_is_no_command_by_either_reading() -> None:
+    got = understand_heard(_heard("pass me the chips", "pass", accepted=False, margin=-2.5),
+                           _vote_matcher(), speaker=None)
+    assert got.best is None
+    free_only = understand_heard(_heard("pass me the chips", "pass", accepted=False),
+                                 _vote_matcher(), speaker=None, route=Route.FREE)
+    assert free_only.best is None

@@ -7,6 +7,7 @@ import argparse
 import io
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -83,7 +84,7 @@ def test_a_yes_the_vote_phase_does_not_take_fails(monkeypatch: pytest.MonkeyPatc
 
 
 def test_french_round_trip_uses_the_french_vote_phase(monkeypatch: pytest.MonkeyPatch) -> None:
-    recognizer = ScriptedRecognizer(["je vote oui"])
+    recognizer = ScriptedRecognizer(["oui"])
     _fake_recognizers(monkeypatch, lambda *a, **k: recognizer)
     out = io.StringIO()
     assert doctor.run(_args("--tts", "espeak-ng", "--lang", "fr"), out=out,
@@ -161,3 +162,24 @@ def test_whisper_models_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(whisper_models, "state", lambda name: "installed")
     check = doctor.check_whisper_models()
     assert check.detail == "tiny.en installed, base installed"
+
+
+@pytest.mark.model
+def test_french_round_trip_with_whisper_base_passes(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from voice_host.speech import whisper_models
+
+    pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed")
+    if whisper_models.state("base") == "not installed":
+        pytest.skip("the Whisper base model packages are not installed")
+    monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path))  # joins the parts here
+    out = io.StringIO()
+    code = doctor.run(_args("--tts", "espeak-ng", "--lang", "fr", "--asr", "whisper",
+                            "--whisper-model", "base"), out=out, sd=FakeSoundDevice())
+    report = out.getvalue()
+    assert "[ok  ] round trip" in report, report
+    assert code == 0, report

@@ -174,7 +174,7 @@ def test_every_sentence_of_every_phase_is_inside_its_constraint() -> None:
 
 def test_whisper_loops_are_cut_from_a_free_transcript() -> None:
     pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
-    from voice_host.speech.whisper_asr import without_loops
+    from voice_host.speech.decision import without_loops
 
     assert without_loops("for the full full full full full") == "for the full"
     assert without_loops("i wrote yes i wrote yes i wrote yes") == "i wrote yes"

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from voice_host.speech.decision import Judgement
 
 SAMPLE_RATE = 16_000
 """Every recognizer and audio source in voice-host works on 16 kHz mono int16."""
@@ -67,6 +70,10 @@ class RecognitionGrammar:
     spellings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Other written forms of grammar words (``"two" -> ("2",)``), for backends that write
     text the way people do."""
+    prompt: str = ""
+    """The words that can be said now, as a short text (player names as the game spells
+    them, icons, board words, the phase's short answers), for backends that can be prompted
+    with them (Whisper's previous-text prompt)."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,9 @@ class Transcript:
     """Other sentences of the grammar that fit the audio almost as well, best first."""
     details: Mapping[str, float | str] = field(default_factory=dict)
     """Backend-specific figures (scores, margins), for ``understand --json`` and tuning."""
+    judgement: Judgement | None = field(default=None, compare=False)
+    """The grammar search's full judgement (free transcript, grammar reading, margins,
+    reason), for backends that search the grammar; the host decides from both readings."""
 
 
 @runtime_checkable

@@ -1,7 +1,8 @@
 """``voice-host doctor``: check what this computer offers for speech, and try a round trip.
 
 Reports the sound devices, the text-to-speech engine, the recognizer ``--asr`` would choose,
-the Vosk models installed, and then, with no microphone needed, synthesizes "I vote yes" into
+the Vosk models installed, and then, with no microphone needed, synthesizes "I vote yes" (in
+French "oui") into
 a WAV file with silence around it, cuts the utterance out with the endpointer, and sends it
 through the host's own path for a real game phase — the Resistance vote, its grammar from
 ``grammars/`` given to whatever recognizer ``--asr`` picked (``PhaseEars``), then the
@@ -26,8 +27,11 @@ import numpy as np
 from voice_host.host.cli import models as models_cmd
 from voice_host.speech.types import Recognizer, SpeechError
 
-ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "je vote oui"}
-"""What the doctor says to itself, by language."""
+ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "oui"}
+"""What the doctor says to itself, by language. In French a single word: the voice the
+doctor has for sure is espeak-ng's, whose French sentences Whisper base does not understand
+("je vote oui" is heard as "Je m'en fous"), while its single words come through; a French
+player's own voice is measured by ``voice-host bench``."""
 ROUND_TRIP_GAME = "resistance"
 ROUND_TRIP_PHASE = "vote"
 ROUND_TRIP_PLAYERS = ("Ada", "Ben", "Cleo", "Dan", "Eve")

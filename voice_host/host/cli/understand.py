@@ -11,6 +11,8 @@ from typing import Any
 
 from voice_host.host.cli import models as models_cmd
 from voice_host.host.core.registry import game_names, registration
+from voice_host.host.core.understanding import Understood
+from voice_host.host.core.values import Heard
 from voice_host.intent import (
     GrammarError,
     Matcher,
@@ -157,7 +159,70 @@ def _emit(args: argparse.Namespace, source: str, transcript: str,
                      f"audio, {extra['decode_ms']:.0f} ms from its end to the intent")
             if extra.get("heard_alternatives"):
                 text += f"\n  also heard: {'; '.join(extra['heard_alternatives'])}"
+            if "free_text" in extra:
+                text += "\n" + _human_readings(extra)
         print(text)
+
+
+def _reading_record(match: Any) -> dict[str, Any] | None:
+    if match is None:
+        return None
+    return {"intent": match.intent, "slots": _plain_slots(match.slots),
+            "confidence": round(match.confidence, 3)}
+
+
+def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
+    """The two readings of a searched utterance and how they were decided (empty for a
+    recognizer that gives one reading)."""
+    from voice_host.host.core.understanding import DEFAULT_TUNING
+
+    judgement = heard.judgement
+    if judgement is None:
+        return {}
+    reading = judgement.reading
+    return {
+        "free_text": judgement.free_text,
+        "free_logp": round(judgement.free_logp, 3),
+        "free_looped": judgement.looped,
+        "free_reading": _reading_record(understood.free),
+        "free_confident": understood.free is not None and judgement.free_confident(
+            understood.free.confidence, DEFAULT_TUNING),
+        "grammar_text": reading.text if reading else None,
+        "grammar_margin": round(reading.margin, 3) if reading else None,
+        "grammar_similarity": round(reading.similarity, 3) if reading else None,
+        "grammar_accepted": judgement.accepted,
+        "grammar_rejected_because": judgement.reason.value or None,
+        "grammar_reading": _reading_record(understood.grammar),
+        "decision": understood.verdict.value if understood.verdict else None,
+        "why_not": understood.why_not or None,
+    }
+
+
+def _human_readings(extra: dict[str, Any]) -> str:
+    def meaning(record: dict[str, Any] | None) -> str:
+        if record is None:
+            return "no command"
+        slots = " ".join(f"{k}={', '.join(map(str, v)) if isinstance(v, list) else v}"
+                         for k, v in record["slots"].items())
+        return f"{record['intent']} {slots}".strip()
+
+    free = (f"  free:       {extra['free_text'] or '(nothing)'}   -> "
+            f"{meaning(extra['free_reading'])}"
+            f"{'' if extra['free_confident'] else ' (not confident)'}; mean log-prob "
+            f"{extra['free_logp']:.2f}{', looped' if extra['free_looped'] else ''}")
+    if extra["grammar_text"] is None:
+        grammar = f"  grammar:    no sentence found ({extra['grammar_rejected_because']})"
+    else:
+        verdict = "accepted" if extra["grammar_accepted"] else \
+            f"rejected: {extra['grammar_rejected_because']}"
+        grammar = (f"  grammar:    {extra['grammar_text']}   -> "
+                   f"{meaning(extra['grammar_reading'])}; margin "
+                   f"{extra['grammar_margin']:.2f}, similarity "
+                   f"{extra['grammar_similarity']:.2f}, {verdict}")
+    decision = f"  decision:   {extra['decision']}"
+    if extra.get("why_not"):
+        decision += f" ({extra['why_not'].replace('_', ' ')})"
+    return "\n".join((free, grammar, decision))
 
 
 def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -> int:
@@ -190,7 +255,9 @@ def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -
         started = time.perf_counter()
         understood = understand(heard, matcher, speaker=args.speaker)
         matched = time.perf_counter() - started
-        note = "the recognizer judged this out of grammar" if heard.rejected else ""
+        note = "the grammar search did not believe its sentence" \
+            if heard.rejected and heard.judgement is not None \
+            else "the recognizer judged this out of grammar" if heard.rejected else ""
         result = understood.result if understood.best else None
         extra = {
             "backend": heard.backend or recognizer.name,
@@ -202,6 +269,6 @@ def _run_wavs(args: argparse.Namespace, phase: PhaseGrammar, matcher: Matcher) -
                              for m in (result.alternatives[1:] if result else ())],
             "ambiguous": bool(result and result.ambiguous),
             "rejected": heard.rejected,
-        }
+        } | _readings(heard, understood)
         _emit(args, path, heard.text, result, note, extra)
     return 1 if failures else 0

@@ -1,13 +1,41 @@
 """From what was heard to what was meant: one function used by the session loop, by
 ``voice-host understand`` and by the recognition benchmark, so the benchmark measures the
-exact path the host plays with."""
+exact path the host plays with.
+
+A recognizer that searches the phase's grammar (Whisper) hands over two readings of one
+utterance in its :class:`~voice_host.speech.decision.Judgement`: its own free transcript and
+the grammar sentence it found.  Both are read with the phase's matcher -- the free
+transcript exactly as a typed line is read, the grammar sentence strictly -- and
+:func:`voice_host.speech.decision.decide` combines them: agree -> take it; only one
+confident -> that one; both confident and meaning different things -> "Did you mean X, or
+Y?"; neither -> not a command."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
+from typing import Any
 
 from voice_host.host.core.values import Heard, HeardKind
-from voice_host.intent import IntentMatch, Matcher, MatchResult
+from voice_host.intent import IntentMatch, Matcher, MatchResult, PhaseGrammar
+from voice_host.speech.decision import (
+    Judgement,
+    SearchTuning,
+    Verdict,
+    candidate,
+    decide,
+)
+
+
+class Route(enum.StrEnum):
+    """Which readings of a searched utterance count (the benchmark compares them)."""
+
+    BOTH = "both"
+    """The host's way: the two readings decided together."""
+    GRAMMAR = "grammar"
+    """The grammar search's sentence alone."""
+    FREE = "free"
+    """The free transcript alone, read as a typed line."""
 
 
 @dataclass(frozen=True)
@@ -22,15 +50,28 @@ class Understood:
     """Matcher confidence times recognizer confidence (0 when nothing was understood)."""
     why_not: str = ""
     """When ``best`` is None: "silence", "rejected_by_recognizer", "no_match", "error"."""
+    verdict: Verdict | None = None
+    """How the two readings were combined (None when the recognizer gave only one)."""
+    free: IntentMatch | None = None
+    """The matcher's reading of the free transcript (None when none, or not searched)."""
+    grammar: IntentMatch | None = None
+    """The matcher's reading of the grammar sentence (None when none, or not searched)."""
 
 
-def understand(heard: Heard, matcher: Matcher, *, speaker: str | None) -> Understood:
+DEFAULT_TUNING = SearchTuning()
+
+
+def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
+               route: Route = Route.BOTH, tuning: SearchTuning = DEFAULT_TUNING) -> Understood:
     """Match a Heard against the phase's grammar. A transcript the recognizer itself
     rejected (its escape path won) is never matched; a transcript decoded with the phase's
     closed sentence grammar is matched strictly (only exact readings), since anything else
-    means the decoder lost its way."""
+    means the decoder lost its way. A recognizer's two readings are decided together."""
     if heard.kind is not HeardKind.SPEECH:
         return Understood(None, None, 0.0, why_not=heard.kind.value)
+    if heard.judgement is not None:
+        return _two_readings(heard, heard.judgement, matcher, speaker=speaker, route=route,
+                             tuning=tuning)
     if heard.rejected:
         return Understood(None, None, 0.0, why_not="rejected_by_recognizer")
     result = matcher.match(heard.text, speaker=speaker,
@@ -42,6 +83,71 @@ def understand(heard: Heard, matcher: Matcher, *, speaker: str | None) -> Unders
     best = result.best
     assert best is not None
     return Understood(best, result, best.confidence * heard.confidence)
+
+
+def _meaning(match: IntentMatch) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """What matters of a reading: its intent and slots."""
+    return match.intent, tuple(sorted((k, repr(v)) for k, v in match.slots.items()))
+
+
+def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
+                  speaker: str | None, route: Route, tuning: SearchTuning) -> Understood:
+    grammar_result: MatchResult | None = None
+    if judgement.reading is not None and route is not Route.FREE:
+        grammar_result = matcher.match(judgement.reading.text, speaker=speaker, closed=True)
+    free_result: MatchResult | None = None
+    if judgement.free_text and route is not Route.GRAMMAR:
+        free_result = matcher.match(judgement.free_text, speaker=speaker)
+    g = grammar_result.best if grammar_result is not None else None
+    f = free_result.best if free_result is not None else None
+    decision = decide(
+        candidate(g, _meaning, judgement.accepted),
+        candidate(f, _meaning, f is not None and judgement.free_confident(f.confidence,
+                                                                          tuning)))
+    def answer(best: IntentMatch | None, result: MatchResult | None, confidence: float,
+               why_not: str = "") -> Understood:
+        return Understood(best, result, confidence, why_not, decision.verdict, f, g)
+
+    chosen = decision.chosen
+    if chosen is None:
+        why = "rejected_by_recognizer" if g is None and f is None and not judgement.accepted \
+            else "no_match" if g is None and f is None else "not_confident"
+        return answer(None, grammar_result or free_result, 0.0, why)
+    if decision.verdict is Verdict.ASK:
+        assert decision.other is not None
+        return answer(chosen, MatchResult(chosen, (chosen, decision.other), ambiguous=True),
+                      0.0)
+    from_grammar = g is not None and chosen is g
+    result = grammar_result if from_grammar else free_result
+    assert result is not None
+    if from_grammar:
+        result = _with_heard_alternatives(result, heard, matcher, speaker=speaker)
+        recognizer = judgement.confidence
+    else:
+        recognizer = judgement.free_certainty(tuning)
+    if decision.verdict is Verdict.AGREE:
+        recognizer = 1.0 if judgement.accepted else max(recognizer, 0.8)
+    return answer(chosen, result, chosen.confidence * recognizer)
+
+
+def decoder_prompt(phase: PhaseGrammar) -> str:
+    """The words that can be said now, as a recognizer's previous-text prompt: a couple of
+    the phase's own example sentences, then the player names as the game spells them, then
+    the values of the game's lists the phase names, icons or board words (the last words
+    matter most: a long prompt keeps its end). Sentences, not a bare word list: a bare list
+    made Whisper loop."""
+    own = {e.name for e in phase.entries if e.phases != ("*",)}
+    parts = [p[:1].upper() + p[1:] + "." for intent, phrases in phase.help_phrases(2).items()
+             if intent in own for p in phrases]
+    values = phase.slot_values
+    lists = phase.used_lists
+    if values.players and "player" in lists:
+        parts.append(", ".join(values.players) + ".")
+    for slot_list in values.lists:  # the game's own lists: icons, board words ...
+        if slot_list.name in lists:
+            parts.append(", ".join(v.spoken[0] if v.spoken else v.value
+                                   for v in slot_list.values) + ".")
+    return " ".join(parts)
 
 
 def _with_heard_alternatives(result: MatchResult, heard: Heard, matcher: Matcher, *,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from voice_host.intent import PhaseGrammar
+    from voice_host.speech.decision import Judgement
     from voice_host.speech.types import Samples, Transcript
 
 
@@ -91,6 +92,9 @@ class Heard:
     """Time from the end of the audio to the transcript."""
     details: Mapping[str, float | str] = field(default_factory=dict, compare=False)
     """The recognizer's own figures (scores, margins), for logs and tuning."""
+    judgement: Judgement | None = field(default=None, compare=False, repr=False)
+    """The recognizer's two readings (free transcript and grammar sentence) with their
+    margins, when it searched the phase's grammar; ``understanding`` decides from both."""
     error: str = ""
     """For ERROR: a sentence saying what went wrong (in English)."""
     error_key: str = ""
@@ -182,4 +186,4 @@ def heard_from_transcript(transcript: Transcript, *, source: str,
                  alternatives=tuple(transcript.alternatives), backend=transcript.backend,
                  audio_seconds=transcript.audio_seconds,
                  decode_seconds=transcript.decode_seconds,
-                 details=dict(transcript.details))
+                 details=dict(transcript.details), judgement=transcript.judgement)

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 
 from voice_host.host.core.narration import Quantity
+from voice_host.host.core.understanding import decoder_prompt
 from voice_host.host.core.values import (
     Heard,
     HeardKind,
@@ -66,7 +67,8 @@ class PhaseEars:
         expected = Expected(RecognitionGrammar(
             # for an open phase (the clue word) the likely-word grammar, tried first
             name=request.grammar_name, jsgf=pg.recognition_jsgf(), words=pg.vocabulary(),
-            open_jsgf=pg.open_slot_jsgf(ANY_WORD_RULE), spellings=pg.written_forms()),
+            open_jsgf=pg.open_slot_jsgf(ANY_WORD_RULE), spellings=pg.written_forms(),
+            prompt=decoder_prompt(pg)),
             open_retry=pg.open_vocabulary)
         self._last = (pg, request.grammar_name, expected)
         return expected

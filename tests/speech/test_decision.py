@@ -1,0 +1,296 @@
+"""The grammar search and the two-reading decision on made-up log-probabilities: a fake
+decoder whose next-token scores come from a table, so every outcome here is exact and the
+same on every CPU (the real model's rates are measured by ``voice-host bench``)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from voice_host.speech.decision import (
+    Candidate,
+    GrammarReading,
+    Judgement,
+    Rejection,
+    Rollout,
+    Scored,
+    Search,
+    SearchTuning,
+    Verdict,
+    decide,
+    judge,
+    rejection,
+    without_loops,
+)
+from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
+
+WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
+         " approve", " book", " Bye", " well", " bell"]
+TEXTS = dict(enumerate(WORDS))
+EOT = len(WORDS)
+IDS = {text.strip().lower() if text.strip() != "Yes" else "Yes": i for i, text in TEXTS.items()}
+VOTE = "#JSGF V1.0;\ngrammar vote;\npublic <s> = i vote (yes | no) | yes | no | pass;\n"
+BOOK = "#JSGF V1.0;\ngrammar guess;\npublic <s> = book | bell;\n"
+
+
+def ids(*words: str) -> tuple[int, ...]:
+    return tuple(IDS[w] for w in words)
+
+
+class TableDecoder:
+    """A decoder whose logits after a prefix come from ``table`` (missing tokens get
+    ``floor``); greedy continuation, suppressed tokens removed and the rest renormalized."""
+
+    eot = EOT
+
+    def __init__(self, table: dict[tuple[int, ...], dict[int, float]],
+                 floor: float = -8.0) -> None:
+        self.table = table
+        self.floor = floor
+        self.calls = 0
+
+    def logp(self, prefix: tuple[int, ...], suppress: Sequence[int] = ()) -> np.ndarray:
+        row = np.full(EOT + 1, self.floor, dtype=np.float64)
+        for token, value in self.table.get(prefix, {}).items():
+            row[token] = value
+        for token in suppress:
+            if token >= 0:
+                row[token] = -math.inf
+        top = row.max()
+        return row - (top + math.log(np.exp(row - top).sum()))
+
+    def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
+                          suppress: Sequence[int] | None = None) -> list[Rollout]:
+        self.calls += 1
+        out = []
+        for prefix in prefixes:
+            tokens: list[int] = []
+            rows = []
+            while len(prefix) + len(tokens) < cap:
+                row = self.logp((*prefix, *tokens), suppress or ())
+                rows.append(row)
+                best = int(np.argmax(row))
+                if best == EOT:
+                    break
+                tokens.append(best)
+            out.append(Rollout(tuple(tokens), tuple(rows)))
+        return out
+
+    def score(self, sentences: Sequence[tuple[int, ...]]) -> list[Scored]:
+        out = []
+        for tokens in sentences:
+            total = margin = 0.0
+            for step, token in enumerate([*tokens, EOT]):
+                row = self.logp(tuple(tokens[:step]))
+                total += float(row[token])
+                margin += float(row[token] - row.max())
+            out.append(Scored(tuple(tokens), total, margin))
+        return out
+
+    def text(self, tokens: Sequence[int]) -> str:
+        return "".join(TEXTS[t] for t in tokens if t != EOT).strip()
+
+
+def say(*steps: tuple[str, float]) -> dict[tuple[int, ...], dict[int, float]]:
+    """A table where the decoder says these words in turn with these logits (the last step
+    ends), every other token at the floor."""
+    table: dict[tuple[int, ...], dict[int, float]] = {}
+    prefix: tuple[int, ...] = ()
+    for word, value in steps:
+        token = EOT if word == "<end>" else IDS[word]
+        table.setdefault(prefix, {})[token] = value
+        prefix = (*prefix, token)
+    return table
+
+
+def searches(document: str) -> list[Search]:
+    return [Search(TokenConstraint(WordGraph(document)))]
+
+
+VOCAB = TokenTrie(TEXTS)
+TUNING = SearchTuning()
+
+
+def run(table: dict[tuple[int, ...], dict[int, float]], document: str = VOTE,
+        cap: int = 12, tuning: SearchTuning = TUNING, floor: float = -8.0) -> Judgement:
+    return judge(TableDecoder(table, floor), searches(document), VOCAB, cap=cap,
+                 tuning=tuning)
+
+
+def test_the_decoders_own_words_in_the_grammar_are_accepted_with_no_margin() -> None:
+    table = say(("i", 5), ("vote", 5), ("yes", 5), (".", 5), ("<end>", 5))
+    got = run(table)
+    assert got.accepted and got.reason is Rejection.NONE
+    assert got.reading is not None and got.reading.text == "i vote yes"
+    assert got.reading.margin == pytest.approx(0.0, abs=1e-9)
+    assert got.free_text == "i vote yes" and got.confidence == 1.0
+    assert got.reading.similarity == 1.0
+
+
+def test_the_search_finds_the_grammar_sentence_the_decoder_nearly_wrote() -> None:
+    # the decoder prefers " Bye" (not in the grammar) but " book" is close behind
+    table = say(("bye", 6), ("<end>", 6))
+    table[()][IDS["book"]] = 5.7
+    table[(IDS["book"],)] = {EOT: 6}
+    got = run(table, BOOK)
+    assert got.free_text == "bye"
+    assert got.reading is not None and got.reading.text == "book"
+    # one step gave up 0.3 nats, end-of-text none: mean margin -0.15 over 2 steps
+    assert got.reading.margin == pytest.approx(-0.15, abs=0.01)
+    assert got.accepted
+
+
+def test_table_talk_forced_onto_a_command_is_rejected_by_its_margin() -> None:
+    # "pass me the chips": the grammar can only stop after "pass", which the decoder finds
+    # very unlikely
+    table = say(("pass", 5), ("me", 5), ("the", 5), ("chips", 5), ("<end>", 5))
+    table[(IDS["pass"],)][EOT] = -2.0
+    got = run(table)
+    assert got.free_text == "pass me the chips"
+    assert got.reading is not None and got.reading.text == "pass"
+    assert not got.accepted and got.reason is Rejection.LOW_MARGIN
+    assert got.confidence == 0.0
+
+
+def test_nothing_in_the_grammar_gives_no_reading() -> None:
+    table = say(("the", 5), ("chips", 5), ("<end>", 5))
+    # no token of the vocabulary can spell the grammar's only word
+    got = run(table, "#JSGF V1.0;\ngrammar g;\npublic <s> = zebra;\n")
+    assert got.reading is None and got.reason is Rejection.NO_SENTENCE
+    assert got.free_text == "the chips"
+
+
+def test_a_near_rival_with_another_meaning_is_an_alternative() -> None:
+    table = say(("i", 5), ("vote", 5), ("yes", 5), ("<end>", 5))
+    table[ids("i", "vote")][IDS["no"]] = 4.9
+    table[ids("i", "vote", "no")] = {EOT: 5}
+    # (a free decode already sure of its sentence is not searched further: here it is not)
+    got = run(table, tuning=SearchTuning(sure_margin=0.01))
+    assert got.accepted and got.reading is not None and got.reading.text == "i vote yes"
+    assert got.alternatives == ("i vote no",)
+
+
+def test_a_far_rival_is_no_alternative() -> None:
+    table = say(("i", 5), ("vote", 5), ("yes", 5), ("<end>", 5))
+    table[ids("i", "vote")][IDS["no"]] = 2.0
+    table[ids("i", "vote", "no")] = {EOT: 5}
+    assert run(table, tuning=SearchTuning(sure_margin=0.01)).alternatives == ()
+
+
+def test_a_sure_free_decode_needs_no_rollout() -> None:
+    decoder = TableDecoder(say(("yes", 5), ("<end>", 5)))
+    judge(decoder, searches(VOTE), VOCAB, cap=12, tuning=TUNING)
+    assert decoder.calls == 1  # the free decode alone
+
+
+def test_the_search_is_bounded_by_its_rounds() -> None:
+    decoder = TableDecoder(say(("the", 5), ("chips", 5), ("<end>", 5)), floor=4.0)
+    judge(decoder, searches(VOTE), VOCAB, cap=12, tuning=SearchTuning(rounds=2))
+    assert decoder.calls <= 1 + 2
+
+
+def test_extra_rounds_only_while_nothing_was_found() -> None:
+    # every rollout writes " the" (out of the grammar) whatever its prefix: the search
+    # advances one in-grammar token per round, so "i vote yes" needs the extra rounds
+    table: dict[tuple[int, ...], dict[int, float]] = {}
+    for prefix in ((), ids("i"), ids("i", "vote")):
+        table[prefix] = {IDS["the"]: 6, {(): IDS["i"], ids("i"): IDS["vote"],
+                                         ids("i", "vote"): IDS["yes"]}[prefix]: 5.5}
+    table[ids("i", "vote", "yes")] = {EOT: 6}
+    tight = SearchTuning(rounds=1, rescue_rounds=0)
+    assert run(table, tuning=tight).reading is None
+    rescued = run(table, tuning=SearchTuning(rounds=1, rescue_rounds=2))
+    assert rescued.reading is not None and rescued.reading.text == "i vote yes"
+
+
+def reading(text: str, margin: float, steps: int, similarity: float = 1.0) -> GrammarReading:
+    return GrammarReading(text, margin, margin - 0.1, steps, similarity)
+
+
+@pytest.mark.parametrize(("margin", "steps", "expected"), [
+    (-0.5, 2, Rejection.NONE),          # a single word, close enough
+    (-0.7, 2, Rejection.LOW_MARGIN),    # a single word needs more than a sentence
+    (-0.7, 5, Rejection.NONE),          # the same margin on a sentence is enough
+    (-0.9, 5, Rejection.LOW_MARGIN),
+])
+def test_short_words_need_a_better_margin_than_sentences(margin: float, steps: int,
+                                                         expected: Rejection) -> None:
+    assert rejection(reading("x", margin, steps), TUNING) is expected
+
+
+def test_a_middling_margin_must_read_like_the_transcript() -> None:
+    assert rejection(reading("pass", -0.5, 5, similarity=0.2), TUNING) \
+        is Rejection.UNLIKE_TRANSCRIPT
+    assert rejection(reading("pass", -0.1, 5, similarity=0.2), TUNING) is Rejection.NONE
+
+
+def test_a_short_word_heard_wrongly_is_caught_by_the_single_word_threshold() -> None:
+    # "well" for "bell": the grammar sentence "bell" costs 1.4 nats at its only word
+    table = say(("well", 6), ("<end>", 6))
+    table[()][IDS["bell"]] = 4.6
+    table[(IDS["bell"],)] = {EOT: 6}
+    got = run(table, BOOK)
+    assert got.reading is not None and got.reading.text == "bell"
+    assert not got.accepted and got.reason is Rejection.LOW_MARGIN
+    looser = run(table, BOOK, tuning=SearchTuning(short_accept_margin=-0.8))
+    assert looser.accepted
+
+
+def test_a_looping_free_decode_is_cut_capped_and_not_trusted() -> None:
+    table: dict[tuple[int, ...], dict[int, float]] = {}
+    prefix: tuple[int, ...] = ()
+    for _ in range(20):  # "yes yes yes ..." and never an end
+        table[prefix] = {IDS["yes"]: 5}
+        prefix = (*prefix, IDS["yes"])
+    decoder = TableDecoder(table)
+    got = judge(decoder, searches(VOTE), VOCAB, cap=8, tuning=TUNING)
+    assert got.looped and got.free_text == "yes"
+    assert not got.free_confident(1.0, TUNING)
+    assert got.free_certainty(TUNING) == 0.0
+
+
+def test_loops_are_cut_from_a_transcript() -> None:
+    assert without_loops("for the full full full full") == "for the full"
+    assert without_loops("i vote yes i vote yes i vote yes") == "i vote yes"
+    assert without_loops("sophie and thomas") == "sophie and thomas"
+
+
+def test_the_free_reading_is_confident_only_when_the_decoder_and_matcher_both_are() -> None:
+    sure = run(say(("yes", 5), ("approve", 5), ("<end>", 5)))
+    assert sure.free_text == "yes approve" and not sure.looped
+    assert sure.free_confident(1.0, TUNING)
+    assert not sure.free_confident(0.5, TUNING)  # the matcher only half recognizes it
+    # every token nearly as likely as the one written: the decoder was guessing
+    unsure = run(say(("yes", 0.1), ("approve", 0.1), ("<end>", 0.1)), floor=0.0)
+    assert unsure.free_logp < TUNING.free_min_logp
+    assert not unsure.free_confident(1.0, TUNING)
+    assert unsure.free_certainty(TUNING) == 0.5
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def c(meaning: str, confident: bool) -> Candidate[str]:
+    return Candidate(meaning, meaning.split("#")[0], confident)
+
+
+@pytest.mark.parametrize(("grammar", "free", "verdict", "chosen", "other"), [
+    (c("yes", True), c("yes#free", True), Verdict.AGREE, "yes", None),
+    (c("yes", True), c("yes#free", False), Verdict.AGREE, "yes", None),
+    (c("yes", False), c("yes#free", True), Verdict.AGREE, "yes#free", None),
+    (c("yes", True), None, Verdict.GRAMMAR, "yes", None),
+    (c("yes", True), c("no", False), Verdict.GRAMMAR, "yes", None),
+    (None, c("approve", True), Verdict.FREE, "approve", None),
+    (c("pass", False), c("approve", True), Verdict.FREE, "approve", None),
+    (c("yes", True), c("no", True), Verdict.ASK, "yes", "no"),
+    (c("yes", False), c("no", False), Verdict.NEITHER, None, None),
+    (None, None, Verdict.NEITHER, None, None),
+])
+def test_two_readings_one_decision(grammar: Candidate[str] | None, free: Candidate[str] | None,
+                                   verdict: Verdict, chosen: str | None,
+                                   other: str | None) -> None:
+    decision = decide(grammar, free)
+    assert (decision.verdict, decision.chosen, decision.other) == (verdict, chosen, other)
