@@ -252,7 +252,13 @@
       });
     }
     if (res.status === 202 && res.body.ticket) {
-      res = await waitForTable(chosen.value, res.body.ticket);
+      const button = document.querySelector("#seat-form button[type=submit]");
+      if (button) button.disabled = true; // one request at a time
+      try {
+        res = await waitForTable(chosen.value, res.body.ticket);
+      } finally {
+        if (button) button.disabled = false;
+      }
     }
     if (res.status !== 200) {
       $("join-error").textContent = res.body.reason || t("page.did_not_work");
