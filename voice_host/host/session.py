@@ -336,8 +336,8 @@ class Session:
         return None
 
     def show_move_code(self, name: str) -> None:
-        """The host asked (by voice or key) for one seat's move code: it is shown on the
-        host's screen only (typed, not said), never said, and wiped from it."""
+        """The host asked for one seat's move code: shown on the host's terminal only when
+        typed there (a voice anyone can imitate gets a refusal), never said, then wiped."""
         from voice_host.host.companion.news import show_move_code
 
         show_move_code(self, name)
