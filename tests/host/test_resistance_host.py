@@ -26,6 +26,7 @@ from voice_host.games.resistance import (
 from voice_host.host.adapter import Decision, Prompt
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
+from voice_host.host.companion.news import SeatNews
 from voice_host.host.io import Line, ScriptListener, Style, TextOutput
 from voice_host.host.registry import registration
 from voice_host.host.secrets import Delivery, Via
@@ -288,8 +289,13 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
     class Pages:
         """The parts of a CompanionChannel the session uses, with every seat confirmed."""
 
-        seats = SimpleNamespace(locked=True)
+        seats = SimpleNamespace(locked=True, all_confirmed=lambda: True, seats=lambda: [],
+                                pending_request=lambda: None)
         wait_for_everyone = False
+        news = SeatNews()
+
+        def game_started(self) -> None:
+            pass
 
         def __init__(self) -> None:
             self.queue: list[Any] = []
