@@ -666,6 +666,7 @@ def test_a_new_phone_asks_for_a_held_seat_and_waits_for_the_tables_yes(browsers:
         driver.find_element(By.CSS_SELECTOR, "input[value=Ada]").click()
         driver.find_element(By.CSS_SELECTOR, "#seat-form button[type=submit]").click()
         wait_text(driver, "join-error", "The host is asking the table")
+        shot(driver, "seat asking the table")
         wait_for(driver, lambda d: channel.seats.pending_request() is not None, "the request")
         channel.seats.answer("Ada", True)  # the host heard yes
         wait_text(driver, "title", "Ada's seat")

@@ -291,10 +291,13 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
     class Pages:
         """The parts of a CompanionChannel the session uses, with every seat confirmed."""
 
-        seats = SimpleNamespace(locked=True, pending_request=lambda: None,
-                                all_confirmed=lambda: True)
+        seats = SimpleNamespace(locked=True, all_confirmed=lambda: True, seats=lambda: [],
+                                pending_request=lambda: None)
         wait_for_everyone = False
         news = SeatNews()
+
+        def game_started(self) -> None:
+            pass
 
         def __init__(self) -> None:
             self.queue: list[Any] = []
@@ -308,9 +311,6 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
 
         def take_seat_events(self) -> list[Any]:
             return []
-
-        def game_started(self) -> None:
-            pass
 
         def publish(self, state: Any) -> None:
             self.published += 1

@@ -85,9 +85,12 @@ def english_params(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class SetupError(GameError):
-    """A game cannot be created with these options (wrong player count, duplicate names...)."""
+    """A game cannot be created with these options (wrong player count, duplicate names...).
+    The reason is printed on the terminal: whatever it quotes from the command line is shown
+    with control and invisible characters escaped."""
 
     def __init__(self, reason: str) -> None:
+        reason = _shown(reason)
         super().__init__(reason)
         self.reason = reason
 

@@ -233,7 +233,8 @@ class CompanionChannel(SeatRoom):
     def tell(self, seat: str, text: str) -> None:
         """A private sentence for one seat (not kept for new devices)."""
         if seat in self.players:
-            self.hub.post(seat_audience(seat), {"type": "notice", "text": text})
+            self.hub.post(seat_audience(seat), {"type": "notice", "text": text},
+                          pad_step=PRIVATE_STEP)  # why a choice was dropped: its size too
 
     def caption(self, text: str) -> None:
         """A public line the host says, shown on every page (nothing by sound alone)."""

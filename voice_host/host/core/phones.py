@@ -271,8 +271,8 @@ class PhoneDesk:
         return None
 
     def show_move_code(self, name: str) -> None:
-        """The host typed "move code for Ada": shown on the host's terminal only, then
-        wiped; said aloud, it is refused (the owner's phone shows its code)."""
+        """The host asked for one seat's move code: shown on the host's terminal only when
+        typed there (a voice anyone can imitate gets a refusal), never said, then wiped."""
         from voice_host.host.companion.news import show_move_code
 
         show_move_code(self.session, name)

@@ -205,7 +205,7 @@
       const id = "seat-" + i;
       const input = el("input", { type: "radio", name: "seat", id: id, value: seat.name });
       input.addEventListener("change", showMoveCodeField);
-      const note = !seat.claimed ? "" : (res.body.locked || seat.confirmed)
+      const note = !seat.claimed ? "" : res.body.locked
         ? " " + t("page.seat_taken_code") : " " + t("page.seat_taken_free");
       const label = el("label", { for: id }, seat.name + note);
       list.append(el("div", { class: "seat-option" }, input, label));
@@ -222,7 +222,9 @@
     // the move code is asked only for a seat that needs it
     const chosen = document.querySelector("input[name=seat]:checked");
     const seat = chosen && state.roomSeats.find((s) => s.name === chosen.value);
-    const needs = Boolean(seat && (state.roomLocked || (seat.claimed && seat.confirmed)));
+    // a seat another phone holds: its move code moves it at once (before the lock); without
+    // it, or once the seats are locked, the host asks the table
+    const needs = Boolean(seat && seat.claimed && !state.roomLocked);
     $("move-code-box").hidden = !needs;
   }
 
@@ -251,7 +253,13 @@
       });
     }
     if (res.status === 202 && res.body.ticket) {
-      res = await waitForTable(chosen.value, res.body.ticket);
+      const button = document.querySelector("#seat-form button[type=submit]");
+      if (button) button.disabled = true; // one request at a time
+      try {
+        res = await waitForTable(chosen.value, res.body.ticket);
+      } finally {
+        if (button) button.disabled = false;
+      }
     }
     if (res.status !== 200) {
       $("join-error").textContent = res.body.reason || t("page.did_not_work");
