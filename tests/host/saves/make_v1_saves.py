@@ -1,4 +1,6 @@
-"""Make mid-game saves in today's format (fixtures for the save-migration test)."""
+"""Make mid-game saves in save version 1 (fixtures for the save-migration test); written by the code of that version:
+    PYTHONPATH=. python tests/host/saves/make_v1_saves.py GAME DEAL STEPS OUT.json
+(then the undo history was cut to its last three steps, to keep the files small)."""
 import random, shutil, sys
 from pathlib import Path
 from voice_host.host.io import Heard, HeardKind, ListenRequest, TextOutput
