@@ -624,10 +624,10 @@ def test_french_narration_of_a_turn() -> None:
     assert prompt.lines[0].text == \
         "Hannah, maître-espion rouge : votre indice, un mot et un nombre."
     assert prompt.lines[0].lang == "fr"
-    events = state.apply(GiveClue(Team.RED, valid_clues(state)[0], 2))
+    events = state.apply(GiveClue(state.spymaster(Team.RED), valid_clues(state)[0], 2))
     guess = adapter.prompt(state)
     assert guess is not None and "Vous avez trois essais." in guess.lines[0].text
-    events = state.apply(Guess(Team.RED, k[Colour.BLUE][0]))
+    events = state.apply(Guess(state.operatives(Team.RED)[0], k[Colour.BLUE][0]))
     said = " ".join(line.text for line in adapter.narrate(state, events))
     assert "un agent de l'équipe bleue" in said and "Le tour de l'équipe rouge est terminé." in said
     board = " ".join(line.text for line in adapter.board(state))

@@ -329,7 +329,7 @@ def test_a_hit_answer_from_someone_else_than_the_speaker_is_refused(tmp_path: Pa
     run = play(tmp_path, opts, ["Love", "heart", "Ben: hit", "Ada: miss"])
     assert "Only Ada, the Speaker, says hit or miss." in run.text
     judged = [a for a in run.actions() if a["type"] == "JudgePick"]
-    assert judged == [{"type": "JudgePick", "icon": "heart", "hit": False}]
+    assert judged == [{"type": "JudgePick", "player": "Ada", "icon": "heart", "hit": False}]
 
 
 def test_countdown_silence_makes_time_up_and_pause_stops_the_clock(tmp_path: Path) -> None:

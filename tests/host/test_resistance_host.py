@@ -404,7 +404,7 @@ def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert [(e["code"], e["params"]) for e in refused] == [
         ("wrong_team_size", {"mission": 2, "size": 3, "named": 2})]
     assert refused[0]["reason"] == "The team for mission 2 needs 3 players, you named 2."
-    assert refused[0]["action"] == {"type": "ProposeTeam", "leader": "Ben",
+    assert refused[0]["action"] == {"type": "ProposeTeam", "player": "Ben",
                                     "team": ["Ben", "Cleo"]}
     assert not [e for e in run.events("action") if e["action"]["type"] == "ProposeTeam"
                 and e["action"]["team"] == ["Ben", "Cleo"]]
@@ -541,7 +541,7 @@ def test_status_score_and_board() -> None:
     state.apply(ProposeTeam("Ada", ("Ada", "Ben")))
     for p in PLAYERS:
         state.apply(CastVote(p, p != "Eve"))
-    state.apply(ReportSabotages(1))
+    state.apply(ReportSabotages("Ada", 1))
     state.apply(ProposeTeam("Ben", ("Ben", "Cleo", "Dan")))
     for p in PLAYERS:
         state.apply(CastVote(p, p in ("Ben", "Cleo")))
@@ -561,7 +561,7 @@ def test_describe_and_winner_json() -> None:
     assert adapter.describe(state, CastVote("Ben", True)) == "Ben votes yes"
     assert adapter.describe(state, ProposeTeam("Ada", ("Ada", "Ben"))) == \
         "Ada proposes Ada and Ben for mission 1"
-    assert adapter.describe(state, ReportSabotages(2)) == "mission 1 had 2 sabotage cards"
+    assert adapter.describe(state, ReportSabotages("Ada", 2)) == "mission 1 had 2 sabotage cards"
     events = adapter.narrate(state, [AccusationStarted(None)])
     assert "Spies, turn your role cards face up now" in texts(events)
 

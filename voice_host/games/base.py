@@ -27,7 +27,7 @@ import random
 import types
 import typing
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
@@ -114,6 +114,22 @@ class Action:
     secret_fields: ClassVar[tuple[str, ...]] = ()
     """Fields that hold hidden information (dealt roles, drawn icons, the key, a secret
     card): records meant for everyone (logs, the table) leave them out."""
+
+
+@dataclass(frozen=True)
+class PlayerAction(Action):
+    """An action a player takes. ``player`` is who acts, and the engine checks that they
+    may (the leader proposes, the accused answers, an operative of the team whose turn it
+    is guesses...): the host only says who spoke, it judges nothing. Subclasses add their
+    own fields after ``player``."""
+
+    player: str
+    """The acting player, as the game spells them."""
+
+
+def actor(action: Action) -> str | None:
+    """Who takes ``action``: its player, or None for a chance or host action."""
+    return action.player if isinstance(action, PlayerAction) else None
 
 
 @dataclass(frozen=True)
@@ -272,6 +288,21 @@ def action_from_json(state_cls: type[GameState], data: Mapping[str, Any]) -> Act
     result = record_from_json(type_registry(state_cls.action_types), data)
     assert isinstance(result, Action)
     return result
+
+
+def replay(state: S, records: Iterable[Mapping[str, Any]],
+           upgrade: Callable[[S, JSON], JSON]) -> S:
+    """``state`` after applying ``records`` (actions as JSON, oldest first), each first
+    rewritten by ``upgrade(state, record)`` as it stands when the action is taken: how an
+    engine reads the history of a game saved in an older version of its actions. Raises
+    :class:`GameError` when an action no longer applies."""
+    for record in records:
+        action = action_from_json(type(state), upgrade(state, dict(record)))
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise GameError(f"The saved game's history does not replay: {exc.reason}") from None
+    return state
 
 
 def event_to_json(event: Event) -> JSON:

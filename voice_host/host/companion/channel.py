@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameError, GameState, IllegalAction
+from voice_host.games.base import actor
 from voice_host.host.companion import games
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.seats import SeatBook, safe
@@ -395,7 +396,7 @@ class CompanionChannel:
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
         offered = games.choices(self.game, self._shadow, seat, self.words)
-        waiting = any(getattr(a, "player", None) == seat for a in self._queue)
+        waiting = any(actor(a) == seat for a in self._queue)
         self.hub.post(seat_audience(seat), {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
@@ -441,8 +442,8 @@ class CompanionChannel:
         try:
             trial.apply(action)
         except IllegalAction as exc:
-            seat = getattr(action, "player", None)
-            if isinstance(seat, str):
+            seat = actor(action)
+            if seat is not None:
                 self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
             return False
         return True

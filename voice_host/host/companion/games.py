@@ -91,17 +91,13 @@ def _phone(game: str) -> PhoneGame | None:
 
 
 def private_action(game: str, seat: str, choice: str, state: GameState | None = None) -> Action:
-    """The engine action a seat's choice stands for. Raises :class:`ChoiceError` for a
-    choice this page never offers, or when it is not ``seat``'s turn (some actions do not
-    name their player: the Speaker's answer, a team's guess)."""
+    """The engine action a seat's choice stands for, taken by ``seat`` (the engine decides
+    whether ``seat`` may take it). Raises :class:`ChoiceError` for a choice this page never
+    offers."""
     phone = _phone(game)
     if phone is None:
         raise ChoiceError("unknown")
-    action = phone.action(seat, choice, state)
-    if not hasattr(action, "player") and (state is None or seat not in state.current_players()):
-        # the engine cannot tell who sent it: only a player whose turn it is may
-        raise ChoiceError("not your turn")
-    return action
+    return phone.action(seat, choice, state)
 
 
 def is_private(game: str, action: Action) -> bool:

@@ -12,13 +12,12 @@ from voice_host.host.companion.games import Choice, ChoiceError, Words, fold
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
     if isinstance(state, CodenamesState):
-        team = state.team_of(seat)
-        if team is not None and choice == "end_turn":
-            return EndTurn(team)
-        if team is not None and choice.startswith("guess:"):
+        if choice == "end_turn":
+            return EndTurn(seat)
+        if choice.startswith("guess:"):
             word = choice[6:]
             if any(fold(w) == fold(word) for w in state.uncovered_words()):
-                return Guess(team, word)
+                return Guess(seat, word)
     raise ChoiceError("unknown")
 
 

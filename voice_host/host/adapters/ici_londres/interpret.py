@@ -2,9 +2,9 @@
 recording is taken (or refused as too long), the countdown running out is ``TimeUp``.
 
 The rules' refusals are the engine's alone (the session tries every move on a copy first and
-says the engine's refusal in the game's language); the host refuses here only what it cannot
-turn into a move: a pick before the coded sentence, an answer when no icon waits for one, or
-from someone who is not the Speaker (the answer does not say who gave it)."""
+says the engine's refusal in the game's language, who may act included); the host refuses here
+only what it cannot turn into a move: a pick before the coded sentence, an answer when no icon
+waits for one. An answer nobody claims is the Speaker's."""
 
 from __future__ import annotations
 
@@ -55,9 +55,8 @@ def decide(voice: Voice, s: IciLondresState, match: IntentMatch,
         pending = s.pending_icon
         if pending is None:  # no icon to answer for: nothing to turn into a move
             return _reply(voice, "refuse.no_answer_now")
-        if speaker is not None and speaker != s.speaker:
-            return _reply(voice, "refuse.only_speaker_answers", speaker=s.speaker)
-        return Decision(action=JudgePick(pending[1], match.slots.get("choice") == "yes"))
+        return Decision(action=JudgePick(speaker or s.speaker, pending[1],
+                                         match.slots.get("choice") == "yes"))
     return _reply(voice, "refuse.not_now")
 
 
