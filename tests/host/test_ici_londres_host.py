@@ -209,7 +209,9 @@ def test_recorded_audio_is_played_back_through_the_radio_effect_and_never_saved(
     adapter.host_step(state)
     prompt = adapter.prompt(state)
     assert prompt is not None and prompt.kind is PromptKind.RECORD
-    lines = adapter.on_recording(state, Heard(HeardKind.SPEECH, text="", recording=audio))
+    recording = adapter.on_recording(state, Heard(HeardKind.SPEECH, text="", recording=audio))
+    assert recording.taken
+    lines = recording.lines
     assert len(lines) == 1
     assert lines[0].recording is audio and lines[0].effect == "radio"
     assert (lines[0].lang, lines[0].style, lines[0].text) == ("fr", Style.RADIO, "Je répète.")

@@ -67,6 +67,17 @@ class Decision:
     refuse any of it)."""
 
 
+@dataclass(frozen=True)
+class Recording:
+    """What the game made of a free recording (a RECORD prompt's answer)."""
+
+    lines: tuple[Line, ...] = ()
+    """What to say: the playback when it was taken, the reason when it was refused."""
+    taken: bool = False
+    """The message was taken: one move of the game (an undo step). False when it was
+    refused (``lines`` say why) or not wanted now."""
+
+
 class GameAdapter(Protocol):
     """One game's voice: implemented in host/adapters/<game>.py."""
 
@@ -98,8 +109,8 @@ class GameAdapter(Protocol):
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         ...
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        """A free recording arrived for a RECORD prompt."""
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        """A free recording arrived for a RECORD prompt: taken, or refused with a reason."""
         ...
 
     def on_timeout(self, state: GameState) -> Action | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.host.toy.engine import Add, Added, TenState
 from voice_host.games import Action, Event, GameState, IllegalAction, Outcome
-from voice_host.host.adapter import Decision, GameAdapter, Prompt
+from voice_host.host.adapter import Decision, GameAdapter, Prompt, Recording
 from voice_host.host.io import Heard, Line
 from voice_host.host.narration import Narrator
 from voice_host.host.registry import GameOption, GameRegistration
@@ -53,8 +53,8 @@ class Adapter:
         player = speaker or state.current_players()[0]
         return Decision(action=Add(player, int(match.slots["n"])))
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        return Recording()
 
     def on_timeout(self, state: GameState) -> Action | None:
         return None

@@ -9,7 +9,7 @@ from typing import Any
 
 from voice_host.games import Action, Event, GameState, Outcome, SetupError
 from voice_host.games.codenames import CodenamesState
-from voice_host.host.adapter import Decision, Prompt
+from voice_host.host.adapter import Decision, Prompt, Recording
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
 from voice_host.host.adapters.codenames.words import GAME, Words, as_codenames
 from voice_host.host.io import Heard, Line
@@ -75,8 +75,8 @@ class Adapter:
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         return interpret.interpret(self.words, as_codenames(state), match, speaker)
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        return Recording()
 
     def on_timeout(self, state: GameState) -> Action | None:
         return None

@@ -28,7 +28,7 @@ from typing import Any
 from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.adapter import Decision, Prompt
+from voice_host.host.adapter import Decision, Prompt, Recording
 from voice_host.host.adapters.ici_londres import interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
@@ -74,7 +74,7 @@ class Adapter(Voice):
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         return interpret.decide(self, ici(state), match, speaker)
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
         return interpret.take_recording(self, ici(state), heard)
 
     def on_timeout(self, state: GameState) -> Action | None:

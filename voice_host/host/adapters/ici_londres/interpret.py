@@ -14,7 +14,7 @@ from voice_host.games import Action, GameState
 from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
-from voice_host.host.adapter import Decision
+from voice_host.host.adapter import Decision, Recording
 from voice_host.host.adapters.ici_londres.voice import NS, RADIO_LANG, Voice
 from voice_host.host.io import Heard, Line, Style
 from voice_host.intent import IconEntry, IntentMatch, SlotValues
@@ -66,26 +66,28 @@ def _reply(voice: Voice, key: str, **params: Any) -> Decision:
 
 
 
-def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> list[Line]:
-    """The Speaker's coded sentence: "je répète", then the radio playback."""
+def take_recording(voice: Voice, s: IciLondresState, heard: Heard) -> Recording:
+    """The Speaker's coded sentence: "je répète", then the radio playback. Taking it is the
+    round's "recorded" fact in ``host_state``: picks wait for it."""
     if s.phase() != "guess" or voice.recorded(s):
-        return []
+        return Recording()
     if heard.speaker and heard.speaker.casefold() != s.speaker.casefold():
-        return [voice.line("record_wrong_player", speaker=s.speaker)]
+        return Recording((voice.line("record_wrong_player", speaker=s.speaker),))
     sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
     seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE
     if (len(sentence) > MAX_SENTENCE_CHARS or len(sentence.split()) > MAX_SENTENCE_WORDS
             or seconds > MAX_SENTENCE_SECONDS):
         # one sentence, as the rules say: a speech would be read back for minutes
-        return [voice.line("record_too_long", speaker=s.speaker, words=MAX_SENTENCE_WORDS)]
+        return Recording((voice.line("record_too_long", speaker=s.speaker,
+                                     words=MAX_SENTENCE_WORDS),))
     voice.host_state["recorded"] = s.round_number
     voice.host_state["sentence"] = sentence
     repeat = voice.narrator.text(f"{NS}.radio.repeat", lang=RADIO_LANG)
     if heard.recording is not None or not sentence:
-        return [Line(repeat, lang=RADIO_LANG, style=Style.RADIO,
-                     recording=heard.recording, effect="radio")]
-    return [Line(repeat, lang=RADIO_LANG, style=Style.RADIO),
-            Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)]
+        return Recording((Line(repeat, lang=RADIO_LANG, style=Style.RADIO,
+                               recording=heard.recording, effect="radio"),), taken=True)
+    return Recording((Line(repeat, lang=RADIO_LANG, style=Style.RADIO),
+                      Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)), taken=True)
 
 
 def time_up(voice: Voice, s: IciLondresState) -> Action | None:

@@ -23,7 +23,7 @@ from voice_host.games.resistance import (
     ResistanceState,
     Role,
 )
-from voice_host.host.adapter import Decision
+from voice_host.host.adapter import Decision, Recording
 from voice_host.host.adapters.resistance.narrate import Narrate
 from voice_host.host.adapters.resistance.prompts import Prompts
 from voice_host.host.adapters.resistance.voice import resistance
@@ -143,8 +143,8 @@ class Interpret(Prompts, Narrate):
         action = Accuse(speaker or s.current_players()[0], player)
         return Decision(action=action, confirm=self.describe(s, action))
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        return Recording()
 
     def on_timeout(self, state: GameState) -> Action | None:
         return None
