@@ -18,7 +18,7 @@ from voice_host.games.base import PlayerAction
 from voice_host.games.codenames import Team
 from voice_host.host.play_resume import open_saved
 from voice_host.host.registry import registration
-from voice_host.host.store import SAVE_VERSION, SaveError, SavedGame, load_game
+from voice_host.host.store import SAVE_VERSION, SavedGame, SaveError, load_game
 
 SAVES = Path(__file__).parent / "saves"
 FIXTURES = sorted(SAVES.glob("v1-*.json"))
