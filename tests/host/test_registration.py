@@ -5,6 +5,7 @@ plus one registration line: the toy game in tests/host/toy is registered by the 
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 from collections.abc import Iterator
@@ -119,4 +120,4 @@ def test_the_real_games_are_registered_once_each() -> None:
     for name in names:
         reg = registry.registration(name)
         assert reg.name == name and reg.grammar_name == name
-        assert set(reg.defaults()) <= {o.name for o in reg.options}
+        assert set(reg.defaults()) <= {f.name for f in dataclasses.fields(reg.options)}

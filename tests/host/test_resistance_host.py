@@ -13,6 +13,7 @@ import pytest
 import scripted
 from scripted import Run
 
+from voice_host.games import SetupError
 from voice_host.games.resistance import (
     AccusationStarted,
     CastVote,
@@ -30,7 +31,7 @@ from voice_host.host.io import Line, ScriptListener, Style, TextOutput
 from voice_host.host.registry import registration
 from voice_host.host.secrets import Delivery, Via
 from voice_host.host.session import Session, SessionOptions, Stop
-from voice_host.host.store import load_game, rng_from_json
+from voice_host.host.store import SavedGame, load_game, rng_from_json
 from voice_host.intent import Matcher, load_grammar
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
@@ -333,7 +334,16 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
 
 
 def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path) -> None:
-    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes="names")
+    # the one-by-one mode ("votes": "names") is gone: a game saved with it (save version 1)
+    # is migrated to the vote together, and a new game cannot ask for it
+    old = json.loads((Path(__file__).parent / "saves" / "v1-resistance-table.json").read_text(
+        encoding="utf-8"))
+    old["options"]["votes"] = "names"
+    migrated = SavedGame.from_json(old)
+    assert migrated.options["votes"] == "together"
+    with pytest.raises(SetupError, match="--votes must be together or count, not names."):
+        new_game("resistance", options(votes="names"))
+    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes=migrated.options["votes"])
     assert "Three, two, one, vote!" in run.text
     assert run.state.votes == {"Ben": False}
 

@@ -28,7 +28,7 @@ import types
 import typing
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 JSON = dict[str, Any]
@@ -102,8 +102,6 @@ class GameDescription:
     """Fewest players the rules allow."""
     max_players: int
     """Most players the rules allow."""
-    options: Mapping[str, str] = field(default_factory=dict)
-    """Option name -> one-line description."""
 
 
 @dataclass(frozen=True)

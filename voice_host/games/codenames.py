@@ -744,14 +744,6 @@ class CodenamesState:
         title="Codenames",
         min_players=4,
         max_players=12,
-        options={
-            "deal": "host: the engine deals the grid and the key; table: a physical key card",
-            "red_size": "players in the red team (the first ones named); default half, rounded up",
-            "first": "the team that starts (red or blue); default: drawn at random",
-            "words": "word list: en (English) or fr (French)",
-            "invalid_clue": "refuse: the spymaster tries again; penalty: the turn ends and the "
-                            "other spymaster covers one of their words",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = CodenamesRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = (

@@ -357,11 +357,6 @@ class IciLondresState:
         title="Ici Londres",
         min_players=3,
         max_players=6,
-        options={
-            "mode": "first transmission type: fragments, competing, double-zero or countdown",
-            "rounds": "number of rounds (default 12, 10 with 5 players)",
-            "first_speaker": "who is Speaker first (default: the first player named)",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = Refused
     action_types: ClassVar[tuple[type[Action], ...]] = (Draw, Pick, JudgePick, TimeUp)

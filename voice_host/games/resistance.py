@@ -650,10 +650,6 @@ class ResistanceState:
         title="Resistance with a double agent",
         min_players=5,
         max_players=10,
-        options={
-            "deal": "host: the host deals the roles; table: players use a deck of cards.",
-            "double_agent": "Play with the double agent and the spies' final guess (default).",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = ResistanceRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = _ACTION_TYPES

@@ -148,7 +148,7 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
             from None
     upgraded = dict(data)
     try:
-        upgraded["options"] = reg.complete(dict(data["options"]))
+        upgraded["options"] = reg.complete(reg.options.upgrade(data["options"]))
         upgraded["state"] = reg.state_class.from_json(data["state"]).to_json()
         upgraded["undo"] = [{**snap, "state": reg.state_class.from_json(snap["state"]).to_json()}
                             for snap in data["undo"]]

@@ -5,16 +5,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from tests.host.toy.engine import Add, Added, TenState
 from voice_host.games import Action, Event, GameState, IllegalAction, Outcome
 from voice_host.host.adapter import Decision, GameAdapter, Prompt, Recording
 from voice_host.host.io import Heard, Line
 from voice_host.host.narration import Narrator
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.options import GameOptions, option
+from voice_host.host.registry import GameRegistration
 from voice_host.host.secrets import SecretSink
 from voice_host.intent import IntentMatch, SlotValues
+
+
+@dataclass(frozen=True)
+class TenOptions(GameOptions):
+    title: ClassVar[str] = "Ten"
+
+    players: tuple[str, ...] = option((), "names in seating order, A,B", required=True)
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -103,7 +112,6 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
 REGISTRATION = GameRegistration(
     state_class=TenState, new_game=new_game, adapter=Adapter, refusal_words=refusal_words,
     bots=bot_utterance,
-    options=(GameOption("players", "names in seating order, A,B", kind="names",
-                        required=True),),
+    options=TenOptions,
     demo_seats={"players": ["Ada", "Ben"]},
 )

@@ -30,7 +30,8 @@ other refusal is the engine's, said by the session from ``[codenames.refusal]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from voice_host.games.codenames import CodenamesState
 from voice_host.games.codenames_words import WORD_LISTS
@@ -38,7 +39,23 @@ from voice_host.host.adapters.codenames import phone
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.options import GameOptions, option
+from voice_host.host.registry import GameRegistration
+
+
+@dataclass(frozen=True)
+class CodenamesOptions(GameOptions):
+    """Codenames' options (see :mod:`voice_host.host.options`)."""
+
+    title: ClassVar[str] = "Codenames"
+
+    red: tuple[str, ...] = option((), "red team, spymaster first: A,B", required=True)
+    blue: tuple[str, ...] = option((), "blue team, spymaster first: C,D", required=True)
+    first: str | None = option(None, "starting team (table mode: as the key card shows)",
+                               choices=("red", "blue"))
+    words: str = option("en", "word list", choices=("en", "fr"))
+    invalid_clue: str = option("refuse", "refuse an invalid clue, or apply the official "
+                               "penalty", choices=("refuse", "penalty"))
 
 
 def seat_teams(names: Sequence[str]) -> dict[str, Any]:
@@ -50,19 +67,11 @@ def seat_teams(names: Sequence[str]) -> dict[str, Any]:
 REGISTRATION = GameRegistration(
     state_class=CodenamesState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
-    options=(
-        GameOption("red", "red team, spymaster first: A,B", kind="names", required=True),
-        GameOption("blue", "blue team, spymaster first: C,D", kind="names", required=True),
-        GameOption("first", "starting team (table mode: as the key card shows)",
-                   choices=("red", "blue")),
-        GameOption("words", "word list", default="en", choices=("en", "fr")),
-        GameOption("invalid_clue", "refuse an invalid clue (default) or apply the official "
-                   "penalty", default="refuse", choices=("refuse", "penalty")),
-    ),
+    options=CodenamesOptions,
     seat=seat_teams,
     example_slots=lambda lang: {"board_words": tuple(WORD_LISTS.get(lang, WORD_LISTS["en"])[:25])},
     demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
 )
 
-__all__ = ["GAME", "REGISTRATION", "Adapter", "bot_utterance", "new_game", "refusal_words",
-           "seat_teams"]
+__all__ = ["GAME", "REGISTRATION", "Adapter", "CodenamesOptions", "bot_utterance", "new_game",
+           "refusal_words", "seat_teams"]

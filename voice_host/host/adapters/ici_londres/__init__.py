@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.games.base import Deal, find_player
@@ -34,8 +35,26 @@ from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sente
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.voice import GAME, Voice, ici
 from voice_host.host.io import Heard, Line
-from voice_host.host.registry import GameOption, GameRegistration
+from voice_host.host.options import GameOptions, option
+from voice_host.host.registry import GameRegistration
 from voice_host.intent import IntentMatch, SlotValues
+
+MAX_ROUNDS = 48
+"""Most rounds a game may have (four times round a table of twelve)."""
+
+
+@dataclass(frozen=True)
+class IciLondresOptions(GameOptions):
+    """Ici Londres' options (see :mod:`voice_host.host.options`)."""
+
+    title: ClassVar[str] = "Ici Londres"
+
+    players: tuple[str, ...] = option((), "names in seating order, A,B,C", required=True)
+    first: str | None = option(None, "first Speaker (default: the first name)")
+    mode: str = option("fragments", "first transmission type",
+                       choices=("fragments", "competing", "double-zero", "countdown"))
+    rounds: int | None = option(None, "rounds (default 12, 10 with 5 players)", low=1,
+                                high=MAX_ROUNDS)
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
@@ -105,17 +124,10 @@ class Adapter(Voice):
 REGISTRATION = GameRegistration(
     state_class=IciLondresState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
-    options=(
-        GameOption("players", "names in seating order, A,B,C", kind="names", required=True),
-        GameOption("first", "first Speaker (default: the first name)"),
-        GameOption("mode", "first transmission type (default fragments)",
-                   default="fragments",
-                   choices=("fragments", "competing", "double-zero", "countdown")),
-        GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
-    ),
+    options=IciLondresOptions,
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
     example_slots=lambda lang: {"icons": interpret.ICON_ENTRIES},
 )
 
-__all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",
-           "refusal_words"]
+__all__ = ["REGISTRATION", "Adapter", "IciLondresOptions", "bot_utterance", "coded_sentence",
+           "new_game", "refusal_words"]
