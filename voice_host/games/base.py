@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import random
 import types
 import typing
@@ -288,18 +289,25 @@ def action_from_json(state_cls: type[GameState], data: Mapping[str, Any]) -> Act
     return result
 
 
-def replay(state: S, records: Iterable[Mapping[str, Any]],
-           upgrade: Callable[[S, JSON], JSON]) -> S:
-    """``state`` after applying ``records`` (actions as JSON, oldest first), each first
-    rewritten by ``upgrade(state, record)`` as it stands when the action is taken: how an
-    engine reads the history of a game saved in an older version of its actions. Raises
-    :class:`GameError` when an action no longer applies."""
-    for record in records:
+def replay(state: S, saved: Mapping[str, Any], upgrade: Callable[[S, JSON], JSON]) -> S:
+    """How an engine reads a game saved in an older version of its actions: the fresh
+    ``state`` after applying the saved ``history`` (actions as JSON, oldest first), each
+    first rewritten by ``upgrade(state, record)`` as the state stands when it is taken. The
+    result must be the saved game (every field but ``version`` and ``history``); raises
+    :class:`GameError` when an action no longer applies or the history does not lead there."""
+    for record in saved["history"]:
         action = action_from_json(type(state), upgrade(state, dict(record)))
         try:
             state.apply(action)
         except IllegalAction as exc:
             raise GameError(f"The saved game's history does not replay: {exc.reason}") from None
+
+    def facts(data: Mapping[str, Any]) -> Any:
+        return json.loads(json.dumps({k: v for k, v in data.items()
+                                      if k not in ("version", "history")}))
+
+    if facts(state.to_json()) != facts(saved):
+        raise GameError("That saved game is damaged: its history does not lead to it.")
     return state
 
 
