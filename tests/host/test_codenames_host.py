@@ -301,6 +301,25 @@ def test_wrong_speaker_for_the_clue_is_refused(tmp_path: Path) -> None:
     assert run.state.clues == ()
 
 
+def test_a_guess_is_the_operative_who_spoke_or_the_team_and_the_engine_judges_who(
+        tmp_path: Path) -> None:
+    opts = options(first="red", seed=2, red=["Hannah", "Thomas", "Emma"])
+    state = dealt(opts)
+    k = key_of(state)
+    clue = valid_clues(state)[0]
+    run = play(tmp_path, opts, [f"Hannah: {clue} three", f"Hannah: {k[Colour.RED][0]}",
+                                f"Oliver: {k[Colour.RED][0]}", f"Emma: {k[Colour.RED][0]}",
+                                k[Colour.RED][1]])
+    # the spymaster and the other team are refused by the engine, with its codes
+    refused = [(e["code"], e["action"]["player"]) for e in run.events("refused")]
+    assert refused == [("spymaster_cannot_guess", "Hannah"), ("other_team_guesses", "Oliver")]
+    assert "Hannah, spymasters don't guess. Thomas and Emma, which word?" in run.text
+    assert "Oliver, it is the red team's turn to guess." in run.text
+    guesses = [e["action"] for e in run.events("action") if e["action"]["type"] == "Guess"]
+    # Emma guessed by name; the unnamed voice speaks for the team (its first operative)
+    assert [g["player"] for g in guesses] == ["Emma", "Thomas"]
+
+
 def test_undo_of_a_guess_with_confirmation(tmp_path: Path) -> None:
     opts = options(first="red", seed=17)
     state = dealt(opts)
