@@ -101,7 +101,7 @@ def problem(clue: str, visible: tuple[str, ...] = (), language: str = "en") -> t
 def guess_all(state: CodenamesState, team: Team, words: tuple[str, ...]) -> list[Event]:
     events: list[Event] = []
     for w in words:
-        events.extend(state.apply(Guess(team, w)))
+        events.extend(state.apply(Guess(state.operatives(team)[0], w)))
     return events
 
 
@@ -229,14 +229,18 @@ def test_starting_team_spymaster_gives_the_first_clue() -> None:
     state = host_game()
     assert state.phase() == "clue"
     assert state.current_players() == ("Ada",)
-    refused(state, GiveClue(B, "fruit", 1), "not_your_turn", team=R, asked=B)
-    refused(state, Guess(R, "apple"), "clue_first", team=R)
+    refused(state, GiveClue("Dan", "fruit", 1), "clue_by_spymaster", player="Dan",
+            spymaster="Ada", team=R)
+    refused(state, GiveClue("Ben", "fruit", 1), "clue_by_spymaster", player="Ben",
+            spymaster="Ada", team=R)
+    refused(state, GiveClue("Zed", "fruit", 1), "unknown_player", player="Zed")
+    refused(state, Guess("Ben", "apple"), "clue_first", team=R)
 
 
 def test_nothing_but_the_deal_before_the_deal() -> None:
     state = CodenamesState.new(PLAYERS)
     assert state.is_chance_node() and state.phase() == "deal"
-    refused(state, GiveClue(R, "fruit", 1), "not_dealt")
+    refused(state, GiveClue("Ada", "fruit", 1), "not_dealt")
 
 
 # --------------------------------------------------------------------------- clue validation
@@ -285,10 +289,10 @@ def test_clue_may_be_a_covered_word() -> None:
     state = host_game()
     found = state.clue_problem("apple")
     assert found is not None and (found.code, found.params["board"]) == ("clue_on_board", "Apple")
-    state.apply(GiveClue(R, "fruit", 1))
-    state.apply(Guess(R, "apple"))
-    state.apply(EndTurn(R))
-    state.apply(GiveClue(B, "apple", 1))  # apple is covered now
+    state.apply(GiveClue("Ada", "fruit", 1))
+    state.apply(Guess("Ben", "apple"))
+    state.apply(EndTurn("Ben"))
+    state.apply(GiveClue("Dan", "apple", 1))  # apple is covered now
     assert state.clue == ("apple", 1)
 
 
@@ -406,13 +410,13 @@ def test_number_words_are_checked_in_the_game_language() -> None:
 @pytest.mark.parametrize("number", [0, 1, 5, 9, None])
 def test_clue_number_0_to_9_or_unlimited_is_accepted(number: int | None) -> None:
     state = host_game()
-    events = state.apply(GiveClue(R, "fruit", number))
+    events = state.apply(GiveClue("Ada", "fruit", number))
     assert isinstance(events[0], ClueGiven) and events[0].number == number
 
 
 @pytest.mark.parametrize("number", [10, -1, 25, True, "2"])
 def test_clue_number_outside_0_to_9_is_refused(number: object) -> None:
-    error = refused(host_game(), GiveClue(R, "fruit", number))  # type: ignore[arg-type]
+    error = refused(host_game(), GiveClue("Ada", "fruit", number))  # type: ignore[arg-type]
     if isinstance(number, int) and not isinstance(number, bool):
         assert (error.code, error.params) == ("clue_number_range", {"number": number})
     else:
@@ -421,11 +425,11 @@ def test_clue_number_outside_0_to_9_is_refused(number: object) -> None:
 
 def test_invalid_clue_is_refused_with_its_reason_by_default() -> None:
     state = host_game()
-    refused(state, GiveClue(R, "snowman", 2), "clue_contains", word="Snowman", board="snow")
-    refused(state, GiveClue(R, "apples", 2), "clue_other_form", word="Apples", board="apple")
-    refused(state, GiveClue(R, "fire", 2), "clue_part_of", word="Fire", board="firetruck")
-    refused(state, GiveClue(R, "three", 2), "clue_number_word", word="Three")
-    state.apply(GiveClue(R, "fruit", 2))  # the spymaster tries again
+    refused(state, GiveClue("Ada", "snowman", 2), "clue_contains", word="Snowman", board="snow")
+    refused(state, GiveClue("Ada", "apples", 2), "clue_other_form", word="Apples", board="apple")
+    refused(state, GiveClue("Ada", "fire", 2), "clue_part_of", word="Fire", board="firetruck")
+    refused(state, GiveClue("Ada", "three", 2), "clue_number_word", word="Three")
+    state.apply(GiveClue("Ada", "fruit", 2))  # the spymaster tries again
     assert state.phase() == "guess"
 
 
@@ -433,8 +437,11 @@ def test_french_game_validates_clues_with_french_rules() -> None:
     state = CodenamesState.new(PLAYERS, deal=Deal.HOST, words="fr")
     state.apply(state.chance_action(random.Random(5)))
     word = state.words[0]
-    assert refused(state, GiveClue(state.current_team, word.upper(), 1)).code == "clue_on_board"
-    refused(state, GiveClue(state.current_team, "trois", 1), "clue_number_word", word="Trois")
+    assert refused(state,
+                   GiveClue(state.spymaster(state.current_team), word.upper(),
+                            1)).code == "clue_on_board"
+    refused(state, GiveClue(state.spymaster(state.current_team), "trois", 1), "clue_number_word",
+            word="Trois")
 
 
 # --------------------------------------------------------------------------- guesses
@@ -442,23 +449,23 @@ def test_french_game_validates_clues_with_french_rules() -> None:
 
 def test_guesses_up_to_number_plus_one() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
+    state.apply(GiveClue("Ada", "music", 2))
     assert state.guesses_left == 3
     events = guess_all(state, R, ("piano", "violin"))
     assert state.guesses_left == 1 and state.phase() == "guess"
-    events = state.apply(Guess(R, "apple"))
+    events = state.apply(Guess("Ben", "apple"))
     resolved = events[0]
     assert isinstance(resolved, GuessResolved) and resolved.guesses_left == 0
     ended = [e for e in events if isinstance(e, TurnEnded)]
     assert ended and ended[0].why == "guesses_used" and ended[0].next_team is B
     assert state.current_team is B and state.phase() == "clue"
-    refused(state, Guess(R, "castle"), "clue_first", team=B)
+    refused(state, Guess("Ben", "castle"), "clue_first", team=B)
 
 
 @pytest.mark.parametrize("number", [0, None])
 def test_no_guess_limit_for_zero_and_unlimited(number: int | None) -> None:
     state = host_game()
-    events = state.apply(GiveClue(R, "fruit", number))
+    events = state.apply(GiveClue("Ada", "fruit", number))
     assert isinstance(events[0], ClueGiven) and events[0].guesses_allowed is None
     guess_all(state, R, RED_WORDS[:8])  # far more than number + 1
     assert state.phase() == "guess" and state.current_team is R
@@ -467,18 +474,18 @@ def test_no_guess_limit_for_zero_and_unlimited(number: int | None) -> None:
 
 def test_at_least_one_guess_before_passing() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
-    refused(state, EndTurn(R), "pass_too_early")
-    state.apply(Guess(R, "piano"))
-    events = state.apply(EndTurn(R))
+    state.apply(GiveClue("Ada", "music", 2))
+    refused(state, EndTurn("Ben"), "pass_too_early")
+    state.apply(Guess("Ben", "piano"))
+    events = state.apply(EndTurn("Ben"))
     assert isinstance(events[0], TurnEnded) and events[0].why == "passed"
     assert state.current_team is B and state.phase() == "clue" and state.clue is None
 
 
 def test_own_colour_lets_the_team_continue() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
-    events = state.apply(Guess(R, "piano"))
+    state.apply(GiveClue("Ada", "music", 2))
+    events = state.apply(Guess("Ben", "piano"))
     assert len(events) == 1 and isinstance(events[0], GuessResolved)
     assert events[0].colour is Colour.RED and events[0].guesses_left == 2
     assert state.phase() == "guess" and state.current_team is R
@@ -487,8 +494,8 @@ def test_own_colour_lets_the_team_continue() -> None:
 
 def test_neutral_ends_the_turn_at_once() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 3))
-    events = state.apply(Guess(R, "cloud"))
+    state.apply(GiveClue("Ada", "music", 3))
+    events = state.apply(Guess("Ben", "cloud"))
     assert events[0] == GuessResolved(team=R, word="cloud", colour=Colour.NEUTRAL,
                                       guesses_left=0, remaining=(("red", 9), ("blue", 8)))
     assert isinstance(events[1], TurnEnded) and events[1].why == "neutral"
@@ -497,8 +504,8 @@ def test_neutral_ends_the_turn_at_once() -> None:
 
 def test_opponent_colour_ends_the_turn_at_once_and_counts_for_them() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 3))
-    events = state.apply(Guess(R, "lemon"))
+    state.apply(GiveClue("Ada", "music", 3))
+    events = state.apply(Guess("Ben", "lemon"))
     assert isinstance(events[0], GuessResolved) and events[0].colour is Colour.BLUE
     assert isinstance(events[1], TurnEnded) and events[1].why == "opponent"
     assert state.remaining(B) == 7 and state.current_team is B
@@ -506,21 +513,21 @@ def test_opponent_colour_ends_the_turn_at_once_and_counts_for_them() -> None:
 
 def test_assassin_loses_the_game_for_the_team_that_touched_it() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "explosion", 1))
-    events = state.apply(Guess(R, "BOMB"))
+    state.apply(GiveClue("Ada", "explosion", 1))
+    events = state.apply(Guess("Ben", "BOMB"))
     over = events[-1]
     assert isinstance(over, GameOver)
     assert over.winners == ("blue",) and over.reason == "assassin"
     assert state.is_terminal() and state.phase() == "over"
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == ("blue",) and outcome.reason == "assassin"
-    refused(state, Guess(B, "lemon"), "game_over")
+    refused(state, Guess("Eve", "lemon"), "game_over")
     assert state.legal_actions() == []
 
 
 def test_team_wins_when_all_its_tiles_are_covered() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "everything", None))
+    state.apply(GiveClue("Ada", "everything", None))
     events = guess_all(state, R, RED_WORDS)
     over = events[-1]
     assert isinstance(over, GameOver) and over.winners == ("red",)
@@ -530,14 +537,14 @@ def test_team_wins_when_all_its_tiles_are_covered() -> None:
 
 def test_team_wins_when_the_other_team_uncovers_its_last_tile() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "fruit", 1))
-    state.apply(Guess(R, "apple"))
-    state.apply(EndTurn(R))
-    state.apply(GiveClue(B, "everything", None))
+    state.apply(GiveClue("Ada", "fruit", 1))
+    state.apply(Guess("Ben", "apple"))
+    state.apply(EndTurn("Ben"))
+    state.apply(GiveClue("Dan", "everything", None))
     guess_all(state, B, BLUE_WORDS[:7])  # blue has one left: wizard
-    state.apply(EndTurn(B))
-    state.apply(GiveClue(R, "magic", 1))
-    events = state.apply(Guess(R, "wizard"))  # red's mistake covers blue's last tile
+    state.apply(EndTurn("Eve"))
+    state.apply(GiveClue("Ada", "magic", 1))
+    events = state.apply(Guess("Ben", "wizard"))  # red's mistake covers blue's last tile
     assert not any(isinstance(e, TurnEnded) for e in events)  # checked before the switch
     over = events[-1]
     assert isinstance(over, GameOver) and over.winners == ("blue",)
@@ -546,17 +553,17 @@ def test_team_wins_when_the_other_team_uncovers_its_last_tile() -> None:
 
 def test_guessing_a_covered_word_is_refused() -> None:
     state = host_game(words="en")
-    state.apply(GiveClue(R, "music", 2))
-    state.apply(Guess(R, "piano"))
-    refused(state, Guess(R, "piano"), "already_covered", word="Piano", colour=Colour.RED)
-    refused(state, Guess(R, "Piano"), "already_covered", word="Piano", colour=Colour.RED)
+    state.apply(GiveClue("Ada", "music", 2))
+    state.apply(Guess("Ben", "piano"))
+    refused(state, Guess("Ben", "piano"), "already_covered", word="Piano", colour=Colour.RED)
+    refused(state, Guess("Ben", "Piano"), "already_covered", word="Piano", colour=Colour.RED)
 
 
 def test_guessing_a_word_not_on_the_board_is_refused() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
-    refused(state, Guess(R, "cactus"), "not_on_board", word="Cactus")
-    refused(state, Guess(R, ""), "guess_no_word")
+    state.apply(GiveClue("Ada", "music", 2))
+    refused(state, Guess("Ben", "cactus"), "not_on_board", word="Cactus")
+    refused(state, Guess("Ben", ""), "guess_no_word")
 
 
 def test_guess_matching_ignores_case_and_accents() -> None:
@@ -566,17 +573,22 @@ def test_guess_matching_ignores_case_and_accents() -> None:
     key = deal.key
     assert key is not None
     state.apply(DealGrid(words=words, key=key, first=deal.first))
-    state.apply(GiveClue(deal.first, "forêt", 1))
-    events = state.apply(Guess(deal.first, "ECUREUIL"))
+    state.apply(GiveClue(state.spymaster(deal.first), "forêt", 1))
+    events = state.apply(Guess(state.operatives(deal.first)[0], "ECUREUIL"))
     assert isinstance(events[0], GuessResolved) and events[0].word == "écureuil"
 
 
 def test_only_the_team_in_turn_may_guess() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
-    refused(state, Guess(B, "lemon"), "not_your_turn", team=R, asked=B)
-    refused(state, EndTurn(B), "not_your_turn", team=R, asked=B)
-    refused(state, GiveClue(R, "sound", 1), "guessing_now", team=R)
+    state.apply(GiveClue("Ada", "music", 2))
+    refused(state, Guess("Eve", "lemon"), "other_team_guesses", player="Eve", team=R)
+    refused(state, EndTurn("Eve"), "other_team_guesses", player="Eve", team=R)
+    # the team speaks through any of its operatives, never through its spymaster
+    refused(state, Guess("Ada", "lemon"), "spymaster_cannot_guess", player="Ada",
+            operatives=("Ben", "Cleo"))
+    assert {a.player for a in state.legal_actions()} == {"Ben", "Cleo"}
+    assert state.legal_actions("Cleo") and not state.legal_actions("Ada")
+    refused(state, GiveClue("Ada", "sound", 1), "guessing_now", team=R)
     assert set(state.current_players()) == {"Ben", "Cleo"}
     assert state.legal_actions("Ada") == [] and state.legal_actions("Ben")
 
@@ -586,18 +598,19 @@ def test_only_the_team_in_turn_may_guess() -> None:
 
 def test_table_mode_active_spymaster_states_the_touched_tiles_colour() -> None:
     state = table_game()
-    state.apply(GiveClue(R, "music", 2))
-    events = state.apply(Guess(R, "piano"))
+    state.apply(GiveClue("Ada", "music", 2))
+    events = state.apply(Guess("Ben", "piano"))
     assert events == [TileTouched(team=R, word="piano", spymaster="Ada")]
     assert state.phase() == "colour" and state.current_players() == ("Ada",)
     assert state.pending_word == "piano"
-    refused(state, Guess(R, "violin"), "colour_first", team=R, word="piano")
-    refused(state, StateColour("violin", Colour.RED), "colour_of", word="piano")
-    events = state.apply(StateColour("piano", Colour.RED))
+    refused(state, Guess("Ben", "violin"), "colour_first", team=R, word="piano")
+    refused(state, StateColour(state.current_players()[0], "violin", Colour.RED), "colour_of",
+            word="piano")
+    events = state.apply(StateColour(state.current_players()[0], "piano", Colour.RED))
     assert isinstance(events[0], GuessResolved) and events[0].guesses_left == 2
     assert state.phase() == "guess"
-    events = state.apply(Guess(R, "lemon"))
-    events = state.apply(StateColour("lemon", Colour.NEUTRAL))
+    events = state.apply(Guess("Ben", "lemon"))
+    events = state.apply(StateColour(state.current_players()[0], "lemon", Colour.NEUTRAL))
     assert isinstance(events[1], TurnEnded) and events[1].why == "neutral"
 
 
@@ -605,24 +618,26 @@ def test_table_mode_stated_colours_stay_within_the_key_counts() -> None:
     state = table_game()
     team = R
     for word in NEUTRAL_WORDS:  # 7 bystanders, each ending a turn
-        state.apply(GiveClue(team, "thing", 1))
-        state.apply(Guess(team, word))
-        state.apply(StateColour(word, Colour.NEUTRAL))
+        state.apply(GiveClue(state.spymaster(team), "thing", 1))
+        state.apply(Guess(state.operatives(team)[0], word))
+        state.apply(StateColour(state.current_players()[0], word, Colour.NEUTRAL))
         team = team.other
-    state.apply(GiveClue(team, "thing", 1))
-    state.apply(Guess(team, "apple"))
-    refused(state, StateColour("apple", Colour.NEUTRAL), "no_bystander_left", total=7)
-    assert StateColour("apple", Colour.NEUTRAL) not in state.legal_actions()
-    state.apply(StateColour("apple", Colour.ASSASSIN))
+    state.apply(GiveClue(state.spymaster(team), "thing", 1))
+    state.apply(Guess(state.operatives(team)[0], "apple"))
+    refused(state, StateColour(state.current_players()[0], "apple", Colour.NEUTRAL),
+            "no_bystander_left", total=7)
+    assert StateColour(state.current_players()[0], "apple",
+                       Colour.NEUTRAL) not in state.legal_actions()
+    state.apply(StateColour(state.current_players()[0], "apple", Colour.ASSASSIN))
     assert state.outcome() is not None and state.outcome().reason == "assassin"  # type: ignore
 
 
 def test_table_mode_team_wins_when_its_stated_tiles_are_all_covered() -> None:
     state = table_game(first="red")
-    state.apply(GiveClue(R, "everything", 0))
+    state.apply(GiveClue("Ada", "everything", 0))
     for word in RED_WORDS:
-        state.apply(Guess(R, word))
-        events = state.apply(StateColour(word, Colour.RED))
+        state.apply(Guess("Ben", word))
+        events = state.apply(StateColour(state.current_players()[0], word, Colour.RED))
     assert isinstance(events[-1], GameOver) and events[-1].winners == ("red",)
 
 
@@ -631,16 +646,17 @@ def test_table_mode_team_wins_when_its_stated_tiles_are_all_covered() -> None:
 
 def test_penalty_option_invalid_clue_ends_turn_and_opponent_covers_own_word() -> None:
     state = host_game(invalid_clue="penalty")
-    events = state.apply(GiveClue(R, "snowman", 2))
+    events = state.apply(GiveClue("Ada", "snowman", 2))
     assert isinstance(events[0], InvalidClue)
     assert events[0].problem == "clue_contains"
     assert events[0].refusal().params == {"word": "Snowman", "board": "snow"}
     assert isinstance(events[1], TurnEnded) and events[1].why == "invalid_clue"
     assert state.phase() == "penalty" and state.current_players() == ("Dan",)
     assert {a.word for a in state.legal_actions()} == set(BLUE_WORDS)  # type: ignore[attr-defined]
-    refused(state, CoverPenalty("apple"), "penalty_not_own", word="Apple", team=B)
-    refused(state, GiveClue(B, "fruit", 1), "penalty_first", team=B)
-    events = state.apply(CoverPenalty("honey"))
+    refused(state, CoverPenalty(state.current_players()[0], "apple"), "penalty_not_own",
+            word="Apple", team=B)
+    refused(state, GiveClue("Dan", "fruit", 1), "penalty_first", team=B)
+    events = state.apply(CoverPenalty(state.current_players()[0], "honey"))
     assert isinstance(events[0], PenaltyCovered) and events[0].remaining == (("red", 9),
                                                                            ("blue", 7))
     assert state.phase() == "clue" and state.current_team is B
@@ -649,27 +665,27 @@ def test_penalty_option_invalid_clue_ends_turn_and_opponent_covers_own_word() ->
 
 def test_penalty_cover_can_win_the_game() -> None:
     state = host_game(invalid_clue="penalty")
-    state.apply(GiveClue(R, "fruit", 1))
-    state.apply(Guess(R, "apple"))
-    state.apply(EndTurn(R))
-    state.apply(GiveClue(B, "everything", None))
+    state.apply(GiveClue("Ada", "fruit", 1))
+    state.apply(Guess("Ben", "apple"))
+    state.apply(EndTurn("Ben"))
+    state.apply(GiveClue("Dan", "everything", None))
     guess_all(state, B, BLUE_WORDS[:7])
-    state.apply(EndTurn(B))
-    state.apply(GiveClue(R, "piano", 1))  # invalid: piano is on the board
-    events = state.apply(CoverPenalty("wizard"))
+    state.apply(EndTurn("Eve"))
+    state.apply(GiveClue("Ada", "piano", 1))  # invalid: piano is on the board
+    events = state.apply(CoverPenalty(state.current_players()[0], "wizard"))
     assert isinstance(events[-1], GameOver) and events[-1].winners == ("blue",)
 
 
 def test_penalty_option_still_refuses_an_empty_clue_or_a_bad_number() -> None:
     state = host_game(invalid_clue="penalty")
-    refused(state, GiveClue(R, " ", 1), "clue_empty")
-    refused(state, GiveClue(R, "piano", 12), "clue_number_range", number=12)
+    refused(state, GiveClue("Ada", " ", 1), "clue_empty")
+    refused(state, GiveClue("Ada", "piano", 12), "clue_number_range", number=12)
 
 
 def test_table_mode_penalty_trusts_the_spymasters_word() -> None:
     state = table_game(invalid_clue="penalty")
-    state.apply(GiveClue(R, "apple", 1))
-    state.apply(CoverPenalty("lemon"))
+    state.apply(GiveClue("Ada", "apple", 1))
+    state.apply(CoverPenalty(state.current_players()[0], "lemon"))
     assert state.covered_colour("lemon") is Colour.BLUE and state.remaining(B) == 7
 
 
@@ -680,18 +696,19 @@ def test_refusals_say_their_english_sentence_from_the_engines_table() -> None:
     """The engine alone still speaks: each refusal's reason is its English template filled
     with its parameters (teams and colours by name, words as said)."""
     state = host_game()
-    assert refused(state, GiveClue(B, "fruit", 1)).reason == "It is red's turn, not blue's."
-    assert refused(state, GiveClue(R, "snowman", 2)).reason == (
+    assert refused(state, GiveClue("Dan", "fruit", 1)).reason == (
+        "Dan, only Ada, the red spymaster, gives the clue now.")
+    assert refused(state, GiveClue("Ada", "snowman", 2)).reason == (
         "Snowman contains snow, which is on the board.")
-    assert refused(state, GiveClue(R, "fruit", 12)).reason == (
+    assert refused(state, GiveClue("Ada", "fruit", 12)).reason == (
         "The clue number must be from 0 to 9, or unlimited, not 12.")
     swapped = (Colour.BLUE,) + KEY[1:]
     fresh = CodenamesState.new(PLAYERS, deal=Deal.HOST)
     assert refused(fresh, DealGrid(words=GRID, key=swapped, first=R)).reason == (
         "The key needs 9 red tiles, not 8.")
-    state.apply(GiveClue(R, "music", 2))
-    state.apply(Guess(R, "piano"))
-    assert refused(state, Guess(R, "PIANO")).reason == "Piano is already covered (red)."
+    state.apply(GiveClue("Ada", "music", 2))
+    state.apply(Guess("Ben", "piano"))
+    assert refused(state, Guess("Ben", "PIANO")).reason == "Piano is already covered (red)."
 
 
 def test_every_code_of_the_table_is_one_sentence() -> None:
@@ -706,7 +723,7 @@ def test_every_code_of_the_table_is_one_sentence() -> None:
 
 def test_an_invalid_clue_event_keeps_the_refusal_it_was_played_with() -> None:
     state = host_game(invalid_clue="penalty")
-    event = state.apply(GiveClue(R, "apples", 1))[0]
+    event = state.apply(GiveClue("Ada", "apples", 1))[0]
     assert isinstance(event, InvalidClue)
     again = event.refusal()
     assert (again.code, again.params) == ("clue_other_form", {"word": "Apples",
@@ -743,8 +760,8 @@ def test_table_mode_views_hold_no_key() -> None:
 
 def test_public_view_shows_grid_turn_clue_guesses_and_remaining() -> None:
     state = host_game()
-    state.apply(GiveClue(R, "music", 2))
-    state.apply(Guess(R, "piano"))
+    state.apply(GiveClue("Ada", "music", 2))
+    state.apply(Guess("Ben", "piano"))
     view = state.public_view()
     assert view["grid"][1] == {"word": "piano", "covered": "red"}
     assert view["grid"][0] == {"word": "apple", "covered": None}
@@ -791,19 +808,21 @@ def test_json_round_trip_at_every_step(deal: Deal, invalid_clue: str) -> None:
 def test_illegal_actions_leave_to_json_unchanged() -> None:
     state = host_game()
     bad = [
-        GiveClue(R, "apple", 1), GiveClue(R, "fruit", 10), GiveClue(B, "fruit", 1),
+        GiveClue("Ada", "apple", 1), GiveClue("Ada", "fruit", 10), GiveClue("Dan", "fruit", 1),
         GiveClue("green", "fruit", 1),  # type: ignore[arg-type]
-        Guess(R, "apple"), EndTurn(R), StateColour("apple", Colour.RED), CoverPenalty("apple"),
+        Guess("Ben", "apple"), EndTurn("Ben"), StateColour(state.current_players()[0], "apple",
+              Colour.RED), CoverPenalty(state.current_players()[0], "apple"),
         DealGrid(words=GRID, key=KEY, first=R),
     ]
     for action in bad:
         refused(state, action)
-    state.apply(GiveClue(R, "fruit", 1))
-    for action in [Guess(R, "cactus"), Guess(B, "apple"), EndTurn(R), GiveClue(R, "x", 1),
-                   StateColour("apple", Colour.RED)]:
+    state.apply(GiveClue("Ada", "fruit", 1))
+    for action in [Guess("Ben", "cactus"), Guess("Eve", "apple"), EndTurn("Ben"), GiveClue("Ada",
+                         "x", 1),
+                   StateColour(state.current_players()[0], "apple", Colour.RED)]:
         refused(state, action)
-    state.apply(Guess(R, "apple"))
-    refused(state, Guess(R, "apple"))
+    state.apply(Guess("Ben", "apple"))
+    refused(state, Guess("Ben", "apple"))
 
 
 def test_every_offered_action_is_legal() -> None:

@@ -81,7 +81,7 @@ def finish_round_with_misses(state: IciLondresState) -> list[Event]:
         if state.phase() == "answer":
             pending = state.pending_icon
             assert pending is not None
-            events += state.apply(JudgePick(pending[1], False))
+            events += state.apply(JudgePick(state.speaker, pending[1], False))
             continue
         player = state.current_players()[0]
         size = 2 if state.mode is not Transmission.FRAGMENTS else 1
@@ -294,11 +294,11 @@ def test_worked_example_at_the_table_with_hit_or_miss_answers() -> None:
     state = started(4, deal=Deal.TABLE)
     state.apply(Pick("Ben", ("elephant",)))
     assert state.phase() == "answer" and state.current_players() == ("Ada",)
-    assert state.apply(JudgePick("elephant", False)) == [Miss("Ben", "elephant")]
+    assert state.apply(JudgePick(state.speaker, "elephant", False)) == [Miss("Ben", "elephant")]
     state.apply(Pick("Cleo", ("heart",)))
-    state.apply(JudgePick("heart", True))
+    state.apply(JudgePick(state.speaker, "heart", True))
     state.apply(Pick("Dan", ("book",)))
-    events = state.apply(JudgePick("book", True))
+    events = state.apply(JudgePick(state.speaker, "book", True))
     assert any(isinstance(e, RoundEnded) and e.complete for e in events)
     assert state.scores == {"Ada": 2, "Ben": 0, "Cleo": 1, "Dan": 1}
 
@@ -497,10 +497,10 @@ def test_second_icon_of_a_pick_after_the_message_is_complete_is_a_miss() -> None
     assert Miss("Cleo", "sun") in events
     table = started(4, deal=Deal.TABLE, mode=Transmission.DOUBLE_ZERO)
     table.apply(Pick("Ben", ("bell", "owl")))
-    table.apply(JudgePick("bell", True))
-    table.apply(JudgePick("owl", False))
+    table.apply(JudgePick(table.speaker, "bell", True))
+    table.apply(JudgePick(table.speaker, "owl", False))
     table.apply(Pick("Cleo", ("key", "sun")))
-    events = table.apply(JudgePick("key", True))
+    events = table.apply(JudgePick(table.speaker, "key", True))
     assert Miss("Cleo", "sun") in events
     assert any(isinstance(e, RoundEnded) and e.complete for e in events)
     assert table.scores == {"Ada": 1, "Ben": 2, "Cleo": 1, "Dan": 0}  # Ben is the Wehrmacht
@@ -523,24 +523,28 @@ def test_table_mode_speaker_answers_hit_or_miss_for_each_icon() -> None:
     assert [e for e in events if isinstance(e, PickMade)] == [
         PickMade("Ben", "owl", 1, True), PickMade("Ben", "sun", 0, True)]
     assert state.pending_icon == ("Ben", "owl")
-    assert state.legal_actions() == [JudgePick("owl", True), JudgePick("owl", False)]
-    refuse(state, JudgePick("sun", False), "answer_for", speaker="Ada", pending="owl",
+    assert state.legal_actions() == [JudgePick("Ada", "owl", True),
+                                     JudgePick("Ada", "owl", False)]
+    assert state.legal_actions("Ben") == []
+    refuse(state, JudgePick("Ada", "sun", False), "answer_for", speaker="Ada", pending="owl",
            icon="sun")
+    refuse(state, JudgePick("Ben", "owl", True), "only_speaker_answers", speaker="Ada",
+           player="Ben")
     refuse(state, Pick("Cleo", ("moon", "egg")), "answer_first", speaker="Ada", icon="owl")
-    state.apply(JudgePick("owl", False))
+    state.apply(JudgePick(state.speaker, "owl", False))
     assert state.pending_icon == ("Ben", "sun")
-    state.apply(JudgePick("sun", True))
+    state.apply(JudgePick(state.speaker, "sun", True))
     assert state.phase() == "guess" and state.current_players() == ("Cleo",)
     assert state.scores["Ben"] == 2
 
 
 def test_host_mode_needs_no_answer() -> None:
     state = started(4)
-    refuse(state, JudgePick("owl", True), "host_holds_cards")
+    refuse(state, JudgePick(state.speaker, "owl", True), "host_holds_cards")
 
 
 def test_no_answer_without_a_named_icon() -> None:
-    refuse(started(4, deal=Deal.TABLE), JudgePick("owl", True), "nothing_to_answer",
+    refuse(started(4, deal=Deal.TABLE), JudgePick("Ada", "owl", True), "nothing_to_answer",
            speaker="Ada")
 
 
@@ -649,7 +653,7 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
         while not state.is_terminal():
             wrong: list[object] = [
                 Pick("Zoe", ("owl",)), Pick(state.speaker, ("owl",)), TimeUp("Zoe"),
-                JudgePick("unicorn", True), Draw(("owl", "owl")), "not an action",
+                JudgePick("Ada", "unicorn", True), Draw(("owl", "owl")), "not an action",
                 Pick(state.receivers[0], ("unicorn", "owl")),
                 Pick(state.receivers[0], ("owl", "sun", "moon")),
             ]

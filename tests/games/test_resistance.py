@@ -82,17 +82,17 @@ def propose(state: ResistanceState, team: Sequence[str] | None = None) -> list[E
 
 def approve(state: ResistanceState, team: Sequence[str] | None = None) -> None:
     propose(state, team)
-    state.apply(RecordVoteCount(len(state.players)))
+    state.apply(RecordVoteCount(state.leader, len(state.players)))
 
 
 def reject(state: ResistanceState) -> list[Event]:
     propose(state)
-    return state.apply(RecordVoteCount(0))
+    return state.apply(RecordVoteCount(state.leader, 0))
 
 
 def table_mission(state: ResistanceState, sabotages: int) -> list[Event]:
     approve(state)
-    return state.apply(ReportSabotages(sabotages))
+    return state.apply(ReportSabotages(state.leader, sabotages))
 
 
 def host_mission(state: ResistanceState, team: Sequence[str], saboteurs: Sequence[str] = ()
@@ -413,7 +413,7 @@ def test_a_second_vote_by_the_same_player_is_refused() -> None:
 def test_strict_majority_approves_team() -> None:
     state = table_game(5)
     propose(state)
-    events = state.apply(RecordVoteCount(3))
+    events = state.apply(RecordVoteCount(state.leader, 3))
     result = of_type(events, VoteResult)[0]
     assert result.approved and (result.yes_count, result.no_count) == (3, 2)
     assert state.phase() == "mission"
@@ -422,7 +422,7 @@ def test_strict_majority_approves_team() -> None:
 def test_minority_rejects_team() -> None:
     state = table_game(7)
     propose(state)
-    events = state.apply(RecordVoteCount(3))
+    events = state.apply(RecordVoteCount(state.leader, 3))
     assert not of_type(events, VoteResult)[0].approved
     assert state.phase() == "team"
 
@@ -440,7 +440,7 @@ def test_tie_vote_rejects_team() -> None:
 def test_vote_count_mode_resolves_at_once() -> None:
     state = table_game(8)
     propose(state)
-    events = state.apply(RecordVoteCount(5))
+    events = state.apply(RecordVoteCount(state.leader, 5))
     result = of_type(events, VoteResult)[0]
     assert result.approved and result.yes == () and result.no_count == 3
     assert of_type(events, VoteCast) == []
@@ -449,8 +449,8 @@ def test_vote_count_mode_resolves_at_once() -> None:
 def test_vote_count_out_of_range_is_refused() -> None:
     state = table_game(5)
     propose(state)
-    assert_illegal(state, RecordVoteCount(6), "yes_count_range", players=5)
-    assert_illegal(state, RecordVoteCount(-1), "yes_count_range", players=5)
+    assert_illegal(state, RecordVoteCount(state.leader, 6), "yes_count_range", players=5)
+    assert_illegal(state, RecordVoteCount(state.leader, -1), "yes_count_range", players=5)
 
 
 def test_vote_count_after_individual_votes_is_refused() -> None:
@@ -458,7 +458,8 @@ def test_vote_count_after_individual_votes_is_refused() -> None:
     propose(state)
     state.apply(CastVote("Bob", True))
     state.apply(CastVote("Anna", False))
-    error = assert_illegal(state, RecordVoteCount(3), "voted_one_by_one", voters=("Bob", "Anna"))
+    error = assert_illegal(state, RecordVoteCount(state.leader, 3), "voted_one_by_one",
+                           voters=("Bob", "Anna"))
     assert error.reason == "Bob and Anna already voted one by one; please finish the vote that way."
 
 
@@ -475,10 +476,10 @@ def test_leadership_passes_left_after_a_rejected_vote() -> None:
 def test_leadership_passes_left_once_after_an_approved_vote_and_its_mission() -> None:
     state = table_game(5, leader="Carl")
     propose(state)
-    events = state.apply(RecordVoteCount(5))
+    events = state.apply(RecordVoteCount(state.leader, 5))
     assert of_type(events, LeaderChanged) == []
     assert state.leader == "Carl"  # the leader hands out the action cards
-    events = state.apply(ReportSabotages(0))
+    events = state.apply(ReportSabotages(state.leader, 0))
     assert of_type(events, LeaderChanged) == [LeaderChanged("Dina", "Carl")]
 
 
@@ -541,7 +542,7 @@ def test_rejection_track_is_not_reset_by_an_approved_vote_before_the_mission() -
     reject(state)
     approve(state)
     assert state.phase() == "mission" and state.rejections == 1
-    state.apply(ReportSabotages(0))
+    state.apply(ReportSabotages(state.leader, 0))
     assert state.rejections == 0
 
 
@@ -609,12 +610,13 @@ def test_mission_fails_with_one_sabotage() -> None:
 def test_reported_sabotages_cannot_exceed_team_or_spies() -> None:
     state = table_game(5)
     approve(state)
-    assert_illegal(state, ReportSabotages(3), "too_many_sabotages_team", mission=1, size=2)
-    assert_illegal(state, ReportSabotages(-1), "sabotages_from_zero")
+    assert_illegal(state, ReportSabotages(state.leader, 3), "too_many_sabotages_team", mission=1,
+                   size=2)
+    assert_illegal(state, ReportSabotages(state.leader, -1), "sabotages_from_zero")
     state2 = table_game(5)
     table_mission(state2, 0)
     approve(state2)  # mission 2: team of 3, only 2 spies
-    assert_illegal(state2, ReportSabotages(3), "too_many_sabotages_spies", spies=2)
+    assert_illegal(state2, ReportSabotages(state2.leader, 3), "too_many_sabotages_spies", spies=2)
 
 
 def test_table_mode_takes_a_count_not_cards() -> None:
@@ -623,7 +625,7 @@ def test_table_mode_takes_a_count_not_cards() -> None:
     assert_illegal(state, PlayMissionCard("Anna", False), "cards_at_table")
     host = host_game("DHHSS")
     approve(host)
-    assert_illegal(host, ReportSabotages(0), "cards_to_host")
+    assert_illegal(host, ReportSabotages(host.leader, 0), "cards_to_host")
 
 
 # --------------------------------------------------------------------------- end of the game
@@ -688,7 +690,7 @@ def test_spies_reveal_themselves_for_the_accusation() -> None:
 
 def test_spies_find_the_double_agent_spies_win() -> None:
     state = _host_three_successes("HDHSS")
-    events = state.apply(Accuse("Bob"))
+    events = state.apply(Accuse(state.current_players()[0], "Bob"))
     assert of_type(events, AccusationMade) == [AccusationMade("Bob")]
     assert of_type(events, AccusationResult) == [AccusationResult("Bob", True, "Bob")]
     assert of_type(events, GameOver) == [
@@ -697,7 +699,7 @@ def test_spies_find_the_double_agent_spies_win() -> None:
 
 def test_spies_miss_the_double_agent_heroes_win() -> None:
     state = _host_three_successes("HDHSS")
-    events = state.apply(Accuse("Carl"))
+    events = state.apply(Accuse(state.current_players()[0], "Carl"))
     assert of_type(events, AccusationResult) == [AccusationResult("Carl", False, "Bob")]
     outcome = state.outcome()
     assert outcome is not None
@@ -706,8 +708,9 @@ def test_spies_miss_the_double_agent_heroes_win() -> None:
 
 def test_host_mode_spies_cannot_accuse_a_spy() -> None:
     state = _host_three_successes("HDHSS")
-    assert_illegal(state, Accuse("Dina"), "accused_is_spy", player="Dina")
-    assert_illegal(state, Accuse("Zed"), "unknown_player", name="Zed")
+    assert_illegal(state, Accuse(state.current_players()[0], "Dina"), "accused_is_spy",
+                   player="Dina")
+    assert_illegal(state, Accuse(state.current_players()[0], "Zed"), "unknown_player", name="Zed")
 
 
 def test_table_mode_accused_answers_whether_they_were_double_agent() -> None:
@@ -716,20 +719,60 @@ def test_table_mode_accused_answers_whether_they_were_double_agent() -> None:
         state = table_game(5)
         for _ in range(3):
             table_mission(state, 0)
-        events = state.apply(Accuse("Carl"))
+        events = state.apply(Accuse(state.current_players()[0], "Carl"))
         assert events == [AccusationMade("Carl")]
         assert state.phase() == "answer" and state.current_players() == ("Carl",)
-        assert_illegal(state, Accuse("Bob"), "answer_first", player="Carl")
-        events = state.apply(ConfirmDoubleAgent(answer))
+        assert_illegal(state, Accuse(state.current_players()[0], "Bob"), "answer_first",
+                       player="Carl")
+        events = state.apply(ConfirmDoubleAgent(state.accused, answer))
         over = of_type(events, GameOver)[0]
         assert (over.winners, over.reason) == (winners, reason)
+
+
+def test_only_the_spies_accuse_and_only_the_accused_answers() -> None:
+    state = _host_three_successes("HDHSS")  # the spies are Dina and Emil
+    assert state.current_players() == ("Dina", "Emil")
+    assert {a.player for a in state.legal_actions()} == {"Dina", "Emil"}
+    assert_illegal(state, Accuse("Anna", "Bob"), "only_spies_accuse", player="Anna",
+                   spies=("Dina", "Emil"))
+    assert_illegal(state, Accuse("Zed", "Bob"), "unknown_player", name="Zed")
+    state.apply(Accuse("Emil", "Bob"))
+    assert state.is_terminal()
+    table = table_game(5)
+    for _ in range(3):
+        table_mission(table, 0)
+    table.apply(Accuse("Bob", "Carl"))  # the host cannot know the spies: anyone's word
+    assert_illegal(table, ConfirmDoubleAgent("Bob", True), "only_accused_answers",
+                   player="Bob", accused="Carl")
+    assert table.legal_actions("Bob") == [] and len(table.legal_actions("Carl")) == 2
+    table.apply(ConfirmDoubleAgent("Carl", False))
+    assert table.is_terminal()
+
+
+def test_only_the_leader_counts_the_votes_and_reports_the_mission() -> None:
+    state = table_game(5, leader="Carl")
+    propose(state)
+    assert_illegal(state, RecordVoteCount("Anna", 5), "leader_counts", leader="Carl",
+                   player="Anna")
+    assert {a.player for a in state.legal_actions() if isinstance(a, RecordVoteCount)} == {
+        "Carl"}
+    state.apply(RecordVoteCount("Carl", 5))
+    assert_illegal(state, ReportSabotages("Anna", 0), "leader_reports", leader="Carl",
+                   player="Anna")
+    assert_illegal(state, ReportSabotages("Zed", 0), "unknown_player", name="Zed")
+    state.apply(ReportSabotages("Carl", 0))
+    host = host_game("DHHSS", leader="Anna")
+    approve(host, ("Anna", "Bob"))
+    # in host mode the team plays cards; a report is refused for who says it first
+    assert_illegal(host, ReportSabotages("Bob", 0), "leader_reports", leader="Anna",
+                   player="Bob")
 
 
 def test_no_accusation_without_double_agent() -> None:
     state = table_game(5, double_agent=False)
     for _ in range(3):
         table_mission(state, 0)
-    assert_illegal(state, Accuse("Bob"), "game_over")
+    assert_illegal(state, Accuse("Anna", "Bob"), "game_over")
 
 
 # --------------------------------------------------------------------------- robustness
@@ -743,15 +786,17 @@ def test_actions_in_the_wrong_phase_are_refused() -> None:
                            mission=1)
     assert error.reason == "Anna must first propose a team for mission 1."
     assert_illegal(state, Setup("Anna", None), "team_first", leader="Anna", mission=1)
-    assert_illegal(state, ReportSabotages(0), "team_first", leader="Anna", mission=1)
-    assert_illegal(state, Accuse("Bob"), "team_first", leader="Anna", mission=1)
-    assert_illegal(state, ConfirmDoubleAgent(True), "team_first", leader="Anna", mission=1)
+    assert_illegal(state, ReportSabotages(state.leader, 0), "team_first", leader="Anna", mission=1)
+    assert_illegal(state, Accuse(state.current_players()[0], "Bob"), "team_first", leader="Anna",
+                   mission=1)
+    assert_illegal(state, ConfirmDoubleAgent(state.accused, True), "team_first", leader="Anna",
+                   mission=1)
     with pytest.raises(IllegalAction) as info:
         state.setup_action(random.Random(1))
     assert info.value.code == "already_started"
     propose(state)
     assert_illegal(state, ProposeTeam("Anna", ("Anna", "Carl")), "vote_first")
-    state.apply(RecordVoteCount(5))
+    state.apply(RecordVoteCount(state.leader, 5))
     assert_illegal(state, CastVote("Bob", True), "mission_first", mission=1)
 
 
@@ -761,8 +806,8 @@ def test_a_move_of_another_phase_says_what_must_happen_first() -> None:
     table = table_game(5)
     for _ in range(3):
         table_mission(table, 0)
-    table.apply(Accuse("Carl"))
-    error = assert_illegal(table, ReportSabotages(0), "answer_first", player="Carl")
+    table.apply(Accuse(table.current_players()[0], "Carl"))
+    error = assert_illegal(table, ReportSabotages(table.leader, 0), "answer_first", player="Carl")
     assert error.reason == "Carl must first say whether they were the double agent."
 
 
@@ -777,8 +822,9 @@ def test_values_that_are_not_yes_or_no_are_refused() -> None:
     table = table_game(5)
     for _ in range(3):
         table_mission(table, 0)
-    table.apply(Accuse("Carl"))
-    assert_illegal(table, ConfirmDoubleAgent(None), "answer_yes_or_no")  # type: ignore[arg-type]
+    table.apply(Accuse(table.current_players()[0], "Carl"))
+    assert_illegal(table, ConfirmDoubleAgent(table.accused, None),
+                   "answer_yes_or_no")  # type: ignore[arg-type]
 
 
 def test_every_refusal_code_has_an_english_sentence_with_its_params() -> None:
@@ -869,8 +915,8 @@ def test_events_are_json_friendly_and_only_role_events_carry_secrets() -> None:
 
 def test_illegal_action_in_every_phase_leaves_state_unchanged() -> None:
     rng = random.Random(11)
-    wrong = [ProposeTeam("Zed", ("Zed",)), CastVote("Zed", True), RecordVoteCount(99),
-             PlayMissionCard("Zed", True), ReportSabotages(99), Accuse("Zed"),
+    wrong = [ProposeTeam("Zed", ("Zed",)), CastVote("Zed", True), RecordVoteCount("Zed", 99),
+             PlayMissionCard("Zed", True), ReportSabotages("Zed", 99), Accuse("Zed", "Zed"),
              Setup("Zed", None)]
     for deal in (Deal.HOST, Deal.TABLE):
         state = ResistanceState.new(NAMES[:6], deal=deal)
@@ -878,7 +924,7 @@ def test_illegal_action_in_every_phase_leaves_state_unchanged() -> None:
             for action in wrong:
                 assert_illegal(state, action)
             state.apply(state.random_action(rng))
-        for action in [*wrong, ConfirmDoubleAgent(True)]:
+        for action in [*wrong, ConfirmDoubleAgent("Zed", True)]:
             assert_illegal(state, action)
 
 

@@ -183,7 +183,7 @@ def test_table_mode_colour_refusals_are_said_in_french(tmp_path: Path) -> None:
     assert f"{other}, seul {spymaster} voit la clé." in text
     assert "Les 7 passants sont déjà couverts." in text
     assert french("no_bystander_left", total=7) in text
-    assert codes(run) == ["no_bystander_left"]
+    assert codes(run) == ["colour_by_spymaster", "no_bystander_left"]
     assert_only_french(run)
     assert run.state.covered_colour("voleur") is Colour.RED
 

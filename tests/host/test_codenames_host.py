@@ -305,6 +305,25 @@ def test_wrong_speaker_for_the_clue_is_refused(tmp_path: Path) -> None:
     assert run.state.clues == ()
 
 
+def test_a_guess_is_the_operative_who_spoke_or_the_team_and_the_engine_judges_who(
+        tmp_path: Path) -> None:
+    opts = options(first="red", seed=2, red=["Hannah", "Thomas", "Emma"])
+    state = dealt(opts)
+    k = key_of(state)
+    clue = valid_clues(state)[0]
+    run = play(tmp_path, opts, [f"Hannah: {clue} three", f"Hannah: {k[Colour.RED][0]}",
+                                f"Oliver: {k[Colour.RED][0]}", f"Emma: {k[Colour.RED][0]}",
+                                k[Colour.RED][1]])
+    # the spymaster and the other team are refused by the engine, with its codes
+    refused = [(e["code"], e["action"]["player"]) for e in run.events("refused")]
+    assert refused == [("spymaster_cannot_guess", "Hannah"), ("other_team_guesses", "Oliver")]
+    assert "Hannah, spymasters don't guess. Thomas and Emma, which word?" in run.text
+    assert "Oliver, it is the red team's turn to guess." in run.text
+    guesses = [e["action"] for e in run.events("action") if e["action"]["type"] == "Guess"]
+    # Emma guessed by name; the unnamed voice speaks for the team (its first operative)
+    assert [g["player"] for g in guesses] == ["Emma", "Thomas"]
+
+
 def test_undo_of_a_guess_with_confirmation(tmp_path: Path) -> None:
     opts = options(first="red", seed=17)
     state = dealt(opts)
@@ -628,10 +647,10 @@ def test_french_narration_of_a_turn() -> None:
     assert prompt.lines[0].text == \
         "Hannah, maître-espion de l'équipe rouge : votre indice, un mot et un nombre."
     assert prompt.lines[0].lang == "fr"
-    events = state.apply(GiveClue(Team.RED, valid_clues(state)[0], 2))
+    events = state.apply(GiveClue(state.spymaster(Team.RED), valid_clues(state)[0], 2))
     guess = adapter.prompt(state)
     assert guess is not None and "Vous avez trois essais." in guess.lines[0].text
-    events = state.apply(Guess(Team.RED, k[Colour.BLUE][0]))
+    events = state.apply(Guess(state.operatives(Team.RED)[0], k[Colour.BLUE][0]))
     said = " ".join(line.text for line in adapter.narrate(state, events))
     assert "un agent de l'équipe bleue" in said and "Le tour de l'équipe rouge est terminé." in said
     board = " ".join(line.text for line in adapter.board(state))

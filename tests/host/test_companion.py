@@ -678,10 +678,11 @@ def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> 
                     confirm = [c["confirm"] for i in view["items"] if i["type"] == "view"
                                for c in i["choices"]]
                     assert "cœur" in confirm[0]  # in French, with the French icon name
-                    wrong = act(picker, "answer:hit")  # not the Speaker
-                    assert wrong.status_code == 422 and "pas à toi" in wrong.json()["reason"]
+                    wrong = act(picker, "answer:hit")  # not the Speaker: the engine says so
+                    assert wrong.status_code == 422
+                    assert f"Seul {speaker}, le Speaker" in wrong.json()["reason"]
                     assert act(speaker, "answer:miss").status_code == 200
-                    assert channel.take_actions(state) == [JudgePick("heart", False)]
+                    assert channel.take_actions(state) == [JudgePick(speaker, "heart", False)]
                 else:
                     team = state.current_team
                     operative = state.operatives(team)[0]
@@ -693,8 +694,8 @@ def test_phones_send_votes_picks_answers_and_guesses_checked_by_the_engine() -> 
                     assert act(operative, "guess:notaword").status_code == 422
                     assert act(operative, "end_turn").status_code == 422  # guess first
                     assert act(operative, f"guess:{word.upper()}").status_code == 200
-                    assert channel.take_actions(state) == [Guess(team, word.upper())]
-                    assert EndTurn(team) not in state.legal_actions()
+                    assert channel.take_actions(state) == [Guess(operative, word.upper())]
+                    assert EndTurn(operative) not in state.legal_actions()
         finally:
             channel.stop()
 

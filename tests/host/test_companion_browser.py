@@ -587,8 +587,9 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         cn.apply(clue)
         team = cn.current_team
         key = cn.player_view(cn.spymaster(team))["key"]
-        cn.apply(Guess(team, next(w for w, c in zip(cn.words, key, strict=True)
-                                  if c == team.value)))  # a right guess: the turn goes on
+        cn.apply(Guess(cn.operatives(team)[0], next(
+            w for w, c in zip(cn.words, key, strict=True)
+            if c == team.value)))  # a right guess: the turn goes on
         channel = CompanionChannel("codenames", cn.players, host="127.0.0.1", port=0)
         channels.append(channel)
         channel.start()
@@ -601,7 +602,7 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         word = cn.uncovered_words()[0]
         driver.find_element(By.CSS_SELECTOR, f"[data-choice='guess:{word}']").click()
         driver.find_element(By.ID, "confirm-yes").click()
-        assert channel.wait_for_action(WAIT, cn) == Guess(cn.current_team, word)
+        assert channel.wait_for_action(WAIT, cn) == Guess(operative, word)
         claim_in_browser(driver, channel, "Ada", tokens["Ada"])
         wait_text(driver, "secret", "spymaster")
         assert "Assassin:" in text_of(driver, "secret")

@@ -117,7 +117,7 @@ def roles_for(seed: int, opts: dict[str, Any]) -> dict[str, Role]:
 def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path) -> None:
     seed = 21
     opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
-                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "double_agent": True, "first": "Ada", "votes": "together",
                             "seed": seed}
     roles = roles_for(seed, opts)
     spy = next(p for p in PLAYERS if roles[p] is Role.SPY)
@@ -372,7 +372,7 @@ class Watchers(Phones):
 
 GAMES: dict[str, dict[str, Any]] = {
     "resistance": {"deal": "host", "lang": "en", "players": PLAYERS, "double_agent": True,
-                   "first": None, "votes": "names"},
+                   "first": None, "votes": "together"},
     "ici-londres": {"deal": "host", "lang": "en", "players": ["Ada", "Ben", "Cleo"],
                     "first": None, "mode": "fragments", "rounds": 3},
     "codenames": {"deal": "host", "lang": "en", "red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"],
@@ -620,7 +620,7 @@ class Microphone:
 
 def test_the_host_listens_for_commands_while_it_waits_for_phones() -> None:
     opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
-                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "double_agent": True, "first": "Ada", "votes": "together",
                             "seed": 3}
     channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
     channel.start()

@@ -203,7 +203,9 @@ def test_recorded_audio_is_played_back_through_the_radio_effect_and_never_saved(
     adapter.host_step(state)
     prompt = adapter.prompt(state)
     assert prompt is not None and prompt.kind is PromptKind.RECORD
-    lines = adapter.on_recording(state, Heard(HeardKind.SPEECH, text="", recording=audio))
+    recording = adapter.on_recording(state, Heard(HeardKind.SPEECH, text="", recording=audio))
+    assert recording.taken
+    lines = recording.lines
     assert len(lines) == 1
     assert lines[0].recording is audio and lines[0].effect == "radio"
     assert (lines[0].lang, lines[0].style, lines[0].text) == ("fr", Style.RADIO, "Je répète.")
@@ -323,7 +325,7 @@ def test_a_hit_answer_from_someone_else_than_the_speaker_is_refused(tmp_path: Pa
     run = play(tmp_path, opts, ["Love", "heart", "Ben: hit", "Ada: miss"])
     assert "Only Ada, the Speaker, says hit or miss." in run.text
     judged = [a for a in run.actions() if a["type"] == "JudgePick"]
-    assert judged == [{"type": "JudgePick", "icon": "heart", "hit": False}]
+    assert judged == [{"type": "JudgePick", "player": "Ada", "icon": "heart", "hit": False}]
 
 
 def test_countdown_silence_makes_time_up_and_pause_stops_the_clock(tmp_path: Path) -> None:

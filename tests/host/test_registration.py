@@ -7,6 +7,7 @@ moves."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 from pathlib import Path
@@ -84,7 +85,7 @@ def test_the_real_games_are_registered_once_each() -> None:
     for name in names:
         reg = registry.registration(name)
         assert reg.name == name and reg.grammar_name == name
-        assert set(reg.defaults()) <= {o.name for o in reg.options}
+        assert set(reg.defaults()) <= {f.name for f in dataclasses.fields(reg.options)}
 
 
 @pytest.mark.network

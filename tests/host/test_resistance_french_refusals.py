@@ -208,7 +208,8 @@ def test_a_french_host_game_refuses_a_spy_accused_in_french(tmp_path: Path) -> N
                  state=state, deal="host")
     assert run.session.state.is_terminal()
     assert "Ben, seuls les espions choisissent maintenant" in run.text
-    assert_only_french(run, [("accused_is_spy", {"player": "Dan"})])
+    assert_only_french(run, [("only_spies_accuse", {"player": "Ben", "spies": ["Ada", "Dan"]}),
+                             ("accused_is_spy", {"player": "Dan"})])
 
 
 @pytest.mark.parametrize("code", sorted(ResistanceRefusal.messages))

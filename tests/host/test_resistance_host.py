@@ -13,6 +13,7 @@ import pytest
 import scripted
 from scripted import Run
 
+from voice_host.games import SetupError
 from voice_host.games.resistance import (
     AccusationStarted,
     CastVote,
@@ -30,7 +31,7 @@ from voice_host.host.core.adapter import Decision, Prompt, winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
-from voice_host.host.core.store import load_game, rng_from_json
+from voice_host.host.core.store import SavedGame, load_game, rng_from_json
 from voice_host.host.core.values import Line, Style
 from voice_host.host.io.terminal import ScriptListener, TextOutput
 from voice_host.intent import Matcher, load_grammar
@@ -341,7 +342,16 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
 
 
 def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path) -> None:
-    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes="names")
+    # the one-by-one mode ("votes": "names") is gone: a game saved with it (save version 1)
+    # is migrated to the vote together, and a new game cannot ask for it
+    old = json.loads((Path(__file__).parent / "saves" / "v1-resistance-table.json").read_text(
+        encoding="utf-8"))
+    old["options"]["votes"] = "names"
+    migrated = SavedGame.from_json(old)
+    assert migrated.options["votes"] == "together"
+    with pytest.raises(SetupError, match="--votes must be together or count, not names."):
+        new_game("resistance", options(votes="names"))
+    run = run_script(tmp_path, ["Ada and Ben", "Ben: no"], votes=migrated.options["votes"])
     assert "Three, two, one, vote!" in run.text
     assert run.state.votes == {"Ben": False}
 
@@ -412,7 +422,7 @@ def test_wrong_team_size_is_refused_with_the_reason(tmp_path: Path) -> None:
     assert [(e["code"], e["params"]) for e in refused] == [
         ("wrong_team_size", {"mission": 2, "size": 3, "named": 2})]
     assert refused[0]["reason"] == "The team for mission 2 needs 3 players, you named 2."
-    assert refused[0]["action"] == {"type": "ProposeTeam", "leader": "Ben",
+    assert refused[0]["action"] == {"type": "ProposeTeam", "player": "Ben",
                                     "team": ["Ben", "Cleo"]}
     assert not [e for e in run.events("action") if e["action"]["type"] == "ProposeTeam"
                 and e["action"]["team"] == ["Ben", "Cleo"]]
@@ -549,7 +559,7 @@ def test_status_score_and_board() -> None:
     state.apply(ProposeTeam("Ada", ("Ada", "Ben")))
     for p in PLAYERS:
         state.apply(CastVote(p, p != "Eve"))
-    state.apply(ReportSabotages(1))
+    state.apply(ReportSabotages("Ada", 1))
     state.apply(ProposeTeam("Ben", ("Ben", "Cleo", "Dan")))
     for p in PLAYERS:
         state.apply(CastVote(p, p in ("Ben", "Cleo")))
@@ -569,7 +579,7 @@ def test_describe_and_winner_json() -> None:
     assert adapter.describe(state, CastVote("Ben", True)) == "Ben votes yes"
     assert adapter.describe(state, ProposeTeam("Ada", ("Ada", "Ben"))) == \
         "Ada proposes Ada and Ben for mission 1"
-    assert adapter.describe(state, ReportSabotages(2)) == "mission 1 had 2 sabotage cards"
+    assert adapter.describe(state, ReportSabotages("Ada", 2)) == "mission 1 had 2 sabotage cards"
     events = adapter.narrate(state, [AccusationStarted(None)])
     assert "Spies, turn your role cards face up now" in texts(events)
 

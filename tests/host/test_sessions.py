@@ -22,7 +22,7 @@ from voice_host.host.io.terminal import TextOutput
 
 OPTIONS = {
     "resistance": {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"], "double_agent": True,
-                   "votes": "names", "first": None},
+                   "votes": "together", "first": None},
     "ici-londres": {"players": ["Ada", "Ben", "Cleo"], "mode": "competing", "rounds": 3,
                     "first": None},
     "codenames": {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": None, "words": "en",

@@ -12,6 +12,7 @@ from voice_host.games.base import (
     GameState,
     IllegalAction,
     Outcome,
+    PlayerAction,
     SetupError,
 )
 
@@ -24,5 +25,6 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "Outcome",
+    "PlayerAction",
     "SetupError",
 ]

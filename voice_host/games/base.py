@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import json
 import random
 import types
 import typing
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from voice_host.text import find, lookup_key
@@ -107,8 +108,6 @@ class GameDescription:
     """Fewest players the rules allow."""
     max_players: int
     """Most players the rules allow."""
-    options: Mapping[str, str] = field(default_factory=dict)
-    """Option name -> one-line description."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +118,22 @@ class Action:
     secret_fields: ClassVar[tuple[str, ...]] = ()
     """Fields that hold hidden information (dealt roles, drawn icons, the key, a secret
     card): records meant for everyone (logs, the table) leave them out."""
+
+
+@dataclass(frozen=True)
+class PlayerAction(Action):
+    """An action a player takes. ``player`` is who acts, and the engine checks that they
+    may (the leader proposes, the accused answers, an operative of the team whose turn it
+    is guesses...): the host only says who spoke, it judges nothing. Subclasses add their
+    own fields after ``player``."""
+
+    player: str
+    """The acting player, as the game spells them."""
+
+
+def actor(action: Action) -> str | None:
+    """Who takes ``action``: its player, or None for a chance or host action."""
+    return action.player if isinstance(action, PlayerAction) else None
 
 
 @dataclass(frozen=True)
@@ -277,6 +292,28 @@ def action_from_json(state_cls: type[GameState], data: Mapping[str, Any]) -> Act
     result = record_from_json(type_registry(state_cls.action_types), data)
     assert isinstance(result, Action)
     return result
+
+
+def replay(state: S, saved: Mapping[str, Any], upgrade: Callable[[S, JSON], JSON]) -> S:
+    """How an engine reads a game saved in an older version of its actions: the fresh
+    ``state`` after applying the saved ``history`` (actions as JSON, oldest first), each
+    first rewritten by ``upgrade(state, record)`` as the state stands when it is taken. The
+    result must be the saved game (every field but ``version`` and ``history``); raises
+    :class:`GameError` when an action no longer applies or the history does not lead there."""
+    for record in saved["history"]:
+        action = action_from_json(type(state), upgrade(state, dict(record)))
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise GameError(f"The saved game's history does not replay: {exc.reason}") from None
+
+    def facts(data: Mapping[str, Any]) -> Any:
+        return json.loads(json.dumps({k: v for k, v in data.items()
+                                      if k not in ("version", "history")}))
+
+    if facts(state.to_json()) != facts(saved):
+        raise GameError("That saved game is damaged: its history does not lead to it.")
+    return state
 
 
 def event_to_json(event: Event) -> JSON:

@@ -58,10 +58,12 @@ from voice_host.games.base import (
     GameError,
     IllegalAction,
     Outcome,
+    PlayerAction,
     SetupError,
     action_from_json,
     action_to_json,
     check_player_names,
+    replay,
 )
 from voice_host.games.codenames_words import COMPOUND_PARTS, WORD_LISTS
 from voice_host.text import letters, lookup_key, same, spelled
@@ -145,6 +147,22 @@ class Phase(enum.StrEnum):
     """The game has ended."""
 
 
+VERSION = 2
+"""Version of :meth:`CodenamesState.to_json` (2: clues, guesses, passes, colours and penalty
+words name the player who acts; version 1 is read by replaying its history)."""
+
+
+def _upgrade_version_1(state: CodenamesState, record: JSON) -> JSON:
+    """A version-1 action record as version 2 writes it, its actor taken from ``state``."""
+    kind = record.get("type")
+    if kind in ("GiveClue", "StateColour", "CoverPenalty"):
+        record.pop("team", None)
+        record["player"] = state.current_players()[0]
+    elif kind in ("Guess", "EndTurn"):
+        record["player"] = state.operatives(Team(record.pop("team")))[0]
+    return record
+
+
 class CodenamesRefusal(IllegalAction):
     """A move the rules refuse: a code and its parameters (the host says it in the game's
     language). Words are passed as said or as on the grid, capitalised when the English
@@ -156,7 +174,14 @@ class CodenamesRefusal(IllegalAction):
         "game_over": "The game is over.",
         "not_dealt": "The grid has not been dealt yet.",
         "unknown_team": "There is no team called {team}.",
-        "not_your_turn": "It is {team}'s turn, not {asked}'s.",
+        "unknown_player": "Nobody called {player} is playing.",
+        "clue_by_spymaster": "{player}, only {spymaster}, the {team} spymaster, gives the "
+                             "clue now.",
+        "colour_by_spymaster": "{player}, only {spymaster} can see the key and says the "
+                               "colour of {word}.",
+        "penalty_by_spymaster": "{player}, {spymaster} chooses the word to cover.",
+        "spymaster_cannot_guess": "{player}, spymasters don't guess: {operatives} guess.",
+        "other_team_guesses": "{player}, it is the {team} team's turn to guess.",
         "clue_first": "The {team} spymaster must give a clue first.",
         "guessing_now": "The {team} team is guessing now.",
         "colour_first": "The {team} spymaster must first say the colour of {word}.",
@@ -508,11 +533,9 @@ class DealGrid(Action):
 
 
 @dataclass(frozen=True)
-class GiveClue(Action):
-    """The active spymaster's clue."""
+class GiveClue(PlayerAction):
+    """The active spymaster's (``player``'s) clue."""
 
-    team: Team
-    """The team giving the clue."""
     word: str
     """The clue word."""
     number: int | None
@@ -520,26 +543,23 @@ class GiveClue(Action):
 
 
 @dataclass(frozen=True)
-class Guess(Action):
-    """An operative touches a tile."""
+class Guess(PlayerAction):
+    """An operative (``player``) of the team whose turn it is touches a tile: the team
+    speaks through whichever operative said it."""
 
-    team: Team
-    """The guessing team."""
     word: str
     """The touched word (matched ignoring case and accents)."""
 
 
 @dataclass(frozen=True)
-class EndTurn(Action):
-    """The operatives stop guessing (allowed after at least one guess)."""
-
-    team: Team
-    """The team that passes."""
+class EndTurn(PlayerAction):
+    """The operatives stop guessing (allowed after at least one guess): ``player`` is the
+    operative who says so for the team."""
 
 
 @dataclass(frozen=True)
-class StateColour(Action):
-    """Table mode: the active spymaster says the colour of the touched tile."""
+class StateColour(PlayerAction):
+    """Table mode: the active spymaster (``player``) says the colour of the touched tile."""
 
     word: str
     """The touched word."""
@@ -548,9 +568,9 @@ class StateColour(Action):
 
 
 @dataclass(frozen=True)
-class CoverPenalty(Action):
-    """After an invalid clue (penalty option): the opposing spymaster covers one of their own
-    words."""
+class CoverPenalty(PlayerAction):
+    """After an invalid clue (penalty option): the opposing spymaster (``player``) covers one
+    of their own words."""
 
     word: str
     """The word to cover (it must be one of that team's tiles)."""
@@ -716,14 +736,6 @@ class CodenamesState:
         title="Codenames",
         min_players=4,
         max_players=12,
-        options={
-            "deal": "host: the engine deals the grid and the key; table: a physical key card",
-            "red_size": "players in the red team (the first ones named); default half, rounded up",
-            "first": "the team that starts (red or blue); default: drawn at random",
-            "words": "word list: en (English) or fr (French)",
-            "invalid_clue": "refuse: the spymaster tries again; penalty: the turn ends and the "
-                            "other spymaster covers one of their words",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = CodenamesRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = (
@@ -979,22 +991,26 @@ class CodenamesState:
         team = self._team
         if self._phase is Phase.CLUE:
             numbers: list[int | None] = [*range(MAX_CLUE_NUMBER + 1), None]
-            actions: list[Action] = [GiveClue(team, w, n) for w in self._clue_candidates(3)
-                                     for n in numbers]
+            spymaster = self.spymaster(team)
+            actions: list[Action] = [GiveClue(spymaster, w, n)
+                                     for w in self._clue_candidates(3) for n in numbers]
             if self._invalid_clue == "penalty":
-                actions.append(GiveClue(team, self.uncovered_words()[0], 1))
+                actions.append(GiveClue(spymaster, self.uncovered_words()[0], 1))
             return actions
         if self._phase is Phase.GUESS:
-            guesses: list[Action] = [Guess(team, w) for w in self.uncovered_words()]
+            guessers = self.operatives(team) if player is None else (player,)
+            guesses: list[Action] = [Guess(p, w) for p in guessers
+                                     for w in self.uncovered_words()]
             if self._guesses > 0:
-                guesses.append(EndTurn(team))
+                guesses.extend(EndTurn(p) for p in guessers)
             return guesses
         if self._phase is Phase.COLOUR:
             word = self.pending_word
             assert word is not None
-            return [StateColour(word, c) for c in Colour if self._colour_left(c) > 0]
+            return [StateColour(self.spymaster(team), word, c) for c in Colour
+                    if self._colour_left(c) > 0]
         # penalty
-        return [CoverPenalty(w) for w in self._penalty_words()]
+        return [CoverPenalty(self.spymaster(team), w) for w in self._penalty_words()]
 
     def _clue_candidates(self, count: int) -> list[str]:
         visible = self.uncovered_words()
@@ -1026,26 +1042,29 @@ class CodenamesState:
             numbers: list[int | None] = [*range(MAX_CLUE_NUMBER + 1), None]
             number = rng.choice(numbers)
             visible = self.uncovered_words()
+            spymaster = self.spymaster(team)
             if self._invalid_clue == "penalty" and rng.random() < 0.05:
-                return GiveClue(team, rng.choice(visible), number)
+                return GiveClue(spymaster, rng.choice(visible), number)
             word_list = WORD_LISTS[self._language]
             for _ in range(50):
                 word = rng.choice(word_list)
                 if clue_problem(word, visible, language=self._language) is None:
-                    return GiveClue(team, word, number)
-            return GiveClue(team, rng.choice(self._clue_candidates(1)), number)
+                    return GiveClue(spymaster, word, number)
+            return GiveClue(spymaster, rng.choice(self._clue_candidates(1)), number)
         if self._phase is Phase.GUESS:
+            operative = rng.choice(self.operatives(team))
             if self._guesses > 0 and rng.random() < 0.25:
-                return EndTurn(team)
-            return Guess(team, rng.choice(self.uncovered_words()))
+                return EndTurn(operative)
+            return Guess(operative, rng.choice(self.uncovered_words()))
         if self._phase is Phase.COLOUR:
             touched = self.pending_word
             assert touched is not None
             colours = list(Colour)
             weights = [self._colour_left(c) for c in colours]
-            return StateColour(touched, rng.choices(colours, weights=weights)[0])
+            return StateColour(self.spymaster(team), touched,
+                               rng.choices(colours, weights=weights)[0])
         if self._phase is Phase.PENALTY:
-            return CoverPenalty(rng.choice(self._penalty_words()))
+            return CoverPenalty(self.spymaster(team), rng.choice(self._penalty_words()))
         raise GameError("The game is over.")
 
     # ----------------------------------------------------------------- apply
@@ -1074,12 +1093,36 @@ class CodenamesState:
         self._history.append(action_to_json(action))
         return events
 
-    def _check_team(self, value: object) -> Team:
-        team = _team_value(value)
-        if team is None:
-            raise CodenamesRefusal("unknown_team", team=str(value))
-        if team is not self._team:
-            raise CodenamesRefusal("not_your_turn", team=self._team, asked=team)
+    def _check_player(self, player: object) -> str:
+        if not isinstance(player, str) or self.team_of(player) is None:
+            raise CodenamesRefusal("unknown_player", player=str(player))
+        return player
+
+    def _check_spymaster(self, player: object, action: Action) -> Team:
+        """Only the spymaster of the team whose turn it is gives the clue, says a colour or
+        covers the penalty word."""
+        name = self._check_player(player)
+        team = self._team
+        spymaster = self.spymaster(team)
+        if name != spymaster:
+            if isinstance(action, GiveClue):
+                raise CodenamesRefusal("clue_by_spymaster", player=name, spymaster=spymaster,
+                                       team=team)
+            if isinstance(action, StateColour):
+                raise CodenamesRefusal("colour_by_spymaster", player=name, spymaster=spymaster,
+                                       word=self.pending_word)
+            raise CodenamesRefusal("penalty_by_spymaster", player=name, spymaster=spymaster)
+        return team
+
+    def _check_operative(self, player: object) -> Team:
+        """Only an operative of the team whose turn it is guesses or passes."""
+        name = self._check_player(player)
+        team = self._team
+        if name == self.spymaster(team):
+            raise CodenamesRefusal("spymaster_cannot_guess", player=name,
+                                   operatives=self.operatives(team))
+        if self.team_of(name) is not team:
+            raise CodenamesRefusal("other_team_guesses", player=name, team=team)
         return team
 
     def _wrong_phase(self) -> CodenamesRefusal:
@@ -1150,7 +1193,7 @@ class CodenamesState:
     def _apply_clue(self, action: GiveClue) -> list[Event]:
         if self._phase is not Phase.CLUE:
             raise self._wrong_phase()
-        team = self._check_team(action.team)
+        team = self._check_spymaster(action.player, action)
         if not isinstance(action.word, str):
             raise CodenamesRefusal("clue_empty")
         number = number_problem(action.number)
@@ -1195,7 +1238,7 @@ class CodenamesState:
     def _apply_guess(self, action: Guess) -> list[Event]:
         if self._phase is not Phase.GUESS:
             raise self._wrong_phase()
-        team = self._check_team(action.team)
+        team = self._check_operative(action.player)
         i = self._tile_index(action.word)
         if self._key is None:
             self._pending = i
@@ -1209,6 +1252,7 @@ class CodenamesState:
         if self._phase is not Phase.COLOUR:
             raise self._wrong_phase()
         assert self._pending is not None
+        self._check_spymaster(action.player, action)
         word = self._words[self._pending]
         if not isinstance(action.word, str) or not same(action.word, word):
             raise CodenamesRefusal("colour_of", word=word)
@@ -1262,7 +1306,7 @@ class CodenamesState:
     def _apply_end_turn(self, action: EndTurn) -> list[Event]:
         if self._phase is not Phase.GUESS:
             raise self._wrong_phase()
-        self._check_team(action.team)
+        self._check_operative(action.player)
         if self._guesses == 0:
             raise CodenamesRefusal("pass_too_early")
         return self._end_turn("passed")
@@ -1270,7 +1314,7 @@ class CodenamesState:
     def _apply_penalty(self, action: CoverPenalty) -> list[Event]:
         if self._phase is not Phase.PENALTY:
             raise self._wrong_phase()
-        team = self._team
+        team = self._check_spymaster(action.player, action)
         i = self._tile_index(action.word)
         colour = team_colour(team)
         if self._key is not None and self._key[i] is not colour:
@@ -1369,7 +1413,7 @@ class CodenamesState:
     def to_json(self) -> JSON:
         return {
             "game": self.description.name,
-            "version": 1,
+            "version": VERSION,
             "players": list(self._players),
             "red_size": self._red_size,
             "deal": self._deal.value,
@@ -1397,7 +1441,9 @@ class CodenamesState:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CodenamesState:
-        if data.get("game") != cls.description.name or data.get("version") != 1:
+        if data.get("game") == cls.description.name and data.get("version") == 1:
+            return cls._from_version_1(data)
+        if data.get("game") != cls.description.name or data.get("version") != VERSION:
             raise GameError("This saved game is not a Codenames game I can read.")
         first_option = data["first_option"]
         state = cls(tuple(data["players"]), red_size=int(data["red_size"]),
@@ -1420,6 +1466,18 @@ class CodenamesState:
         state._clues = [(Team(t), w, n) for t, w, n in data["clues"]]
         state._history = [dict(a) for a in data["history"]]
         return state
+
+    @classmethod
+    def _from_version_1(cls, data: Mapping[str, Any]) -> CodenamesState:
+        """A game saved when clues, guesses and passes named a team, not a player: its
+        history is replayed, each clue, colour and penalty the spymaster's and each guess or
+        pass the team's first operative's, and the result must be the saved game."""
+        first_option = data["first_option"]
+        fresh = cls(tuple(data["players"]), red_size=int(data["red_size"]),
+                    deal=Deal(data["deal"]),
+                    first=None if first_option is None else Team(first_option),
+                    words=str(data["words_option"]), invalid_clue=str(data["invalid_clue"]))
+        return replay(fresh, data, _upgrade_version_1)
 
     def history(self) -> list[Action]:
         """Every action applied so far, in order."""

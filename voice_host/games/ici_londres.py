@@ -49,17 +49,22 @@ from voice_host.games.base import (
     Deal,
     Event,
     GameDescription,
+    GameError,
     IllegalAction,
     Outcome,
+    PlayerAction,
     SetupError,
     action_from_json,
     action_to_json,
     check_player_names,
+    replay,
 )
 from voice_host.games.icons import ICON_NAMES
 
 GAME = "ici-londres"
-VERSION = 1
+VERSION = 2
+"""Version of :meth:`IciLondresState.to_json` (2: the Speaker's answer names its actor;
+version 1 is read by replaying its history)."""
 ICONS_PER_MESSAGE = 2
 """The Speaker draws 2 icons."""
 PICKS_PER_RECEIVER = 2
@@ -124,18 +129,17 @@ class Draw(Action):
 
 
 @dataclass(frozen=True)
-class Pick(Action):
-    """A receiver names one or two icons."""
+class Pick(PlayerAction):
+    """A receiver (``player``) names one or two icons."""
 
-    player: str
-    """The receiver naming the icons."""
     icons: tuple[str, ...]
     """1 or 2 icon names (English identifiers, see ``icons.ICON_NAMES``), in spoken order."""
 
 
 @dataclass(frozen=True)
-class JudgePick(Action):
-    """Table mode: the Speaker says whether the icon just named is on one of the cards."""
+class JudgePick(PlayerAction):
+    """Table mode: the Speaker (``player``) says whether the icon just named is on one of
+    the cards."""
 
     icon: str
     """The icon being answered for (the first one waiting for an answer)."""
@@ -144,11 +148,9 @@ class JudgePick(Action):
 
 
 @dataclass(frozen=True)
-class TimeUp(Action):
-    """Contre la montre: the host's count reached 0 before this player named 2 icons."""
-
-    player: str
-    """The receiver whose time ran out."""
+class TimeUp(PlayerAction):
+    """Contre la montre: the host's count reached 0 before ``player``, the receiver whose
+    turn it is, named 2 icons (the host's clock acts in their name: they lose the picks)."""
 
 
 # --------------------------------------------------------------------------- events
@@ -333,10 +335,18 @@ class IciLondresRefusal(IllegalAction):
         "host_holds_cards": "The host holds the cards, so the Speaker need not answer.",
         "answer_for": "{speaker} must answer for the {pending}, not the {icon}.",
         "say_hit_or_miss": "Say hit or miss.",
+        "only_speaker_answers": "Only {speaker}, the Speaker, says hit or miss, not {player}.",
         # Contre la montre
         "no_clock": "Time only runs out in Contre la montre.",
         "not_their_time": "It is {turn}'s turn, not {player}'s.",
     }
+
+
+def _upgrade_version_1(state: IciLondresState, record: JSON) -> JSON:
+    """A version-1 action record as version 2 writes it: the answer is the Speaker's."""
+    if record.get("type") == "JudgePick":
+        record["player"] = state.speaker
+    return record
 
 
 class IciLondresState:
@@ -347,11 +357,6 @@ class IciLondresState:
         title="Ici Londres",
         min_players=3,
         max_players=6,
-        options={
-            "mode": "first transmission type: fragments, competing, double-zero or countdown",
-            "rounds": "number of rounds (default 12, 10 with 5 players)",
-            "first_speaker": "who is Speaker first (default: the first player named)",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = IciLondresRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = (Draw, Pick, JudgePick, TimeUp)
@@ -572,7 +577,8 @@ class IciLondresState:
         if phase == "answer":
             pending = self.pending_icon
             assert pending is not None
-            return [JudgePick(pending[1], True), JudgePick(pending[1], False)]
+            return [JudgePick(self.speaker, pending[1], True),
+                    JudgePick(self.speaker, pending[1], False)]
         if phase != "guess":
             return []
         free = [icon for icon in ICON_NAMES if icon not in self.named_icons]
@@ -595,7 +601,7 @@ class IciLondresState:
         if phase == "answer":
             pending = self.pending_icon
             assert pending is not None
-            return JudgePick(pending[1], rng.random() < 0.5)
+            return JudgePick(self.speaker, pending[1], rng.random() < 0.5)
         actors = self.current_players()
         if not actors:
             raise IciLondresRefusal("game_over")
@@ -744,6 +750,9 @@ class IciLondresState:
         self._check_phase("answer")
         pending = self.pending_icon
         assert pending is not None
+        if action.player != self.speaker:
+            raise IciLondresRefusal("only_speaker_answers", speaker=self.speaker,
+                                    player=str(action.player))
         if action.icon != pending[1]:
             raise IciLondresRefusal("answer_for", speaker=self.speaker, pending=pending[1],
                           icon=str(action.icon))
@@ -886,6 +895,8 @@ class IciLondresState:
     def from_json(cls, data: Mapping[str, Any]) -> IciLondresState:
         """Rebuild a saved game from :meth:`to_json` output. Raises ``ValueError`` when the
         data is not a consistent Ici Londres save."""
+        if data.get("game") == GAME and data.get("version") == 1:
+            return cls._from_version_1(data)
         if data.get("game") != GAME or data.get("version") != VERSION:
             raise ValueError("This is not a saved Ici Londres game of a known version.")
         try:
@@ -895,6 +906,18 @@ class IciLondresState:
         if state.to_json() != json.loads(json.dumps(dict(data))):
             raise ValueError("The saved Ici Londres game is not consistent.")
         return state
+
+    @classmethod
+    def _from_version_1(cls, data: Mapping[str, Any]) -> IciLondresState:
+        """A game saved before the Speaker's answer named its actor: its history is
+        replayed (each answer the Speaker's), and the result must be the saved game."""
+        try:
+            fresh = cls.new(list(data["players"]), deal=Deal(data["deal"]),
+                            mode=Transmission(data["first_mode"]), rounds=data["rounds"],
+                            first_speaker=data["first_speaker"])
+            return replay(fresh, data, _upgrade_version_1)
+        except (KeyError, TypeError, ValueError, IndexError, GameError) as exc:
+            raise ValueError(f"The saved Ici Londres game is damaged: {exc}") from None
 
     @classmethod
     def _restore(cls, data: Mapping[str, Any]) -> IciLondresState:

@@ -45,10 +45,16 @@ from voice_host.games.base import (
     GameError,
     IllegalAction,
     Outcome,
+    PlayerAction,
     action_from_json,
     action_to_json,
     check_player_names,
+    replay,
 )
+
+VERSION = 2
+"""Version of :meth:`ResistanceState.to_json` (2: every player action names its actor;
+version 1 is read by replaying its history)."""
 
 # --------------------------------------------------------------------------- roles and tables
 
@@ -270,64 +276,63 @@ class Setup(Action):
 
 
 @dataclass(frozen=True)
-class ProposeTeam(Action):
-    """The leader names the team for the current mission."""
+class ProposeTeam(PlayerAction):
+    """The leader (``player``) names the team for the current mission."""
 
-    leader: str
-    """The player proposing (must be the leader)."""
     team: tuple[str, ...]
     """The team members (the leader may include themself)."""
 
 
 @dataclass(frozen=True)
-class CastVote(Action):
-    """One player's public vote on the proposed team."""
+class CastVote(PlayerAction):
+    """One player's public vote on the proposed team (``player`` is the voter)."""
 
-    player: str
-    """The voter."""
     approve: bool
     """True for yes (thumbs up)."""
 
 
 @dataclass(frozen=True)
-class RecordVoteCount(Action):
-    """Count mode: the leader states how many players voted yes; resolves the vote at once."""
+class RecordVoteCount(PlayerAction):
+    """Count mode: the leader (``player``) states how many players voted yes; resolves the
+    vote at once."""
 
     yes: int
     """Number of yes votes, 0 to the number of players."""
 
 
 @dataclass(frozen=True)
-class PlayMissionCard(Action):
-    """Host mode: a team member secretly plays success or sabotage."""
+class PlayMissionCard(PlayerAction):
+    """Host mode: a team member (``player``) secretly plays success or sabotage."""
 
     secret_fields: ClassVar[tuple[str, ...]] = ("sabotage",)
 
-    player: str
-    """The team member."""
     sabotage: bool
     """True for sabotage (spies only)."""
 
 
 @dataclass(frozen=True)
-class ReportSabotages(Action):
-    """Table mode: how many sabotage cards the shuffled mission cards showed."""
+class ReportSabotages(PlayerAction):
+    """Table mode: the leader (``player``) says how many sabotage cards the shuffled
+    mission cards showed."""
 
     count: int
     """Sabotage cards revealed, 0 to the team size."""
 
 
 @dataclass(frozen=True)
-class Accuse(Action):
-    """The spies' final guess of the double agent (after three successes)."""
+class Accuse(PlayerAction):
+    """The spies' final guess of the double agent (after three successes): ``player`` is
+    the spy who says it (in table mode the host cannot know who the spies are, and takes
+    anyone's word)."""
 
-    player: str
+    accused: str
     """The player the spies point at."""
 
 
 @dataclass(frozen=True)
-class ConfirmDoubleAgent(Action):
-    """Table mode: the accused player says whether they were the double agent."""
+class ConfirmDoubleAgent(PlayerAction):
+    """Table mode: the accused player (``player``) says whether they were the double
+    agent."""
 
     was_double_agent: bool
     """True when the accused holds the 9 of diamonds."""
@@ -603,6 +608,9 @@ class ResistanceRefusal(IllegalAction):
         "roles_mismatch": "Those roles do not match the role table for this game.",
         "roles_at_table": "At this table the players deal their own role cards.",
         "not_leader": "{leader} is the leader, not {player}.",
+        "leader_counts": "{leader} is the leader and says how many voted yes, not {player}.",
+        "leader_reports": "{leader} is the leader and says how many sabotage cards there "
+                          "were, not {player}.",
         "named_twice": "You named {name} twice.",
         "wrong_team_size": "The team for mission {mission} needs {size} players, "
                            "you named {named}.",
@@ -623,6 +631,9 @@ class ResistanceRefusal(IllegalAction):
         "too_many_sabotages_spies": "There are only {spies} spies, so there can be at most "
                                     "{spies} sabotages.",
         "accused_is_spy": "{player} is a spy; point at someone else.",
+        "only_spies_accuse": "{player}, only the spies choose now: {spies}.",
+        "only_accused_answers": "{player}, only {accused} answers this. {accused}, were you "
+                                "the double agent? Yes or no.",
         "answer_yes_or_no": "Answer yes or no.",
     }
 
@@ -639,10 +650,6 @@ class ResistanceState:
         title="Resistance with a double agent",
         min_players=5,
         max_players=10,
-        options={
-            "deal": "host: the host deals the roles; table: players use a deck of cards.",
-            "double_agent": "Play with the double agent and the spies' final guess (default).",
-        },
     )
     refusals: ClassVar[type[IllegalAction]] = ResistanceRefusal
     action_types: ClassVar[tuple[type[Action], ...]] = _ACTION_TYPES
@@ -833,15 +840,7 @@ class ResistanceState:
 
     def _actors(self, action: Action) -> tuple[str, ...]:
         """Who may take ``action`` (for legal_actions(player))."""
-        if isinstance(action, ProposeTeam):
-            return (action.leader,)
-        if isinstance(action, CastVote | PlayMissionCard):
-            return (action.player,)
-        if isinstance(action, RecordVoteCount | ReportSabotages):
-            return (self._players[self._leader_index or 0],)
-        if isinstance(action, Accuse | ConfirmDoubleAgent):
-            return self.current_players()
-        return ()
+        return (action.player,) if isinstance(action, PlayerAction) else ()
 
     def _all_legal_actions(self) -> list[Action]:
         phase = self._phase
@@ -858,7 +857,8 @@ class ResistanceState:
                 for approve in (True, False)
             ]
             if not self._votes:
-                out.extend(RecordVoteCount(yes) for yes in range(n + 1))
+                leader = self._players[self._leader_index or 0]
+                out.extend(RecordVoteCount(leader, yes) for yes in range(n + 1))
             return out
         if phase is Phase.MISSION:
             if self._deal is Deal.HOST:
@@ -871,12 +871,15 @@ class ResistanceState:
                     if self._roles[p] is Role.SPY:
                         cards.append(PlayMissionCard(p, True))
                 return cards
-            return [ReportSabotages(c) for c in range(self._max_sabotages() + 1)]
+            leader = self._players[self._leader_index or 0]
+            return [ReportSabotages(leader, c) for c in range(self._max_sabotages() + 1)]
         if phase is Phase.ACCUSE:
             spies = self.spies() or ()
-            return [Accuse(p) for p in self._players if p not in spies]
+            return [Accuse(spy, p) for spy in self.current_players()
+                    for p in self._players if p not in spies]
         if phase is Phase.ANSWER:
-            return [ConfirmDoubleAgent(True), ConfirmDoubleAgent(False)]
+            accused = self._accused or ""
+            return [ConfirmDoubleAgent(accused, True), ConfirmDoubleAgent(accused, False)]
         return []
 
     def random_action(self, rng: random.Random) -> Action:
@@ -969,11 +972,21 @@ class ResistanceState:
 
     # team ------------------------------------------------------------------
 
+    def _check_leader(self, player: object, code: str = "not_leader") -> None:
+        """Only the leader proposes, counts the votes and reports the mission (``code``
+        says which)."""
+        leader = self._players[self._leader_index or 0]
+        if player != leader:
+            self._check_known(player)
+            if code == "leader_counts":
+                raise ResistanceRefusal("leader_counts", leader=leader, player=player)
+            if code == "leader_reports":
+                raise ResistanceRefusal("leader_reports", leader=leader, player=player)
+            raise ResistanceRefusal("not_leader", leader=leader, player=player)
+
     def _apply_propose(self, action: ProposeTeam) -> list[Event]:
         leader = self._players[self._leader_index or 0]
-        if action.leader != leader:
-            self._check_known(action.leader)
-            raise ResistanceRefusal("not_leader", leader=leader, player=action.leader)
+        self._check_leader(action.player)
         team = tuple(action.team)
         for name in team:
             self._check_known(name)
@@ -1009,6 +1022,7 @@ class ResistanceState:
         return events
 
     def _apply_vote_count(self, action: RecordVoteCount) -> list[Event]:
+        self._check_leader(action.player, "leader_counts")
         n = len(self._players)
         if not _is_int(action.yes) or not 0 <= action.yes <= n:
             raise ResistanceRefusal("yes_count_range", players=n)
@@ -1083,6 +1097,7 @@ class ResistanceState:
         return events
 
     def _apply_report(self, action: ReportSabotages) -> list[Event]:
+        self._check_leader(action.player, "leader_reports")
         if self._deal is not Deal.TABLE:
             raise ResistanceRefusal("cards_to_host")
         count = action.count
@@ -1131,7 +1146,10 @@ class ResistanceState:
     # accusation ---------------------------------------------------------------
 
     def _apply_accuse(self, action: Accuse) -> list[Event]:
-        accused = self._check_known(action.player)
+        spy = self._check_known(action.player)
+        if spy not in self.current_players():
+            raise ResistanceRefusal("only_spies_accuse", player=spy, spies=self.current_players())
+        accused = self._check_known(action.accused)
         if self._roles is not None:
             if self._roles[accused] is Role.SPY:
                 raise ResistanceRefusal("accused_is_spy", player=accused)
@@ -1150,6 +1168,10 @@ class ResistanceState:
         return [AccusationMade(accused)]
 
     def _apply_confirm(self, action: ConfirmDoubleAgent) -> list[Event]:
+        player = self._check_known(action.player)
+        if player != self._accused:
+            raise ResistanceRefusal("only_accused_answers", player=player,
+                                    accused=self._accused)
         if not isinstance(action.was_double_agent, bool):
             raise ResistanceRefusal("answer_yes_or_no")
         accused = self._accused or ""
@@ -1179,7 +1201,7 @@ class ResistanceState:
     def to_json(self) -> JSON:
         return {
             "game": self.description.name,
-            "version": 1,
+            "version": VERSION,
             "players": list(self._players),
             "deal": self._deal.value,
             "double_agent": self._double_agent,
@@ -1208,7 +1230,9 @@ class ResistanceState:
     def from_json(cls, data: Mapping[str, Any]) -> ResistanceState:
         if data.get("game") != cls.description.name:
             raise GameError("That saved game is not a game of Resistance.")
-        if data.get("version") != 1:
+        if data.get("version") == 1:
+            return cls._from_version_1(data)
+        if data.get("version") != VERSION:
             raise GameError("That saved game comes from another version.")
         state = cls(data["players"], deal=Deal(data["deal"]),
                     double_agent=bool(data["double_agent"]))
@@ -1240,6 +1264,16 @@ class ResistanceState:
         )
         state._history = [action_from_json(cls, a) for a in data["history"]]
         return state
+
+    @classmethod
+    def _from_version_1(cls, data: Mapping[str, Any]) -> ResistanceState:
+        """A game saved before actions named their actor: its history is replayed with
+        each actor filled in as the state stood (the leader proposed, counted and reported;
+        the accused answered; the first spy, or in table mode the first player, accused),
+        and the result must be the saved game."""
+        fresh = cls(data["players"], deal=Deal(data["deal"]),
+                    double_agent=bool(data["double_agent"]))
+        return replay(fresh, data, _upgrade_version_1)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ResistanceState):
@@ -1310,6 +1344,21 @@ class ResistanceState:
             else ("sabotage" if self._cards[player] else "success")
         )
         return view
+
+
+def _upgrade_version_1(state: ResistanceState, record: JSON) -> JSON:
+    """A version-1 action record as version 2 writes it, its actor taken from ``state``."""
+    kind = record.get("type")
+    if kind == "ProposeTeam":
+        record["player"] = record.pop("leader")
+    elif kind in ("RecordVoteCount", "ReportSabotages"):
+        record["player"] = state.leader
+    elif kind == "Accuse":
+        record["accused"] = record.pop("player")
+        record["player"] = state.current_players()[0]
+    elif kind == "ConfirmDoubleAgent":
+        record["player"] = state.accused
+    return record
 
 
 def _vote_record_json(v: VoteRecord) -> JSON:

@@ -5,17 +5,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tests.host.toy import phone
 from tests.host.toy.engine import Add, Added, TenState
 from voice_host.games import Action, Event, GameState, IllegalAction
 from voice_host.host.core.adapter import BaseAdapter, Decision, GameAdapter, Prompt
 from voice_host.host.core.narration import Narrator
-from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.options import GameOptions, option
+from voice_host.host.core.registry import GameRegistration
 from voice_host.host.core.values import Line
 from voice_host.intent import IntentMatch, SlotValues
+
+
+@dataclass(frozen=True)
+class TenOptions(GameOptions):
+    title: ClassVar[str] = "Ten"
+
+    players: tuple[str, ...] = option((), "names in seating order, A,B", required=True)
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -86,7 +95,6 @@ REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"), companion=phone,
     state_class=TenState, new_game=new_game, adapter=Adapter, refusal_words=refusal_words,
     bots=bot_utterance,
-    options=(GameOption("players", "names in seating order, A,B", kind="names",
-                        required=True),),
+    options=TenOptions,
     demo_seats={"players": ["Ada", "Ben"]},
 )

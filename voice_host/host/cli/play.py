@@ -16,8 +16,9 @@ from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.options import add_arguments as game_options_arguments
+from voice_host.host.core.options import cli_values
 from voice_host.host.core.registry import (
-    GameRegistration,
     new_game,
     registration,
     registrations,
@@ -30,10 +31,6 @@ from voice_host.host.core.store import (
     saves_dir,
 )
 from voice_host.host.io import wiring
-
-
-def split_names(text: str) -> list[str]:
-    return [n.strip() for n in text.split(",") if n.strip()]
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -61,39 +58,20 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     companion_arguments(parser)
 
 
-def add_game_options(parser: argparse.ArgumentParser, reg: GameRegistration) -> None:
-    """The game's own options, from its registration."""
-    for option in reg.options:
-        if option.kind == "switch":
-            parser.add_argument(option.cli_flag, dest=option.name, help=option.help,
-                                action="store_false" if option.default else "store_true")
-            continue
-        kwargs: dict[str, Any] = {"dest": option.name, "help": option.help,
-                                  "default": option.default}
-        if option.required:
-            kwargs["required"] = True
-        if option.choices:
-            kwargs["choices"] = option.choices
-        if option.kind == "int":
-            kwargs["type"] = int
-        parser.add_argument(option.cli_flag, **kwargs)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     for reg in registrations():
         sub = games.add_parser(reg.name, help=reg.command_help())
-        add_game_options(sub, reg)
+        game_options_arguments(sub, reg.options)
         add_common(sub)
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The JSON-able options a game is created from (also kept in the save file)."""
-    opts: dict[str, Any] = {"deal": args.deal, "lang": args.lang}
-    for option in registration(args.game).options:
-        value = getattr(args, option.name)
-        opts[option.name] = split_names(value) if option.kind == "names" else value
-    return opts
+    """The JSON-able options a game is created from (also kept in the save file), checked
+    by the game's options (a SetupError with a sentence for a bad value)."""
+    return registration(args.game).complete(
+        {"deal": args.deal, "lang": args.lang,
+         **cli_values(args, registration(args.game).options)})
 
 
 def default_save_path(game: str) -> Path:
@@ -101,10 +79,10 @@ def default_save_path(game: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = game_options(args)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    options["seed"] = seed
     try:
+        options = game_options(args)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        options["seed"] = seed
         state = new_game(args.game, options)
     except SetupError as exc:
         print(exc.reason, file=sys.stderr)

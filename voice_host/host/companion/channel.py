@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameError, GameState, IllegalAction
+from voice_host.games.base import actor
 from voice_host.host.companion import games
 from voice_host.host.companion.address import (
     host_allowed,
@@ -261,8 +262,6 @@ class CompanionChannel(SeatRoom):
                 return False, self.words("refusal.not_started")
             try:
                 action = games.private_action(self.game, seat, choice, self._shadow)
-            except games.NotYourTurn:
-                return False, self.words("refusal.not_your_turn")
             except games.ChoiceError:
                 return False, self.words("refusal.unknown_choice")
             try:
@@ -347,7 +346,7 @@ class CompanionChannel(SeatRoom):
             state = self._state_cls.from_json(self._state_json)
         assert self._shadow is not None
         offered = games.choices(self.game, self._shadow, seat, self.words)
-        waiting = any(getattr(a, "player", None) == seat for a in self._queue)
+        waiting = any(actor(a) == seat for a in self._queue)
         return {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
@@ -393,8 +392,8 @@ class CompanionChannel(SeatRoom):
         try:
             trial.apply(action)
         except IllegalAction as exc:
-            seat = getattr(action, "player", None)
-            if isinstance(seat, str):
+            seat = actor(action)
+            if seat is not None:
                 self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
             return False
         return True

@@ -31,14 +31,6 @@ class ChoiceError(Exception):
         self.reason = reason
 
 
-class NotYourTurn(ChoiceError):
-    """A choice whose action does not name its player, sent when it is not that seat's
-    turn."""
-
-    def __init__(self) -> None:
-        super().__init__("not your turn")
-
-
 @dataclass(frozen=True)
 class Choice:
     """One input a seat may send now."""
@@ -93,17 +85,13 @@ def _phone(game: str) -> PhoneGame | None:
 
 
 def private_action(game: str, seat: str, choice: str, state: GameState | None = None) -> Action:
-    """The engine action a seat's choice stands for. Raises :class:`ChoiceError` for a
-    choice this page never offers, or when it is not ``seat``'s turn (some actions do not
-    name their player: the Speaker's answer, a team's guess)."""
+    """The engine action a seat's choice stands for, taken by ``seat`` (the engine decides
+    whether ``seat`` may take it). Raises :class:`ChoiceError` for a choice this page never
+    offers."""
     phone = _phone(game)
     if phone is None:
         raise ChoiceError("unknown")
-    action = phone.action(seat, choice, state)
-    if not hasattr(action, "player") and (state is None or seat not in state.current_players()):
-        # the engine cannot tell who sent it: only a player whose turn it is may
-        raise NotYourTurn()
-    return action
+    return phone.action(seat, choice, state)
 
 
 def is_private(game: str, action: Action) -> bool:

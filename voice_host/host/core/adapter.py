@@ -68,6 +68,17 @@ class Decision:
     refuse any of it)."""
 
 
+@dataclass(frozen=True)
+class Recording:
+    """What the game made of a free recording (a RECORD prompt's answer)."""
+
+    lines: tuple[Line, ...] = ()
+    """What to say: the playback when it was taken, the reason when it was refused."""
+    taken: bool = False
+    """The message was taken: one move of the game (an undo step). False when it was
+    refused (``lines`` say why) or not wanted now."""
+
+
 class GameAdapter(Protocol):
     """One game's voice: implemented in ``host/adapters/<game>/``, on :class:`BaseAdapter`."""
 
@@ -99,8 +110,8 @@ class GameAdapter(Protocol):
     def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
         ...
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        """A free recording arrived for a RECORD prompt."""
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        """A free recording arrived for a RECORD prompt: taken, or refused with a reason."""
         ...
 
     def on_timeout(self, state: GameState) -> Action | None:
@@ -167,8 +178,8 @@ class BaseAdapter:
     def host_step(self, state: GameState) -> list[Line]:
         return []
 
-    def on_recording(self, state: GameState, heard: Heard) -> list[Line]:
-        return []
+    def on_recording(self, state: GameState, heard: Heard) -> Recording:
+        return Recording()
 
     def on_timeout(self, state: GameState) -> Action | None:
         return None

@@ -8,6 +8,7 @@ tests. Modules are imported on first use, so listing the games costs nothing."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from voice_host.games import GameDescription, GameState, SetupError
 from voice_host.host.core.narration import forget_loaded as forget_narration
+from voice_host.host.core.options import GameOptions
 from voice_host.intent import SlotList, as_spoken
 from voice_host.intent.grammar import forget_loaded as forget_grammars
 
@@ -45,32 +47,6 @@ BotUtterance = Callable[["GameAdapter", GameState, "Prompt", random.Random], tup
 """Demo players: (speaker, what they say) for a prompt — a legal move phrased naturally."""
 
 
-@dataclass(frozen=True)
-class GameOption:
-    """One option of a game as the command line offers it (``--rounds 8``) and as the
-    JSON-able options keep it (``{"rounds": 8}``, in the save file too)."""
-
-    name: str
-    """Key in the options (``"double_agent"``); the flag is ``--double-agent``."""
-    help: str
-    """One line for ``--help``."""
-    default: Any = None
-    """Value when not given (``None``: the engine decides, e.g. a random first leader)."""
-    choices: tuple[str, ...] = ()
-    """Allowed values, when closed."""
-    kind: str = "text"
-    """``text``, ``int``, ``names`` (comma-separated player names, kept as a list) or
-    ``switch`` (a yes/no that defaults to ``default``; its flag turns it the other way)."""
-    required: bool = False
-    """Must be given (the seating)."""
-    flag: str = ""
-    """The command-line flag when not ``--<name>`` (``--no-double-agent``)."""
-
-    @property
-    def cli_flag(self) -> str:
-        return self.flag or "--" + self.name.replace("_", "-")
-
-
 def no_slot_lists(lang: str, state: GameState | None = None) -> tuple[SlotList, ...]:
     return ()
 
@@ -96,9 +72,9 @@ class GameRegistration:
     """The game's values in words for its refusals (icon names, colours...)."""
     bots: BotUtterance
     """Demo and test players."""
-    options: tuple[GameOption, ...] = ()
-    """The game's options with their defaults and help (besides ``deal`` and ``lang``,
-    which every game has)."""
+    options: type[GameOptions] = GameOptions
+    """The game's options dataclass: every option with its default, help and allowed values
+    (``deal``, ``lang`` and ``seed`` included), the one place they are defined and checked."""
     seat: Callable[[Sequence[str]], dict[str, Any]] = seat_players
     """The seating options for these players, in order (``simulate``, tests)."""
     demo_seats: Mapping[str, Any] = field(default_factory=dict)
@@ -142,12 +118,14 @@ class GameRegistration:
 
     def defaults(self) -> dict[str, Any]:
         """Every option at its default (the seating left out)."""
-        return {o.name: o.default for o in self.options if not o.required}
+        return {f.name: f.default for f in dataclasses.fields(self.options)
+                if not f.metadata["spec"].required}
 
     def complete(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``options`` with every option it leaves out at its default (a game saved by an
-        older version may lack a newer option), ``deal`` and ``lang`` included."""
-        return {"deal": "table", "lang": "en", **self.defaults(), **options}
+        """``options`` checked by the game's options dataclass (a :class:`SetupError` with a
+        sentence for a bad value), every option it leaves out at its default (a game saved by
+        an older version may lack a newer option)."""
+        return self.options.from_json(options).to_json()
 
     @property
     def table_size(self) -> int:
@@ -187,10 +165,18 @@ def registrations() -> tuple[GameRegistration, ...]:
 
 def make_adapter(game: str, options: Mapping[str, Any], *,
                  secret_sink: SecretSink | None = None) -> GameAdapter:
+    """The game's voice for one session; ``options["companion"]`` (not a game option: it is
+    not saved) says whether the companion pages run."""
     reg = registration(game)
-    return reg.adapter(reg.complete(options), secret_sink=secret_sink)
+    return reg.adapter({**reg.complete(_game_options(options)),
+                        "companion": bool(options.get("companion"))}, secret_sink=secret_sink)
 
 
 def new_game(game: str, options: Mapping[str, Any]) -> GameState:
     reg = registration(game)
-    return reg.new_game(reg.complete(options))
+    return reg.new_game(reg.complete(_game_options(options)))
+
+
+def _game_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's options without the session's ``companion`` flag."""
+    return {k: v for k, v in options.items() if k != "companion"}

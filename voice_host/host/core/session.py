@@ -247,16 +247,16 @@ class Session:
             if command is not None:  # "repeat", "pause", "stop the game"... not a message
                 return self.universal(command, prompt)
             before = self.snapshot()
-            lines = self.adapter.on_recording(self.state, heard)
-            if self.snapshot() != before:  # the message was taken: one move, one undo step
+            recording = self.adapter.on_recording(self.state, heard)
+            if recording.taken:  # the message was taken: one move, one undo step
                 self.log.write("recorded", speaker=heard.speaker, source=heard.source)
                 self.undo_stack.append(before)
                 del self.undo_stack[:-UNDO_DEPTH]
-            elif lines:  # refused (too long, the wrong player): the reason goes in the log
+            elif recording.lines:  # refused (too long, the wrong player): the reason is logged
                 self.log_refusal(RefusalRecord(
-                    reason=" ".join(line.text for line in lines), intent="record",
+                    reason=" ".join(line.text for line in recording.lines), intent="record",
                     speaker=heard.speaker))
-            self.say(lines)
+            self.say(list(recording.lines))
             self.save()
             return None
         assert matcher is not None

@@ -11,8 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from voice_host.games import GameError, SetupError
+from voice_host.host.core.registry import registration
+
 SAVE_FORMAT = "voice-host-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+"""Version of the save file. 2: every player action in the game's history names its actor
+(the engines' state version 2) and the options are the game's validated options. A version-1
+save is migrated on load (:func:`migrate`) and written back as version 2 at the next move."""
 
 
 class SaveError(Exception):
@@ -98,6 +104,8 @@ class SavedGame:
     def from_json(cls, data: Any) -> SavedGame:
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise SaveError("That file is not a voice-host saved game.")
+        if data.get("version") == 1:
+            data = migrate(data)
         if data.get("version") != SAVE_VERSION:
             raise SaveError("That saved game was made by another version of voice-host.")
         try:
@@ -126,6 +134,29 @@ class SavedGame:
                     and _is_rng(snap.get("rng"))):
                 raise SaveError("That saved game is damaged: its undo history cannot be read.")
         return saved
+
+
+def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A version-1 save as version 2: the game's state and every undo snapshot read by its
+    engine (which replays a version-1 history, naming each action's actor) and written in
+    the engine's current version; the options checked and completed by the game's options.
+    Raises SaveError (a sentence) when the old save cannot be read."""
+    try:
+        reg = registration(str(data.get("game")))
+    except SetupError:
+        raise SaveError(f"That saved game is for a game I do not know ({data.get('game')}).") \
+            from None
+    upgraded = dict(data)
+    try:
+        upgraded["options"] = reg.complete(reg.options.upgrade(data["options"]))
+        upgraded["state"] = reg.state_class.from_json(data["state"]).to_json()
+        upgraded["undo"] = [{**snap, "state": reg.state_class.from_json(snap["state"]).to_json()}
+                            for snap in data["undo"]]
+    except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        raise SaveError("That saved game, from an older version of voice-host, is damaged and "
+                        "cannot be read.") from exc
+    upgraded["version"] = SAVE_VERSION
+    return upgraded
 
 
 def save_game(path: Path, saved: SavedGame) -> None:

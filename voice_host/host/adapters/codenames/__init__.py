@@ -30,15 +30,32 @@ other refusal is the engine's, said by the session from ``[codenames.refusal]``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters.codenames import phone, prompts
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
-from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.options import GameOptions, option
+from voice_host.host.core.registry import GameRegistration
+
+
+@dataclass(frozen=True)
+class CodenamesOptions(GameOptions):
+    """Codenames' options (see :mod:`voice_host.host.core.options`)."""
+
+    title: ClassVar[str] = "Codenames"
+
+    red: tuple[str, ...] = option((), "red team, spymaster first: A,B", required=True)
+    blue: tuple[str, ...] = option((), "blue team, spymaster first: C,D", required=True)
+    first: str | None = option(None, "starting team (table mode: as the key card shows)",
+                               choices=("red", "blue"))
+    words: str = option("en", "word list", choices=("en", "fr"))
+    invalid_clue: str = option("refuse", "refuse an invalid clue, or apply the official "
+                               "penalty", choices=("refuse", "penalty"))
 
 
 def seat_teams(names: Sequence[str]) -> dict[str, Any]:
@@ -51,19 +68,11 @@ REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
     state_class=CodenamesState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
-    options=(
-        GameOption("red", "red team, spymaster first: A,B", kind="names", required=True),
-        GameOption("blue", "blue team, spymaster first: C,D", kind="names", required=True),
-        GameOption("first", "starting team (table mode: as the key card shows)",
-                   choices=("red", "blue")),
-        GameOption("words", "word list", default="en", choices=("en", "fr")),
-        GameOption("invalid_clue", "refuse an invalid clue (default) or apply the official "
-                   "penalty", default="refuse", choices=("refuse", "penalty")),
-    ),
+    options=CodenamesOptions,
     seat=seat_teams,
     slot_lists=prompts.slot_lists,
     demo_seats={"red": ["Hannah", "Thomas"], "blue": ["Sophie", "Oliver"]},
 )
 
-__all__ = ["GAME", "REGISTRATION", "Adapter", "bot_utterance", "new_game", "refusal_words",
-           "seat_teams"]
+__all__ = ["GAME", "REGISTRATION", "Adapter", "CodenamesOptions", "bot_utterance", "new_game",
+           "refusal_words", "seat_teams"]

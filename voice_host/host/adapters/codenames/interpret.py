@@ -1,10 +1,11 @@
 """What a Codenames utterance means now: the action it stands for, or what to answer.
 
-The rules are the engine's: an action is handed over as said and the session tries it on
-a copy of the game, saying the engine's refusal in the game's language. What stays here is
-what the engine cannot know: who is speaking (a guess is a team's action, so "spymasters
-don't guess" is the host's to say), an utterance that is no move of this phase (a clue of
-two words, no number), and what to confirm (an invalid clue played with the penalty)."""
+The rules are the engine's, who may act included: an action is handed over as said, by the
+player who said it, and the session tries it on a copy of the game, saying the engine's
+refusal in the game's language. A voice that did not say who it is speaks for the player the
+host asked: the spymaster, or during a guess the team (its first operative). What stays here
+is what the engine cannot know: an utterance that is no move of this phase (a clue of two
+words, no number), and what to confirm (an invalid clue played with the penalty)."""
 
 from __future__ import annotations
 
@@ -57,19 +58,18 @@ def reply(w: Words, key: str, **params: Any) -> Decision:
     return Decision(reply=(w.line(key, **params),))
 
 
-def _not_the_spymaster(w: Words, s: CodenamesState, speaker: str | None) -> Decision | None:
-    team = s.current_team
-    spymaster = s.spymaster(team)
-    if speaker is None or speaker == spymaster:
+def _not_the_spymaster(s: CodenamesState, speaker: str | None) -> Decision | None:
+    """A clue from someone who may not give one now: the clue as they said it, for the
+    engine to refuse by who said it (whatever else is wrong with the words)."""
+    if speaker is None or speaker in s.current_players():
         return None
-    return reply(w, "clue_wrong_speaker", speaker=speaker, spymaster=spymaster,
-                 team=w.team(team))
+    return Decision(action=GiveClue(speaker, "", None))
 
 
 def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
                     speaker: str | None) -> Decision:
     """A clue of two words, a number word, or no number: say what is wrong with it."""
-    wrong = _not_the_spymaster(w, s, speaker)
+    wrong = _not_the_spymaster(s, speaker)
     if wrong is not None:
         return wrong
     spymaster = s.spymaster(s.current_team)
@@ -87,7 +87,7 @@ def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
 
 
 def _clue(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
-    wrong = _not_the_spymaster(w, s, speaker)
+    wrong = _not_the_spymaster(s, speaker)
     if wrong is not None:
         return wrong
     team = s.current_team
@@ -97,7 +97,7 @@ def _clue(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) 
     number: int | None = None if raw in (None, "unlimited") else as_int(raw)
     if raw not in (None, "unlimited") and number is None:  # no number this host can read
         return reply(w, "clue_say_number", spymaster=spymaster, word=word)
-    action = GiveClue(team, word, number)
+    action = GiveClue(spymaster, word, number)
     # the engine's verdict on the word, asked before anything is said: a refused clue is
     # answered to the spymaster by name, an invalid one played with the penalty is confirmed
     problem = s.clue_problem(word)
@@ -113,52 +113,36 @@ def _clue(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) 
     return reply(w, "clue_refused", reason=w.refusal(problem), spymaster=spymaster)
 
 
+def _guesser(s: CodenamesState, speaker: str | None) -> str:
+    """Who guesses: the operative who spoke, or the team (its first operative)."""
+    return speaker or s.operatives(s.current_team)[0]
+
+
 def _guess(w: Words, s: CodenamesState, word: str, speaker: str | None) -> Decision:
-    wrong = _not_an_operative(w, s, speaker)
-    if wrong is not None:
-        return wrong
-    return Decision(action=Guess(s.current_team, s.find_word(word) or word))
+    return Decision(action=Guess(_guesser(s, speaker), s.find_word(word) or word))
 
 
 def _pass(w: Words, s: CodenamesState, speaker: str | None) -> Decision:
-    wrong = _not_an_operative(w, s, speaker)
-    if wrong is not None:
-        return wrong
-    return Decision(action=EndTurn(s.current_team))
-
-
-def _not_an_operative(w: Words, s: CodenamesState, speaker: str | None) -> Decision | None:
-    team = s.current_team
-    if speaker is None or speaker in s.operatives(team):
-        return None
-    if speaker == s.spymaster(team):
-        return reply(w, "guess_wrong_speaker_spymaster", speaker=speaker,
-                     operatives=w.names(s.operatives(team)))
-    return reply(w, "guess_wrong_speaker_other", speaker=speaker, team=w.team(team))
+    return Decision(action=EndTurn(_guesser(s, speaker)))
 
 
 def _colour(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
     spymaster = s.spymaster(s.current_team)
     word = s.pending_word or ""
-    if speaker is not None and speaker != spymaster:
-        return reply(w, "colour_wrong_speaker", speaker=speaker, spymaster=spymaster,
-                     word=word)
     if match.intent != "colour":
         return reply(w, "colour_first", spymaster=spymaster, word=word)
     colour = Colour(str(match.slots.get("colour")))
     confirm = w.t("confirm_assassin", word=word) if colour is Colour.ASSASSIN else None
-    return Decision(action=StateColour(word, colour), confirm=confirm)
+    return Decision(action=StateColour(speaker or spymaster, word, colour), confirm=confirm)
 
 
 def _penalty(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
     team = s.current_team
     spymaster = s.spymaster(team)
-    if speaker is not None and speaker != spymaster:
-        return reply(w, "penalty_wrong_speaker", speaker=speaker, spymaster=spymaster)
     if match.intent != "guess":
         return reply(w, "penalty_pass", spymaster=spymaster, team=w.team(team))
     word = str(match.slots.get("word", ""))
-    return Decision(action=CoverPenalty(s.find_word(word) or word))
+    return Decision(action=CoverPenalty(speaker or spymaster, s.find_word(word) or word))
 
 
 def as_int(value: object) -> int | None:

@@ -13,13 +13,12 @@ from voice_host.text import find
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
     if isinstance(state, CodenamesState):
-        team = state.team_of(seat)
-        if team is not None and choice == "end_turn":
-            return EndTurn(team)
-        if team is not None and choice.startswith("guess:"):
+        if choice == "end_turn":
+            return EndTurn(seat)
+        if choice.startswith("guess:"):
             word = choice[6:]
             if find(state.uncovered_words(), word) is not None:
-                return Guess(team, word)  # as sent: the engine folds it
+                return Guess(seat, word)  # as sent: the engine folds it
     raise ChoiceError("unknown")
 
 

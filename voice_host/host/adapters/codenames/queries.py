@@ -12,7 +12,6 @@ from voice_host.games.codenames import (
     GiveClue,
     Guess,
     StateColour,
-    Team,
 )
 from voice_host.host.adapters.codenames.words import Words
 from voice_host.host.core.adapter import narrow
@@ -22,16 +21,17 @@ from voice_host.host.core.values import Line
 def describe(w: Words, state: GameState, action: Action) -> str:
     s = narrow(state, CodenamesState)
     if isinstance(action, GiveClue):
-        return w.t("describe_clue", spymaster=s.spymaster(Team(action.team)), word=action.word,
+        return w.t("describe_clue", spymaster=action.player, word=action.word,
                    number=w.number(action.number))
     if isinstance(action, Guess):
-        return w.t("describe_guess", team=w.team(Team(action.team)), word=action.word)
+        return w.t("describe_guess", team=w.team(s.team_of(action.player) or s.current_team),
+                   word=action.word)
     if isinstance(action, EndTurn):
-        return w.t("describe_pass", team=w.team(Team(action.team)))
+        return w.t("describe_pass", team=w.team(s.team_of(action.player) or s.current_team))
     if isinstance(action, StateColour):
         return w.t("describe_colour", word=action.word, colour=w.colour(Colour(action.colour)))
     if isinstance(action, CoverPenalty):
-        return w.t("describe_penalty", spymaster=s.spymaster(s.current_team), word=action.word)
+        return w.t("describe_penalty", spymaster=action.player, word=action.word)
     return type(action).__name__
 
 

@@ -21,8 +21,9 @@ into the session's :class:`~voice_host.host.core.adapter.GameAdapter`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
@@ -38,7 +39,25 @@ from voice_host.host.adapters.ici_londres.interpret import (
 from voice_host.host.adapters.ici_londres.narrate import describe as describe_move
 from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
-from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.options import GameOptions, option
+from voice_host.host.core.registry import GameRegistration
+
+MAX_ROUNDS = 48
+"""Most rounds a game may have (four times round a table of twelve)."""
+
+
+@dataclass(frozen=True)
+class IciLondresOptions(GameOptions):
+    """Ici Londres' options (see :mod:`voice_host.host.core.options`)."""
+
+    title: ClassVar[str] = "Ici Londres"
+
+    players: tuple[str, ...] = option((), "names in seating order, A,B,C", required=True)
+    first: str | None = option(None, "first Speaker (default: the first name)")
+    mode: str = option("fragments", "first transmission type",
+                       choices=("fragments", "competing", "double-zero", "countdown"))
+    rounds: int | None = option(None, "rounds (default 12, 10 with 5 players)", low=1,
+                                high=MAX_ROUNDS)
 
 
 def new_game(options: dict[str, Any]) -> IciLondresState:
@@ -78,17 +97,10 @@ REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
     state_class=IciLondresState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
-    options=(
-        GameOption("players", "names in seating order, A,B,C", kind="names", required=True),
-        GameOption("first", "first Speaker (default: the first name)"),
-        GameOption("mode", "first transmission type (default fragments)",
-                   default="fragments",
-                   choices=("fragments", "competing", "double-zero", "countdown")),
-        GameOption("rounds", "rounds (default 12, 10 with 5)", kind="int"),
-    ),
+    options=IciLondresOptions,
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver"]},
     slot_lists=slot_lists,
 )
 
-__all__ = ["REGISTRATION", "Adapter", "bot_utterance", "coded_sentence", "new_game",
-           "refusal_words"]
+__all__ = ["REGISTRATION", "Adapter", "IciLondresOptions", "bot_utterance", "coded_sentence",
+           "new_game", "refusal_words"]

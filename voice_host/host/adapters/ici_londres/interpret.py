@@ -2,9 +2,9 @@
 recording is taken (or refused as too long), the countdown running out is ``TimeUp``.
 
 The rules' refusals are the engine's alone (the session tries every move on a copy first and
-says the engine's refusal in the game's language); the host refuses here only what it cannot
-turn into a move: a pick before the coded sentence, an answer when no icon waits for one, or
-from someone who is not the Speaker (the answer does not say who gave it)."""
+says the engine's refusal in the game's language, who may act included); the host refuses here
+only what it cannot turn into a move: a pick before the coded sentence, an answer when no icon
+waits for one. An answer nobody claims is the Speaker's."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
 from voice_host.games.icons import ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
-from voice_host.host.core.adapter import Decision, narrow
+from voice_host.host.core.adapter import Decision, Recording, narrow
 from voice_host.host.core.values import Heard, Line, Style
 from voice_host.intent import IntentMatch, SlotList, SlotValue, SlotValues
 from voice_host.speech.types import SAMPLE_RATE
@@ -64,9 +64,8 @@ def decide(voice: IciLondresWords, state: GameState, match: IntentMatch,
         pending = s.pending_icon
         if pending is None:  # no icon to answer for: nothing to turn into a move
             return _reply(voice, "refuse.no_answer_now")
-        if speaker is not None and speaker != s.speaker:
-            return _reply(voice, "refuse.only_speaker_answers", speaker=s.speaker)
-        return Decision(action=JudgePick(pending[1], match.slots.get("choice") == "yes"))
+        return Decision(action=JudgePick(speaker or s.speaker, pending[1],
+                                         match.slots.get("choice") == "yes"))
     return _reply(voice, "refuse.not_now")
 
 
@@ -76,27 +75,29 @@ def _reply(voice: IciLondresWords, key: str, **params: Any) -> Decision:
 
 
 
-def take_recording(voice: IciLondresWords, state: GameState, heard: Heard) -> list[Line]:
-    """The Speaker's coded sentence: "je répète", then the radio playback."""
+def take_recording(voice: IciLondresWords, state: GameState, heard: Heard) -> Recording:
+    """The Speaker's coded sentence: "je répète", then the radio playback. Taking it is the
+    round's "recorded" fact in ``host_state``: picks wait for it."""
     s = narrow(state, IciLondresState)
     if s.phase() != "guess" or voice.recorded(s):
-        return []
+        return Recording()
     if heard.speaker and not same(heard.speaker, s.speaker):
-        return [voice.line("record_wrong_player", speaker=s.speaker)]
+        return Recording((voice.line("record_wrong_player", speaker=s.speaker),))
     sentence = " ".join(heard.text.split())  # typed text, or a caption; "" for raw audio
     seconds = 0.0 if heard.recording is None else len(heard.recording) / SAMPLE_RATE
     if (len(sentence) > MAX_SENTENCE_CHARS or len(sentence.split()) > MAX_SENTENCE_WORDS
             or seconds > MAX_SENTENCE_SECONDS):
         # one sentence, as the rules say: a speech would be read back for minutes
-        return [voice.line("record_too_long", speaker=s.speaker, words=MAX_SENTENCE_WORDS)]
+        return Recording((voice.line("record_too_long", speaker=s.speaker,
+                                     words=MAX_SENTENCE_WORDS),))
     voice.host_state["recorded"] = s.round_number
     voice.host_state["sentence"] = sentence
     repeat = voice.narrator.text(f"{NS}.radio.repeat", lang=RADIO_LANG)
     if heard.recording is not None or not sentence:
-        return [Line(repeat, lang=RADIO_LANG, style=Style.RADIO,
-                     recording=heard.recording, effect="radio")]
-    return [Line(repeat, lang=RADIO_LANG, style=Style.RADIO),
-            Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)]
+        return Recording((Line(repeat, lang=RADIO_LANG, style=Style.RADIO,
+                               recording=heard.recording, effect="radio"),), taken=True)
+    return Recording((Line(repeat, lang=RADIO_LANG, style=Style.RADIO),
+                      Line(sentence, lang=voice.narrator.lang, style=Style.RADIO)), taken=True)
 
 
 def time_up(voice: IciLondresWords, state: GameState) -> Action | None:

@@ -15,7 +15,7 @@ from voice_host.host.companion.games import Choice, ChoiceError, Words
 def action(seat: str, choice: str, state: GameState | None) -> Action:
     if (choice in ("answer:hit", "answer:miss") and isinstance(state, IciLondresState)
             and state.pending_icon is not None):
-        return JudgePick(state.pending_icon[1], choice == "answer:hit")
+        return JudgePick(seat, state.pending_icon[1], choice == "answer:hit")
     if choice.startswith("pick:"):
         # only the ids are checked here (icons the page knows); how many icons a pick may
         # name, and not twice the same, are the engine's rules (refused with its sentence)

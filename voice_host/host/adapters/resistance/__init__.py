@@ -31,8 +31,10 @@ engine's: its refusals are said by :func:`voice_host.host.core.refusals.refusal_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from voice_host.games import GameState, IllegalAction, SetupError
 from voice_host.games.base import Deal, find_player
@@ -43,7 +45,32 @@ from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.queries import Queries
 from voice_host.host.adapters.resistance.words import GAME
 from voice_host.host.core.narration import Narrator
-from voice_host.host.core.registry import GameOption, GameRegistration
+from voice_host.host.core.options import GameOptions, option
+from voice_host.host.core.registry import GameRegistration
+
+
+@dataclass(frozen=True)
+class ResistanceOptions(GameOptions):
+    """Resistance's options (see :mod:`voice_host.host.core.options`)."""
+
+    title: ClassVar[str] = "Resistance"
+
+    players: tuple[str, ...] = option((), "names in seating order, A,B,C,D,E", required=True)
+    double_agent: bool = option(True, "the simpler variant", flag="--no-double-agent")
+    first: str | None = option(None, "first leader (default: random)")
+    votes: str = option("together", "together: on the host's count everyone shows their vote "
+                        "at once, then says it, in any order; count: the same show of thumbs, "
+                        "and the leader says how many voted yes", choices=("together", "count"))
+    night_pause: float = option(5.0, "seconds each look lasts in the night phase", low=1.0,
+                                high=30.0)
+
+    @classmethod
+    def upgrade(cls, data: Mapping[str, Any]) -> dict[str, Any]:
+        """Games saved in the old one-by-one vote mode (``votes: names``) vote together."""
+        upgraded = dict(data)
+        if upgraded.get("votes") == "names":
+            upgraded["votes"] = "together"
+        return upgraded
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -74,18 +101,9 @@ REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
     state_class=ResistanceState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bots.bot_utterance, companion=phone,
-    options=(
-        GameOption("players", "names in seating order, A,B,C,D,E", kind="names",
-                   required=True),
-        GameOption("double_agent", "the simpler variant", default=True, kind="switch",
-                   flag="--no-double-agent"),
-        GameOption("first", "first leader (default: random)"),
-        GameOption("votes", "together (default): on the host's count everyone shows their "
-                   "vote at once, then says it, in any order; count: the same show of thumbs, "
-                   "and the leader says how many voted yes", default="together",
-                   choices=("together", "count")),
-    ),
+    options=ResistanceOptions,
     demo_seats={"players": ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]},
 )
 
-__all__ = ["GAME", "NIGHT_PAUSES", "REGISTRATION", "Adapter", "new_game", "refusal_words"]
+__all__ = ["GAME", "NIGHT_PAUSES", "REGISTRATION", "Adapter", "ResistanceOptions", "new_game",
+           "refusal_words"]

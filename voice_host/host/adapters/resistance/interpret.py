@@ -1,9 +1,11 @@
 """What the players said, as a move of the Resistance engine.
 
 Only what cannot become a move at all is answered here (no number heard, a vote without yes
-or no, a count the dealt roles cannot produce as secret cards, a voice that is not the
-accused's); every rule of the game is the engine's, and the session says its refusals in
-the game's language after trying the move on a copy of the game."""
+or no, a count the dealt roles cannot produce as secret cards); every rule of the game is the
+engine's, who may act included, and the session says its refusals in the game's language
+after trying the move on a copy of the game. A move's actor is the player who spoke or, when
+the voice did not say who it is, the player the host asked (the leader, the accused, the first
+spy)."""
 
 from __future__ import annotations
 
@@ -51,7 +53,7 @@ class Interpret(Prompts, Narrate):
             return self._propose(s, match, speaker)
         if phase == Phase.VOTE and self.count_votes and intent in ("mission_result",
                                                                      "vote_count"):
-            return self._vote_count(s, match)
+            return self._vote_count(s, match, speaker)
         if phase == Phase.VOTE and intent == "vote":
             if self.count_votes:
                 return Decision(reply=(self._line("count_individual", leader=s.leader),))
@@ -59,17 +61,14 @@ class Interpret(Prompts, Narrate):
         if phase == Phase.MISSION and intent == "mission_result":
             if self.companion:
                 return Decision(reply=(self._line("mission_on_phones"),))
-            return self._mission(s, match)
+            return self._mission(s, match, speaker)
         if phase == Phase.ACCUSE and intent == "accuse":
             return self._accuse(s, match, speaker)
         if phase == Phase.ANSWER and intent == "answer":
-            if speaker is not None and s.accused is not None and speaker != s.accused:
-                return Decision(reply=(self._line("answer_only_accused", speaker=speaker,
-                                                  player=s.accused),))
             choice = match.slots.get("choice")
             if choice not in ("yes", "no"):
                 return Decision(reply=(self._line("answer_reminder", player=s.accused),))
-            action = ConfirmDoubleAgent(choice == "yes")
+            action = ConfirmDoubleAgent(speaker or s.accused or "", choice == "yes")
             return Decision(action=action, confirm=self.describe(s, action))
         return Decision(reply=self._not_now(s))
 
@@ -102,25 +101,30 @@ class Interpret(Prompts, Narrate):
             return False
         return any(w.isdigit() or w in NUMBER_WORDS for w in words)
 
-    def _vote_count(self, s: ResistanceState, match: IntentMatch) -> Decision:
+    def _vote_count(self, s: ResistanceState, match: IntentMatch,
+                    speaker: str | None) -> Decision:
         value = match.slots.get("yes", match.slots.get("sabotages"))
         if not isinstance(value, int) or isinstance(value, bool) or (
                 match.intent == "mission_result" and not self._said_number(match)):
             return Decision(reply=(self._line("count_need_number"),))
-        action = RecordVoteCount(value)
+        action = RecordVoteCount(speaker or s.leader or "", value)
         return Decision(action=action, confirm=self.describe(s, action))
 
-    def _mission(self, s: ResistanceState, match: IntentMatch) -> Decision:
+    def _mission(self, s: ResistanceState, match: IntentMatch,
+                 speaker: str | None) -> Decision:
         count = match.slots.get("sabotages")
         if not isinstance(count, int) or isinstance(count, bool):
             return Decision(reply=(self._line("mission_reminder", leader=s.leader),))
-        report = ReportSabotages(count)
+        report = ReportSabotages(speaker or s.leader or "", count)
         confirm = self.describe(s, report)
         if s.deal is Deal.TABLE:
             return Decision(action=report, confirm=confirm)
         # Host mode: the count becomes secret cards, the sabotages given to the spies on the
         # team in seat order. A count the dealt roles cannot produce has no such cards; it is
-        # answered without saying why, which would tell who the spies are.
+        # answered without saying why, which would tell who the spies are. Only the leader
+        # reports (the engine's refusal, tried on the report itself).
+        if report.player != s.leader:
+            return Decision(action=report)
         team = s.proposed_team or ()
         spies = [p for p in team if s.role_of(p) is Role.SPY]
         if not 0 <= count <= len(spies):
@@ -131,12 +135,9 @@ class Interpret(Prompts, Narrate):
 
     def _accuse(self, s: ResistanceState, match: IntentMatch, speaker: str | None) -> Decision:
         spies = s.spies()
-        if spies and speaker is not None and speaker not in spies:
-            return Decision(reply=(self._line("only_spies_accuse", speaker=speaker,
-                                              spies=self._names(spies)),))
         player = find_player(s.players, match.slots.get("player"))
         if player is None:
             example = next((p for p in s.players if p not in (spies or ())), s.players[0])
             return Decision(reply=(self._line("accuse_reminder", example=example),))
-        action = Accuse(player)
+        action = Accuse(speaker or s.current_players()[0], player)
         return Decision(action=action, confirm=self.describe(s, action))

@@ -237,7 +237,7 @@ class Narrate(ResistanceWords):
     def describe(self, state: GameState, action: Action) -> str:
         s = narrow(state, ResistanceState)
         if isinstance(action, ProposeTeam):
-            return self._text("describe_team", leader=action.leader,
+            return self._text("describe_team", leader=action.player,
                               team=self._names(action.team), mission=s.mission)
         if isinstance(action, CastVote):
             return self._text("describe_vote_yes" if action.approve else "describe_vote_no",
@@ -252,10 +252,10 @@ class Narrate(ResistanceWords):
         if isinstance(action, PlayMissionCard):
             return self._text("describe_card", player=action.player)
         if isinstance(action, Accuse):
-            return self._text("describe_accuse", player=action.player)
+            return self._text("describe_accuse", player=action.accused)
         if isinstance(action, ConfirmDoubleAgent):
             key = "describe_answer_yes" if action.was_double_agent else "describe_answer_no"
-            return self._text(key, player=s.accused or "")
+            return self._text(key, player=action.player)
         if isinstance(action, Setup):
             return self._text("describe_setup")
         return type(action).__name__
