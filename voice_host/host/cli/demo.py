@@ -82,6 +82,7 @@ class ScriptedPlayers:
             text = "yes" if self.understood_as_meant else self.rng.choice(
                 ["no", "no that's wrong"])
         else:
+            assert prompt is not None  # the session names the prompt of every listen
             adapter = self.session.adapter
             speaker, text = registration(adapter.game).bots(
                 adapter, self.session.state, prompt, self.rng)

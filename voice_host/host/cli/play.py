@@ -8,7 +8,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voice_host.games import SetupError
 from voice_host.host.cli import models as models_cmd
@@ -30,7 +30,11 @@ from voice_host.host.core.store import (
     check_save_path,
     saves_dir,
 )
+from voice_host.host.core.values import Line
 from voice_host.host.io import wiring
+
+if TYPE_CHECKING:
+    from voice_host.host.companion.channel import CompanionChannel
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -93,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     return run_session(config, state, rng=random.Random(seed), fresh=True)
 
 
-def join_lines(session: Session, companion: Any) -> list[Any]:
+def join_lines(session: Session, companion: CompanionChannel) -> list[Line]:
     """What the host says so players can join the companion page (or, in a resumed game
     whose seats were kept, that the phones keep them)."""
     line = session.narrator.line

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from voice_host.host.core.adapter import Prompt
     from voice_host.intent import PhaseGrammar
     from voice_host.speech.decision import Judgement
     from voice_host.speech.types import Samples, Transcript
@@ -127,7 +128,7 @@ class ListenRequest:
     purpose: str = "command"
     """"command" (the prompt's question), "confirm" (a yes/no confirmation) or "slice" (a
     short listen while the host also waits for the phones: SILENCE after ``timeout``)."""
-    prompt: Any = None
+    prompt: Prompt | None = None
     """The adapter's Prompt being answered (scripted players read it)."""
 
 

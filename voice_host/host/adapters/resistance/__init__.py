@@ -39,11 +39,9 @@ from typing import Any, ClassVar
 from voice_host.games import GameState, IllegalAction, SetupError
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
-from voice_host.host.adapters.resistance import bots, phone
-from voice_host.host.adapters.resistance.interpret import Interpret
+from voice_host.host.adapters.resistance import bots, interpret, narrate, phone, prompts, queries
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
-from voice_host.host.adapters.resistance.queries import Queries
-from voice_host.host.adapters.resistance.words import GAME
+from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.options import GameOptions, option
 from voice_host.host.core.registry import GameRegistration
@@ -86,9 +84,22 @@ def new_game(options: dict[str, Any]) -> GameState:
     return state
 
 
-class Adapter(Interpret, Queries):
-    """The Resistance host (see the module docstring): prompts, interpretation, narration
-    and queries, each from its own module."""
+class Adapter(ResistanceWords):
+    """The Resistance host (see the module docstring): the words of :class:`ResistanceWords`,
+    and each protocol method its concern module's function."""
+
+    opening = narrate.opening
+    chance = narrate.chance
+    host_step = narrate.host_step
+    describe = narrate.describe
+    narrate = narrate.narrate
+    prompt = prompts.prompt
+    slot_values = prompts.slot_values
+    interpret = interpret.interpret
+    score = queries.score
+    status = queries.status
+    board = queries.board
+    tried = queries.tried
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:

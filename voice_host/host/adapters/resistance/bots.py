@@ -60,8 +60,8 @@ def _team(voice: ResistanceWords, s: ResistanceState, leader: str, rng: random.R
         else rng.sample(others, size)
     team = [p for p in s.players if p in chosen]
     if with_leader and rng.random() < 0.5:
-        team = [p for p in team if p != leader] + [voice._text("bot.me")]
-    return _said(voice, "team", rng, team=voice._names(team))
+        team = [p for p in team if p != leader] + [voice.text("bot.me")]
+    return _said(voice, "team", rng, team=voice.names(team))
 
 
 def _sabotages(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -> str:
@@ -75,4 +75,4 @@ def _sabotages(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -
         return _said(voice, "sabotages_0", rng)
     if count == 1:
         return _said(voice, "sabotages_1", rng)
-    return _said(voice, "sabotages_n", rng, number=voice._text(f"bot.number.{count}"))
+    return _said(voice, "sabotages_n", rng, number=voice.text(f"bot.number.{count}"))

@@ -23,8 +23,8 @@ from voice_host.games.resistance import (
     ResistanceState,
     Role,
 )
-from voice_host.host.adapters.resistance.narrate import Narrate
-from voice_host.host.adapters.resistance.prompts import Prompts
+from voice_host.host.adapters.resistance import narrate, prompts
+from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import Decision, narrow
 from voice_host.host.core.values import Line
 from voice_host.intent import IntentMatch
@@ -42,102 +42,110 @@ MISSION_WORDS = ("sabotag", "fail", "success", "succeed", "pass", "card", "missi
 """Word beginnings that show a sentence is about mission cards, not a vote count."""
 
 
-class Interpret(Prompts, Narrate):
-    """Intent -> Decision for the current phase."""
-
-    def interpret(self, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
-        s = narrow(state, ResistanceState)
-        phase = s.phase()
-        intent = match.intent
-        if phase == Phase.TEAM and intent == "propose_team":
-            return self._propose(s, match, speaker)
-        if phase == Phase.VOTE and self.count_votes and intent in ("mission_result",
-                                                                     "vote_count"):
-            return self._vote_count(s, match, speaker)
-        if phase == Phase.VOTE and intent == "vote":
-            if self.count_votes:
-                return Decision(reply=(self._line("count_individual", leader=s.leader),))
-            return self._vote(s, match, speaker)
-        if phase == Phase.MISSION and intent == "mission_result":
-            if self.companion:
-                return Decision(reply=(self._line("mission_on_phones"),))
-            return self._mission(s, match, speaker)
-        if phase == Phase.ACCUSE and intent == "accuse":
-            return self._accuse(s, match, speaker)
-        if phase == Phase.ANSWER and intent == "answer":
-            choice = match.slots.get("choice")
-            if choice not in ("yes", "no"):
-                return Decision(reply=(self._line("answer_reminder", player=s.accused),))
-            action = ConfirmDoubleAgent(speaker or s.accused or "", choice == "yes")
-            return Decision(action=action, confirm=self.describe(s, action))
-        return Decision(reply=self._not_now(s))
-
-    def _not_now(self, s: ResistanceState) -> tuple[Line, ...]:
-        prompt = self.prompt(s)
-        if prompt is None:
-            return ()
-        return prompt.reminder or prompt.lines
-
-    def _propose(self, s: ResistanceState, match: IntentMatch, speaker: str | None) -> Decision:
-        team = tuple(match.slots.get("players") or ())
-        # whoever spoke proposes: the engine refuses anyone but the leader
-        return Decision(action=ProposeTeam(speaker or s.leader or "", team))
-
-    def _vote(self, s: ResistanceState, match: IntentMatch, speaker: str | None) -> Decision:
-        order = self.voting_order(s)
+def interpret(w: ResistanceWords, state: GameState, match: IntentMatch,
+              speaker: str | None) -> Decision:
+    s = narrow(state, ResistanceState)
+    phase = s.phase()
+    intent = match.intent
+    if phase == Phase.TEAM and intent == "propose_team":
+        return _propose(w, s, match, speaker)
+    if phase == Phase.VOTE and w.count_votes and intent in ("mission_result",
+                                                            "vote_count"):
+        return _vote_count(w, s, match, speaker)
+    if phase == Phase.VOTE and intent == "vote":
+        if w.count_votes:
+            return Decision(reply=(w.line("count_individual", leader=s.leader),))
+        return _vote(w, s, match, speaker)
+    if phase == Phase.MISSION and intent == "mission_result":
+        if w.companion:
+            return Decision(reply=(w.line("mission_on_phones"),))
+        return _mission(w, s, match, speaker)
+    if phase == Phase.ACCUSE and intent == "accuse":
+        return _accuse(w, s, match, speaker)
+    if phase == Phase.ANSWER and intent == "answer":
         choice = match.slots.get("choice")
-        named = find_player(s.players, match.slots.get("player"))  # "Ben votes yes"
-        voter = named or (speaker if speaker is not None else order[0])
         if choice not in ("yes", "no"):
-            return Decision(reply=(self._line("vote_reminder", players=self._names(order),
-                                              player=voter),))
-        return Decision(action=CastVote(voter, choice == "yes"))
+            return Decision(reply=(w.line("answer_reminder", player=s.accused),))
+        action = ConfirmDoubleAgent(speaker or s.accused or "", choice == "yes")
+        return Decision(action=action, confirm=narrate.describe(w, s, action))
+    return Decision(reply=_not_now(w, s))
 
-    def _said_number(self, match: IntentMatch) -> bool:
-        """True when the words hold a number and no mission word ("one sabotage" answers
-        another question than "how many voted yes?")."""
-        words = match.text.lower().split()
-        if any(w.startswith(MISSION_WORDS) for w in words):
-            return False
-        return any(w.isdigit() or w in NUMBER_WORDS for w in words)
 
-    def _vote_count(self, s: ResistanceState, match: IntentMatch,
-                    speaker: str | None) -> Decision:
-        value = match.slots.get("yes", match.slots.get("sabotages"))
-        if not isinstance(value, int) or isinstance(value, bool) or (
-                match.intent == "mission_result" and not self._said_number(match)):
-            return Decision(reply=(self._line("count_need_number"),))
-        action = RecordVoteCount(speaker or s.leader or "", value)
-        return Decision(action=action, confirm=self.describe(s, action))
+def _not_now(w: ResistanceWords, s: ResistanceState) -> tuple[Line, ...]:
+    prompt = prompts.prompt(w, s)
+    if prompt is None:
+        return ()
+    return prompt.reminder or prompt.lines
 
-    def _mission(self, s: ResistanceState, match: IntentMatch,
-                 speaker: str | None) -> Decision:
-        count = match.slots.get("sabotages")
-        if not isinstance(count, int) or isinstance(count, bool):
-            return Decision(reply=(self._line("mission_reminder", leader=s.leader),))
-        report = ReportSabotages(speaker or s.leader or "", count)
-        confirm = self.describe(s, report)
-        if s.deal is Deal.TABLE:
-            return Decision(action=report, confirm=confirm)
-        # Host mode: the count becomes secret cards, the sabotages given to the spies on the
-        # team in seat order. A count the dealt roles cannot produce has no such cards; it is
-        # answered without saying why, which would tell who the spies are. Only the leader
-        # reports (the engine's refusal, tried on the report itself).
-        if report.player != s.leader:
-            return Decision(action=report)
-        team = s.proposed_team or ()
-        spies = [p for p in team if s.role_of(p) is Role.SPY]
-        if not 0 <= count <= len(spies):
-            return Decision(reply=(self._line("mission_not_fit"),))
-        saboteurs = set(spies[:count])
-        cards = [PlayMissionCard(p, p in saboteurs) for p in team]
-        return Decision(action=cards[0], then=tuple(cards[1:]), confirm=confirm)
 
-    def _accuse(self, s: ResistanceState, match: IntentMatch, speaker: str | None) -> Decision:
-        spies = s.spies()
-        player = find_player(s.players, match.slots.get("player"))
-        if player is None:
-            example = next((p for p in s.players if p not in (spies or ())), s.players[0])
-            return Decision(reply=(self._line("accuse_reminder", example=example),))
-        action = Accuse(speaker or s.current_players()[0], player)
-        return Decision(action=action, confirm=self.describe(s, action))
+def _propose(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
+             speaker: str | None) -> Decision:
+    team = tuple(match.slots.get("players") or ())
+    # whoever spoke proposes: the engine refuses anyone but the leader
+    return Decision(action=ProposeTeam(speaker or s.leader or "", team))
+
+
+def _vote(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
+          speaker: str | None) -> Decision:
+    order = w.voting_order(s)
+    choice = match.slots.get("choice")
+    named = find_player(s.players, match.slots.get("player"))  # "Ben votes yes"
+    voter = named or (speaker if speaker is not None else order[0])
+    if choice not in ("yes", "no"):
+        return Decision(reply=(w.line("vote_reminder", players=w.names(order),
+                                      player=voter),))
+    return Decision(action=CastVote(voter, choice == "yes"))
+
+
+def _said_number(w: ResistanceWords, match: IntentMatch) -> bool:
+    """True when the words hold a number and no mission word ("one sabotage" answers
+    another question than "how many voted yes?")."""
+    words = match.text.lower().split()
+    if any(w.startswith(MISSION_WORDS) for w in words):
+        return False
+    return any(w.isdigit() or w in NUMBER_WORDS for w in words)
+
+
+def _vote_count(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
+                speaker: str | None) -> Decision:
+    value = match.slots.get("yes", match.slots.get("sabotages"))
+    if not isinstance(value, int) or isinstance(value, bool) or (
+            match.intent == "mission_result" and not _said_number(w, match)):
+        return Decision(reply=(w.line("count_need_number"),))
+    action = RecordVoteCount(speaker or s.leader or "", value)
+    return Decision(action=action, confirm=narrate.describe(w, s, action))
+
+
+def _mission(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
+             speaker: str | None) -> Decision:
+    count = match.slots.get("sabotages")
+    if not isinstance(count, int) or isinstance(count, bool):
+        return Decision(reply=(w.line("mission_reminder", leader=s.leader),))
+    report = ReportSabotages(speaker or s.leader or "", count)
+    confirm = narrate.describe(w, s, report)
+    if s.deal is Deal.TABLE:
+        return Decision(action=report, confirm=confirm)
+    # Host mode: the count becomes secret cards, the sabotages given to the spies on the
+    # team in seat order. A count the dealt roles cannot produce has no such cards; it is
+    # answered without saying why, which would tell who the spies are. Only the leader
+    # reports (the engine's refusal, tried on the report itself).
+    if report.player != s.leader:
+        return Decision(action=report)
+    team = s.proposed_team or ()
+    spies = [p for p in team if s.role_of(p) is Role.SPY]
+    if not 0 <= count <= len(spies):
+        return Decision(reply=(w.line("mission_not_fit"),))
+    saboteurs = set(spies[:count])
+    cards = [PlayMissionCard(p, p in saboteurs) for p in team]
+    return Decision(action=cards[0], then=tuple(cards[1:]), confirm=confirm)
+
+
+def _accuse(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
+            speaker: str | None) -> Decision:
+    spies = s.spies()
+    player = find_player(s.players, match.slots.get("player"))
+    if player is None:
+        example = next((p for p in s.players if p not in (spies or ())), s.players[0])
+        return Decision(reply=(w.line("accuse_reminder", example=example),))
+    action = Accuse(speaker or s.current_players()[0], player)
+    return Decision(action=action, confirm=narrate.describe(w, s, action))

@@ -9,78 +9,76 @@ from voice_host.host.core.adapter import Prompt, narrow
 from voice_host.intent import SlotValues
 
 
-class Prompts(ResistanceWords):
-    """The questions of each phase (who is expected, what to remind them)."""
+def slot_values(w: ResistanceWords, state: GameState) -> SlotValues:
+    return SlotValues(players=tuple(state.players))
 
-    def slot_values(self, state: GameState) -> SlotValues:
-        return SlotValues(players=tuple(state.players))
 
-    def prompt(self, state: GameState) -> Prompt | None:
-        s = narrow(state, ResistanceState)
-        phase = s.phase()
-        leader = s.leader or ""
-        n_votes = len(s.vote_history)
-        if phase == Phase.TEAM:
-            if self._night_pending(s):
-                return None
-            size = s.team_size()
-            lines = [self._line("team_prompt", leader=leader, mission=s.mission, size=size,
-                                variant=self._variant(s))]
-            reminder = [self._line("team_reminder", leader=leader, mission=s.mission, size=size)]
-            if s.two_sabotages_needed():
-                lines.append(self._line("two_needed"))
-                reminder.append(self._line("two_needed"))
-            return Prompt(lines=tuple(lines), phase="team", expected=(leader,),
-                          key=f"team|{s.mission}|{n_votes}", reminder=tuple(reminder))
-        if phase == Phase.VOTE:
-            if self.count_votes:
-                return Prompt(
-                    lines=(self._line("count_prompt", leader=leader),),
-                    phase=self.count_phase(), expected=(leader,), key=f"count|{n_votes}",
-                    reminder=(self._line("count_reminder", leader=leader,
-                                         players=len(s.players)),))
-            order = self.voting_order(s)
-            voter = order[0]
-            still = self._names(order)
-            if not s.votes:
-                line = self._line("vote_tell", player=voter)
-            elif len(order) == 1:
-                line = self._line("vote_last", player=voter)
-            else:
-                line = self._line("vote_waiting", players=still, player=voter)
-            return Prompt(lines=(line,), phase="vote", expected=tuple(order),
-                          key=f"vote|{n_votes}|{len(s.votes)}",
-                          reminder=(self._line("vote_reminder", players=still,
-                                               player=voter),))
-        if phase == Phase.MISSION and self.companion:
-            waiting = s.current_players()
-            lines = [self._line("mission_companion", team=self._names(s.proposed_team or ()))]
-            if s.two_sabotages_needed():
-                lines.append(self._line("two_needed"))
-            return Prompt(lines=tuple(lines), phase="mission", expected=tuple(waiting),
-                          key=f"mission|{s.mission}",
-                          reminder=(self._line("mission_companion_waiting",
-                                               players=self._names(waiting)),))
-        if phase == Phase.MISSION:
-            team = s.proposed_team or ()
-            lines = [self._line("mission_table", team=self._names(team), leader=leader)]
-            if s.two_sabotages_needed():
-                lines.append(self._line("two_needed"))
-            lines.append(self._line("mission_prompt", leader=leader))
-            expected = (leader, *[p for p in team if p != leader])
-            return Prompt(lines=tuple(lines), phase="mission", expected=expected,
-                          key=f"mission|{s.mission}",
-                          reminder=(self._line("mission_reminder", leader=leader),))
-        if phase == Phase.ACCUSE:
-            spies = s.spies()
-            expected = tuple(spies) if spies else tuple(s.players)
-            example = next((p for p in s.players if p not in (spies or ())), s.players[0])
-            return Prompt(lines=(self._line("accuse_prompt"),), phase="accuse",
-                          expected=expected, key="accuse",
-                          reminder=(self._line("accuse_reminder", example=example),))
-        if phase == Phase.ANSWER:
-            accused = s.accused or ""
-            return Prompt(lines=(self._line("answer_prompt", player=accused),), phase="answer",
-                          expected=(accused,), key="answer",
-                          reminder=(self._line("answer_reminder", player=accused),))
-        return None
+def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
+    s = narrow(state, ResistanceState)
+    phase = s.phase()
+    leader = s.leader or ""
+    n_votes = len(s.vote_history)
+    if phase == Phase.TEAM:
+        if w.night_pending(s):
+            return None
+        size = s.team_size()
+        lines = [w.line("team_prompt", leader=leader, mission=s.mission, size=size,
+                        variant=w.variant(s))]
+        reminder = [w.line("team_reminder", leader=leader, mission=s.mission, size=size)]
+        if s.two_sabotages_needed():
+            lines.append(w.line("two_needed"))
+            reminder.append(w.line("two_needed"))
+        return Prompt(lines=tuple(lines), phase="team", expected=(leader,),
+                      key=f"team|{s.mission}|{n_votes}", reminder=tuple(reminder))
+    if phase == Phase.VOTE:
+        if w.count_votes:
+            return Prompt(
+                lines=(w.line("count_prompt", leader=leader),),
+                phase=w.count_phase(), expected=(leader,), key=f"count|{n_votes}",
+                reminder=(w.line("count_reminder", leader=leader,
+                                 players=len(s.players)),))
+        order = w.voting_order(s)
+        voter = order[0]
+        still = w.names(order)
+        if not s.votes:
+            line = w.line("vote_tell", player=voter)
+        elif len(order) == 1:
+            line = w.line("vote_last", player=voter)
+        else:
+            line = w.line("vote_waiting", players=still, player=voter)
+        return Prompt(lines=(line,), phase="vote", expected=tuple(order),
+                      key=f"vote|{n_votes}|{len(s.votes)}",
+                      reminder=(w.line("vote_reminder", players=still,
+                                       player=voter),))
+    if phase == Phase.MISSION and w.companion:
+        waiting = s.current_players()
+        lines = [w.line("mission_companion", team=w.names(s.proposed_team or ()))]
+        if s.two_sabotages_needed():
+            lines.append(w.line("two_needed"))
+        return Prompt(lines=tuple(lines), phase="mission", expected=tuple(waiting),
+                      key=f"mission|{s.mission}",
+                      reminder=(w.line("mission_companion_waiting",
+                                       players=w.names(waiting)),))
+    if phase == Phase.MISSION:
+        team = s.proposed_team or ()
+        lines = [w.line("mission_table", team=w.names(team), leader=leader)]
+        if s.two_sabotages_needed():
+            lines.append(w.line("two_needed"))
+        lines.append(w.line("mission_prompt", leader=leader))
+        expected = (leader, *[p for p in team if p != leader])
+        return Prompt(lines=tuple(lines), phase="mission", expected=expected,
+                      key=f"mission|{s.mission}",
+                      reminder=(w.line("mission_reminder", leader=leader),))
+    if phase == Phase.ACCUSE:
+        spies = s.spies()
+        expected = tuple(spies) if spies else tuple(s.players)
+        example = next((p for p in s.players if p not in (spies or ())), s.players[0])
+        return Prompt(lines=(w.line("accuse_prompt"),), phase="accuse",
+                      expected=expected, key="accuse",
+                      reminder=(w.line("accuse_reminder", example=example),))
+    if phase == Phase.ANSWER:
+        accused = s.accused or ""
+        return Prompt(lines=(w.line("answer_prompt", player=accused),), phase="answer",
+                      expected=(accused,), key="answer",
+                      reminder=(w.line("answer_reminder", player=accused),))
+    return None

@@ -27,16 +27,16 @@ class ResistanceWords(BaseAdapter):
         self.companion = bool(options.get("companion")) and options.get("deal") == "host"
         self.look_pause = float(options.get("night_pause", 5.0))
 
-    def _line(self, key: str, /, **params: Any) -> Line:
+    def line(self, key: str, /, **params: Any) -> Line:
         return self.narrator.line(f"resistance.{key}", **params)
 
-    def _text(self, key: str, /, **params: Any) -> str:
+    def text(self, key: str, /, **params: Any) -> str:
         return self.narrator.text(f"resistance.{key}", **params)
 
-    def _names(self, names: Sequence[str]) -> str:
+    def names(self, names: Sequence[str]) -> str:
         return self.narrator.names(list(names))
 
-    def _variant(self, state: ResistanceState) -> int:
+    def variant(self, state: ResistanceState) -> int:
         """A variant index that depends only on the game (so a resumed game says the same)."""
         return len(state.vote_history) + state.mission - 1
 
@@ -57,6 +57,6 @@ class ResistanceWords(BaseAdapter):
         votes = state.votes
         return [p for p in players[start:] + players[:start] if p not in votes]
 
-    def _night_pending(self, state: ResistanceState) -> bool:
+    def night_pending(self, state: ResistanceState) -> bool:
         return (state.phase() == Phase.TEAM and state.mission == 1
                 and not state.vote_history and not self.host_state.get("night_done"))
