@@ -181,7 +181,7 @@ def test_a_french_count_game_refuses_too_many_yes_votes_in_french(tmp_path: Path
                  votes="count")
     assert run.session.state.phase() == "mission"
     assert_only_french(run, [("yes_count_range", {"players": 5})])
-    assert "Il n'y a que 5 joueurs, donc entre 0 et 5 votes pour." in run.text
+    assert "Il n'y a que 5 joueurs, donc entre zéro et 5 votes pour." in run.text
 
 
 def _host_game_at_the_accusation() -> tuple[ResistanceState, list[str], list[str]]:

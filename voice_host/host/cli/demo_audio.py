@@ -21,13 +21,14 @@ import re
 import shutil
 import subprocess
 import tempfile
+import wave
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from voice_host.speech.types import AudioFormatError
-from voice_host.speech.wav import decode_wav, resample, to_int16, write_wav
+from voice_host.speech.wav import decode_wav, resample, to_int16
 
 RATE = 22_050
 """The assembled file's sample rate: the narrator's own (Piper and espeak-ng), so its voice
@@ -135,29 +136,24 @@ def sox_writes_vorbis() -> bool:
 
 def assemble(out: Path, *, name: str = "game", ogg: bool | None = None) -> Assembled | None:
     """Write the whole game as one file in ``out`` (see the module docstring); None when
-    there is nothing to assemble."""
+    there is nothing to assemble. The audio is written piece by piece (a long game never
+    sits in memory whole)."""
     pieces = in_order(out)
     if not pieces:
         return None
-    gap = np.zeros(int(GAP * RATE), dtype=np.int16)
-    audio: list[np.ndarray] = []
-    placed: list[Piece] = []
-    position = 0.0
-    for piece in pieces:
-        try:
-            decoded, rate = decode_wav(piece.path.read_bytes())
-        except (AudioFormatError, OSError):
-            continue  # a piece that cannot be read is left out, not the whole game
-        samples = to_int16(resample(decoded, rate, RATE))
-        if not len(samples):
-            continue
-        placed.append(Piece(piece.path, piece.speaker, piece.text, position))
-        audio.extend([samples, gap])
-        position += (len(samples) + len(gap)) / RATE
-    if not placed:
-        return None
-    whole = np.concatenate(audio)
-    chapters = _chapters(placed)
+    use_ogg = sox_writes_vorbis() if ogg is None else ogg
+    target = out / f"{name}.{'ogg' if use_ogg else 'wav'}"
+    with tempfile.TemporaryDirectory(prefix="voice-host-demo-") as tmp:
+        wav = Path(tmp) / "game.wav" if use_ogg else target.with_name(target.name + ".part")
+        placed, position = _write_pieces(pieces, wav)
+        if not placed:
+            wav.unlink(missing_ok=True)
+            return None
+        chapters = _chapters(placed)
+        if use_ogg:
+            _write_ogg(wav, target, chapters, Path(tmp))
+        else:
+            wav.replace(target)
     transcript = out / f"{name}-transcript.txt"
     with transcript.open("w", encoding="utf-8") as f:
         f.write(f"# {name}: the whole game, {_stamp(position)} long. Chapters:\n")
@@ -166,13 +162,31 @@ def assemble(out: Path, *, name: str = "game", ogg: bool | None = None) -> Assem
         for piece in placed:
             who = f"({piece.text})" if piece.speaker == "cue" else f"{piece.speaker}: {piece.text}"
             f.write(f"[{_stamp(piece.start)}] {who}\n")
-    use_ogg = sox_writes_vorbis() if ogg is None else ogg
-    target = out / f"{name}.{'ogg' if use_ogg else 'wav'}"
-    if use_ogg:
-        _write_ogg(whole, target, chapters)
-    else:
-        write_wav(target, whole, RATE)
     return Assembled(target, transcript, position, target.stat().st_size, len(chapters))
+
+
+def _write_pieces(pieces: list[Piece], path: Path) -> tuple[list[Piece], float]:
+    """Append every readable piece to one 16-bit mono WAV at ``RATE``, a gap after each;
+    return the pieces with their start times, and the total length."""
+    gap = np.zeros(int(GAP * RATE), dtype=np.int16).tobytes()
+    placed: list[Piece] = []
+    position = 0.0
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        for piece in pieces:
+            try:
+                decoded, rate = decode_wav(piece.path.read_bytes())
+            except (AudioFormatError, OSError):
+                continue  # a piece that cannot be read is left out, not the whole game
+            samples = to_int16(resample(decoded, rate, RATE))
+            if not len(samples):
+                continue
+            placed.append(Piece(piece.path, piece.speaker, piece.text, position))
+            out.writeframes(samples.astype("<i2").tobytes() + gap)
+            position += (len(samples) + len(gap) // 2) / RATE
+    return placed, position
 
 
 def _chapters(placed: list[Piece]) -> list[tuple[float, str]]:
@@ -188,16 +202,13 @@ def _chapters(placed: list[Piece]) -> list[tuple[float, str]]:
     return chapters
 
 
-def _write_ogg(samples: np.ndarray, target: Path, chapters: list[tuple[float, str]]) -> None:
-    with tempfile.TemporaryDirectory(prefix="voice-host-demo-") as tmp:
-        wav = Path(tmp) / "game.wav"
-        write_wav(wav, samples, RATE)
-        comments = Path(tmp) / "comments.txt"
-        lines = ["TITLE=voice-host demo game"]
-        for n, (start, title) in enumerate(chapters, 1):
-            lines += [f"CHAPTER{n:03d}={_stamp(start)}", f"CHAPTER{n:03d}NAME={title}"]
-        comments.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        partial = target.with_suffix(".ogg.part")
-        subprocess.run(["sox", str(wav), "-C", "3", "--comment-file", str(comments),
-                        "-t", "vorbis", str(partial)], check=True, capture_output=True)
-        partial.replace(target)
+def _write_ogg(wav: Path, target: Path, chapters: list[tuple[float, str]], tmp: Path) -> None:
+    comments = tmp / "comments.txt"
+    lines = ["TITLE=voice-host demo game"]
+    for n, (start, title) in enumerate(chapters, 1):
+        lines += [f"CHAPTER{n:03d}={_stamp(start)}", f"CHAPTER{n:03d}NAME={title}"]
+    comments.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    partial = target.with_suffix(".ogg.part")
+    subprocess.run(["sox", str(wav), "-C", "3", "--comment-file", str(comments),
+                    "-t", "vorbis", str(partial)], check=True, capture_output=True)
+    partial.replace(target)
