@@ -837,7 +837,7 @@ class SeatMoves:
 @pytest.mark.parametrize("answer", ["yes", "no"])
 def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
     opts: dict[str, Any] = {"deal": "host", "lang": "en", "players": list(PLAYERS),
-                            "double_agent": True, "first": "Ada", "votes": "names",
+                            "double_agent": True, "first": "Ada", "votes": "together",
                             "seed": 3}
     channel = CompanionChannel("resistance", PLAYERS, host="127.0.0.1", port=0)
     channel.start()

@@ -109,17 +109,16 @@ class Session:
 
     def say(self, lines: Sequence[Line]) -> None:
         lines = list(lines)
-        if not lines:
-            return
         for line in lines:
             if line.style != "private":
                 self.log.write("narration", text=line.text, lang=line.lang)
-        self.output.emit(lines)
+        if lines:
+            self.output.emit(lines)
 
     def say_key(self, key: str, **params: Any) -> None:
         self.say([self.narrator.line(key, **params)])
 
-    # ------------------------------------------------------------------ persistence
+    # ------------------------------------------------------------------ persistence, grammar
 
     def snapshot(self) -> dict[str, Any]:
         return {"state": self.state.to_json(), "rng": rng_to_json(self.rng.getstate()),
@@ -141,8 +140,6 @@ class Session:
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
             paused=self.paused, narration=self.narrator.turns))
-
-    # ------------------------------------------------------------------ grammar
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
         """The phase's grammar with the game's values now, and its matcher (both cached by
