@@ -554,6 +554,8 @@ class PacedSource(ArraySource):
         return super()._read_frame()
 
 
+SPECULATE_ENV = "VOICE_HOST_BENCH_SPECULATE"
+"""``0`` (``--no-speculate``): Whisper does not decode during the trailing silence."""
 PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
 """Set in the workers by ``--prompt on|off``: Whisper gets the phase's words as its
 previous-text prompt (the host's default otherwise)."""
@@ -575,7 +577,8 @@ def make_ears(system: str) -> Any:
         from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
 
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
-        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "") not in ("", "0"))
+        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "1") != "0",
+                               speculate=os.environ.get(SPECULATE_ENV, "1") != "0")
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
         return Ears(whisper, open_vocabulary=mode == "open")
@@ -1032,6 +1035,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "decoding): the routes, and with --calibrate the sweep")
     parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
                         help="with --from-results: decide with these SearchTuning values")
+    parser.add_argument("--no-speculate", action="store_true",
+                        help="Whisper waits for the end of the utterance before decoding")
     parser.add_argument("--realtime", action="store_true",
                         help="deliver the audio at the pace of speech (the latency then "
                              "shows the work done during the trailing silence; slow)")
@@ -1118,6 +1123,8 @@ def run(args: argparse.Namespace) -> int:
     cases = subset(cases, only=args.only, limit=args.limit)
     if args.compute:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
+    if args.no_speculate:
+        os.environ[SPECULATE_ENV] = "0"
     synthesize_all([(c.text, c.voice) for c in cases])
     if any(c.noise == "babble" for c in cases):
         babble_track()
@@ -1159,6 +1166,7 @@ def run(args: argparse.Namespace) -> int:
         f" --compute {args.compute}" if args.compute else "") + (
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
+        " --no-speculate" if args.no_speculate else "") + (
         f" --limit {args.limit}" if args.limit else "") + (
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
         f" --systems {args.systems}" if args.systems else "") + (
