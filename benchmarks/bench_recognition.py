@@ -23,6 +23,15 @@ What it does:
   with its open-vocabulary language model and the same matcher (baseline), and Vosk likewise
   when a Vosk model is installed. ``grammar+open`` combines the two PocketSphinx decodes of
   each utterance: an intent is acted on only when both agree (its cost is the sum of both).
+  Each Whisper system is reported three ways from the same decodes: its free transcript read
+  as a typed line (``/free``), its grammar search's sentence (``/grammar``), and the two
+  decided together (the system itself, the host's way).
+* **Calibration**: ``--calibrate`` (on ``--split calib``) decides the two readings again with
+  every combination of ``CALIBRATION_GRID`` and prints the best within the chatter limits;
+  ``--from-results FILE.json`` does the same, or ``--tuning`` tries one setting, from a saved
+  run without decoding again. ``--prompt on|off``, ``--compute int8|float32``,
+  ``--no-speculate`` and ``--realtime`` (audio at the pace of speech) compare designs;
+  ``--only`` and ``--limit`` keep a subset one can afford.
 * **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
   condition, and per game, phase and SNR; false actions on chatter (share of chatter
   utterances that produced any intent); latency from the end of the utterance (the endpointer's
