@@ -23,6 +23,15 @@ What it does:
   with its open-vocabulary language model and the same matcher (baseline), and Vosk likewise
   when a Vosk model is installed. ``grammar+open`` combines the two PocketSphinx decodes of
   each utterance: an intent is acted on only when both agree (its cost is the sum of both).
+  Each Whisper system is reported three ways from the same decodes: its free transcript read
+  as a typed line (``/free``), its grammar search's sentence (``/grammar``), and the two
+  decided together (the system itself, the host's way).
+* **Calibration**: ``--calibrate`` (on ``--split calib``) decides the two readings again with
+  every combination of ``CALIBRATION_GRID`` and prints the best within the chatter limits;
+  ``--from-results FILE.json`` does the same, or ``--tuning`` tries one setting, from a saved
+  run without decoding again. ``--prompt on|off``, ``--compute int8|float32``,
+  ``--no-speculate`` and ``--realtime`` (audio at the pace of speech) compare designs;
+  ``--only`` and ``--limit`` keep a subset one can afford.
 * **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
   condition, and per game, phase and SNR; false actions on chatter (share of chatter
   utterances that produced any intent); latency from the end of the utterance (the endpointer's
@@ -592,6 +601,8 @@ class PacedSource(ArraySource):
         return super()._read_frame()
 
 
+SPECULATE_ENV = "VOICE_HOST_BENCH_SPECULATE"
+"""``0`` (``--no-speculate``): Whisper does not decode during the trailing silence."""
 PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
 """Set in the workers by ``--prompt on|off``: Whisper gets the phase's words as its
 previous-text prompt (the host's default otherwise)."""
@@ -613,7 +624,8 @@ def make_ears(system: str) -> Any:
         from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
 
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
-        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "") not in ("", "0"))
+        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "1") != "0",
+                               speculate=os.environ.get(SPECULATE_ENV, "1") != "0")
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
         return PhaseEars(whisper, open_vocabulary=mode == "open")
@@ -1107,6 +1119,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "decoding): the routes, and with --calibrate the sweep")
     parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
                         help="with --from-results: decide with these SearchTuning values")
+    parser.add_argument("--no-speculate", action="store_true",
+                        help="Whisper waits for the end of the utterance before decoding")
     parser.add_argument("--realtime", action="store_true",
                         help="deliver the audio at the pace of speech (the latency then "
                              "shows the work done during the trailing silence; slow)")
@@ -1193,6 +1207,8 @@ def run(args: argparse.Namespace) -> int:
     cases = subset(cases, only=args.only, limit=args.limit)
     if args.compute:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
+    if args.no_speculate:
+        os.environ[SPECULATE_ENV] = "0"
     synthesize_all([(c.text, c.voice) for c in cases])
     if any(c.noise == "babble" for c in cases):
         babble_track()
@@ -1234,6 +1250,7 @@ def run(args: argparse.Namespace) -> int:
         f" --compute {args.compute}" if args.compute else "") + (
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
+        " --no-speculate" if args.no_speculate else "") + (
         f" --limit {args.limit}" if args.limit else "") + (
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
         f" --systems {args.systems}" if args.systems else "") + (

@@ -65,10 +65,10 @@ FESTIVAL = ["ked_diphone", "cmu_us_slt_arctic_hts"]
 """Debian's Festival voices, a second synthesizer (installed by the test command)."""
 if shutil.which("text2wave") is not None:
     VOICES += [(name, 0, 0) for name in FESTIVAL]
-MIN_RATE = 0.75
-"""Share of the commands (x voices) that must come back right: the set's rate was measured
-at 84% (59 of 70, int8, tiny.en, without the prompt) on this kind of machine, most misses
-in espeak-ng's formant voices; one utterance more or less is 1.4 points."""
+MIN_RATE = 0.85
+"""Share of the commands (x voices) that must come back right. Measured on this kind of
+machine (tiny.en, the phase's words as prompt): 67 of 70 (96%) with int8 kernels, 66 of
+70 (94%) with float32; one utterance more or less is 1.4 points."""
 
 
 pytestmark = pytest.mark.model
@@ -127,6 +127,7 @@ def test_spoken_commands_are_understood_at_a_rate(
                 right += 1
             else:
                 missed.append((text, record["transcript"], record["intent"], record["slots"]))
+    print(f"\n{right}/{total} spoken commands understood; missed: {missed}")
     assert right >= MIN_RATE * total, f"{right}/{total} understood; missed: {missed}"
 
 
