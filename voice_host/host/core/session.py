@@ -103,7 +103,7 @@ class Session:
         self.screen = sys.stderr
         """The host's own screen, for what is shown there but never said (a move code)."""
         self.last_heard: Heard | None = None
-        """The last utterance or typed line (a move code is given only for a typed one)."""
+        """The last utterance or line typed (move codes are given for typed ones only)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -142,8 +142,7 @@ class Session:
             paused=self.paused, narration=self.narrator.turns))
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
-        """The phase's grammar with the game's values now, and its matcher (both cached by
-        the grammar)."""
+        """The phase's grammar with the game's values now, and its matcher (both cached)."""
         pg = self.grammar.phase(phase, self.adapter.slot_values(self.state))
         return pg, pg.matcher
 
