@@ -106,22 +106,13 @@ def test_the_host_rooms_import_downwards_only(room: str, forbidden: tuple[str, .
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
-NOT_YET_SPLIT = frozenset({
-    "host/companion/channel.py", "host/companion/seats.py", "host/companion/server.py"})
-"""Modules still over the limit (issue 19: the companion page was being hardened in
-parallel, so it was not split with the rest). The test fails when one of them gets short
-enough, so that the list only ever shrinks."""
-
-
 def test_no_host_module_is_over_400_lines() -> None:
     long: dict[str, int] = {}
     for path in (PACKAGE / "host").rglob("*.py"):
         lines = len(path.read_text(encoding="utf-8").splitlines())
         if lines > 400:
             long[str(path.relative_to(PACKAGE))] = lines
-    assert set(long) <= NOT_YET_SPLIT, f"split these modules (docs/design.md): {long}"
-    assert set(long) == NOT_YET_SPLIT, \
-        f"{sorted(NOT_YET_SPLIT - set(long))} is short now: take it off NOT_YET_SPLIT"
+    assert not long, f"split these modules (docs/design.md): {long}"
 
 
 def test_the_design_document_exists() -> None:
