@@ -48,6 +48,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie
+from voice_host.text import plain as text_plain
 
 # --------------------------------------------------------------------------- the decoder
 
@@ -565,11 +566,9 @@ def candidate(meaning: M | None, key: Callable[[M], Hashable],
 
 
 def plain(text: str) -> str:
-    """Decoder text as the matcher's input: lowercase words, punctuation dropped."""
-    folded = []
-    for char in text.lower():
-        folded.append(char if (char.isalnum() or char in "'’") else " ")
-    return " ".join("".join(folded).split())
+    """Decoder text as the matcher's input: lowercase words, punctuation dropped (the one
+    transcript form of :func:`voice_host.text.plain`)."""
+    return text_plain(text)
 
 
 def without_loops(text: str) -> str:

@@ -23,21 +23,18 @@ inside the grammar, and may the text end here?*
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from voice_host.speech.types import ANY_WORD_RULE
+from voice_host.text import WORD_CHARS, fold_marked
 
 ANY_WORD = "\x00any"
 """The automaton's label for an open slot's word."""
 
 _SEPARATOR = " "
 _INVALID = "\x01"
-_LIGATURES = {"œ": "oe", "æ": "ae", "ß": "ss", "’": "'", "‘": "'", "ʼ": "'", "`": "'"}
-_SEPARATORS = set(" \t\n.,!?;:-\"«»…()[]/")
-_WORD_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789'")
 _ELISIONS = ("l'", "d'", "j'", "qu'", "c'", "s'", "n'", "m'", "t'")
 
 
@@ -267,23 +264,9 @@ class WordGraph:
 
 def fold_text(text: str) -> str:
     """Fold decoder text the way the grammar's words are written: lowercase, accents and
-    ligatures stripped, separators as spaces, any other character as an invalid mark."""
-    out: list[str] = []
-    for char in text:
-        lower = char.lower()
-        if lower in _LIGATURES:
-            out.append(_LIGATURES[lower])
-            continue
-        base = "".join(c for c in unicodedata.normalize("NFKD", lower)
-                       if not unicodedata.combining(c))
-        for c in base:
-            if c in _WORD_CHARS:
-                out.append(c)
-            elif c in _SEPARATORS or c.isspace():
-                out.append(_SEPARATOR)
-            else:
-                out.append(_INVALID)
-    return "".join(out)
+    ligatures stripped, separators as spaces, any other character as an invalid mark
+    (:func:`voice_host.text.fold_marked`, the folding every layer shares)."""
+    return fold_marked(text, _INVALID)
 
 
 class _Trie:
@@ -349,7 +332,7 @@ class TokenConstraint:
             else:
                 for after in self._word_ends(position):
                     out.add((after, None, False))
-        elif char in _WORD_CHARS:
+        elif char in WORD_CHARS:
             if node is None and not wild:
                 child = self._trie(state).children.get(char)
                 if child is not None:
