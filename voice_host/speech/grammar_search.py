@@ -28,14 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voice_host.speech.types import ANY_WORD_RULE
-from voice_host.text import WORD_CHARS, fold_marked
+from voice_host.text import ELISIONS, WORD_CHARS, fold_marked
 
 ANY_WORD = "\x00any"
 """The automaton's label for an open slot's word."""
 
 _SEPARATOR = " "
 _INVALID = "\x01"
-_ELISIONS = ("l'", "d'", "j'", "qu'", "c'", "s'", "n'", "m'", "t'")
+_ELISIONS = ELISIONS
 
 
 class JsgfError(ValueError):
