@@ -102,12 +102,14 @@ HARMLESS = frozenset({"help", "repeat", "score", "status", "read_board", "list_t
                       "faster", "louder", "quieter", "pause", "resume"})
 """Intents that only make the host talk or wait; every other one changes the game."""
 TARGETS: dict[str, dict[str, float]] = {
-    "en": {"clean": 0.97, "babble 12": 0.90, "babble 6": 0.75, "reverb": 0.93,
-           "false_actions": 0.01, "p95_ms": 250, "rss_mb": 500},
+    "en": {"clean": 0.95, "babble 12": 0.85, "babble 6": 0.70, "reverb": 0.93,
+           "false_actions": 0.01, "harmful_false_actions": 0.005, "p95_ms": 300,
+           "rss_mb": 500},
     "fr": {"clean": 0.90, "false_actions": 0.02, "p95_ms": 500, "rss_mb": 500},
 }
-"""Issue targets for the host's default recognizer per language (Whisper tiny.en for
-English, Whisper base for French)."""
+"""Issue targets (issue 17) for the host's default recognizer per language (Whisper tiny.en
+for English, Whisper base for French); French latency and both memory figures are older
+issues' targets."""
 CACHE = HERE / "cache"
 RESULTS = HERE / "results"
 
@@ -953,6 +955,11 @@ def target_lines(s: dict[str, Any], targets: dict[str, float], lang: str = "en")
     out.append(f"- false actions on chatter: {fa:.1%} (target <= "
                f"{targets['false_actions']:.0%}) "
                f"{'met' if fa <= targets['false_actions'] else 'MISSED'}")
+    if "harmful_false_actions" in targets:
+        harm = s["harmful_false_actions"] / max(1, s["chatter"])
+        limit = targets["harmful_false_actions"]
+        out.append(f"- false actions that change the game: {harm:.1%} (target <= {limit:.1%}) "
+                   f"{'met' if harm <= limit else 'MISSED'}")
     out.append(f"- latency p95: {s['latency_p95_ms']:.0f} ms (target <= "
                f"{targets['p95_ms']:.0f} ms) "
                f"{'met' if s['latency_p95_ms'] <= targets['p95_ms'] else 'MISSED'}")
