@@ -187,8 +187,8 @@ def test_clean_targets_are_read_on_the_natural_voices() -> None:
     def cell(commands: int, accepted: int) -> dict[str, int]:
         return {"commands": commands, "accepted": accepted, "chatter": 4, "false_actions": 0}
 
-    summary = {"commands": 30, "accepted": 20, "chatter": 12, "false_actions": 0,
-               "latency_p95_ms": 200.0, "peak_rss_mb": 300.0,
+    summary = {"commands": 30, "accepted": 20, "chatter": 12, "false_actions": 1,
+               "harmful_false_actions": 1, "latency_p95_ms": 200.0, "peak_rss_mb": 300.0,
                "per_condition": {"clean": {"commands": 30, "accepted": 20, "chatter": 12,
                                            "false_actions": 0}},
                "per_synthesizer": {"kokoro": {"clean": cell(10, 10)},
@@ -196,6 +196,9 @@ def test_clean_targets_are_read_on_the_natural_voices() -> None:
                                    "espeak-ng": {"clean": cell(10, 1)}}}
     lines = bench.target_lines(summary, bench.TARGETS["en"], "en")
     assert lines[0].startswith("- acceptance clean (kokoro, festival voices): 95.0%")
+    # 1 of 12 chatter lines acted on, and it changed the game: both targets missed
+    assert "- false actions on chatter: 8.3% (target <= 1%) MISSED" in lines
+    assert "- false actions that change the game: 8.3% (target <= 0.5%) MISSED" in lines
     french = bench.target_lines(summary, bench.TARGETS["fr"], "fr")
     assert french[0].startswith("- acceptance clean (kokoro voices): 100.0%")
     table = bench.synthesizer_table({"whisper:grammar": summary})
