@@ -232,6 +232,10 @@ def test_slow_headers_after_a_first_request_are_cut_and_a_phone_is_served(
             sock.bind((f"127.0.0.{2 + i % 7}", 0))
             sock.connect(("127.0.0.1", channel.port))
             sock.sendall(first)
+            # the first answer (or the server closing it): the server has taken this
+            # connection in before the next one, so the phone below comes after all of them
+            if not sock.recv(65536):
+                raise ConnectionResetError
             sock.sendall(b"GET /api/strings HTTP/1.1\r\nX-Slow: 1\r\n")  # then nothing
             drips.append(sock)
         except OSError:
