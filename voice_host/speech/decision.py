@@ -48,7 +48,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie
-from voice_host.text import plain as text_plain
+from voice_host.text import plain
 
 # --------------------------------------------------------------------------- the decoder
 
@@ -563,12 +563,6 @@ def candidate(meaning: M | None, key: Callable[[M], Hashable],
 
 
 # --------------------------------------------------------------------------- text
-
-
-def plain(text: str) -> str:
-    """Decoder text as the matcher's input: lowercase words, punctuation dropped (the one
-    transcript form of :func:`voice_host.text.plain`)."""
-    return text_plain(text)
 
 
 def without_loops(text: str) -> str:

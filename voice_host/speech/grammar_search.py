@@ -35,7 +35,6 @@ ANY_WORD = "\x00any"
 
 _SEPARATOR = " "
 _INVALID = "\x01"
-_ELISIONS = ELISIONS
 
 
 class JsgfError(ValueError):
@@ -349,7 +348,7 @@ class TokenConstraint:
                     out.add((state, child, False))
                 # an elision written together with its word: "l'elephant"
                 for word in node.words:
-                    if word.endswith("'") and word in _ELISIONS:
+                    if word.endswith("'") and word in ELISIONS:
                         elided = self._after_word(state, word)
                         if elided is not None:
                             out.update(self.step((elided, None, False), char))
