@@ -173,10 +173,12 @@ def test_piper_speaks_at_a_sane_level_and_rate(tmp_path: Path) -> None:
     assert 2.5 < median(normal, "Length (seconds)") < 7.0
     assert all(0.3 < s["Maximum amplitude"] < 0.99 for s in normal)  # loud, never clipped
     assert median(normal, "RMS     amplitude") > 0.03
-    synth.slower()
+    # two steps slower stretch the phonemes 1.44 times (pauses less): clearly longer, well
+    # beyond the few per cent one render differs from the next (one step measured 1.10-1.15)
+    assert synth.slower() and synth.slower()
     synth.louder()
     slow = renders()
-    assert median(slow, "Length (seconds)") > median(normal, "Length (seconds)") * 1.1
+    assert median(slow, "Length (seconds)") > median(normal, "Length (seconds)") * 1.2
     assert all(s["Maximum amplitude"] < 0.99 for s in slow)
 
 
