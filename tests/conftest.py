@@ -34,7 +34,7 @@ def toy_registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("VOICE_HOST_NARRATION", str(lang))
     registry.reload()
     # the one line a new game adds:
-    monkeypatch.setitem(registry.REGISTERED, "ten", "tests.host.toy.host")
+    monkeypatch.setattr(registry, "REGISTERED", (*registry.REGISTERED, "tests.host.toy.ten"))
     yield
-    monkeypatch.delitem(registry.REGISTERED, "ten")
+    monkeypatch.undo()
     registry.reload()

@@ -13,7 +13,6 @@ import os
 import random
 import shutil
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -519,7 +518,11 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
     report: dict[str, list[dict[str, Any]]] = {}
 
     def audit(name: str) -> None:
-        time.sleep(0.2)  # let the last message render
+        # wait for the page to paint what the last message changed: two animation frames
+        # (the second runs after the first's changes were laid out and drawn)
+        driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(true)));")
         report[name] = axe_violations(driver)
         shot(driver, "axe " + name)
 

@@ -748,7 +748,7 @@ def test_with_physical_cards_the_game_does_not_wait_for_phones(tmp_path: Path) -
 def test_a_typed_move_code_shows_on_the_terminal_only_and_is_wiped() -> None:
     from types import SimpleNamespace
 
-    from voice_host.host.companion.news import ALT_SCREEN_OFF, ALT_SCREEN_ON, show_move_code
+    from voice_host.host.companion.news import ALT_SCREEN_OFF, ALT_SCREEN_ON
     from voice_host.host.core.narration import Narrator
 
     class Terminal(io.StringIO):
@@ -764,7 +764,7 @@ def test_a_typed_move_code_shows_on_the_terminal_only_and_is_wiped() -> None:
         narrator=Narrator("resistance", "en"), state=SimpleNamespace(players=PLAYERS),
         last_heard=Heard(HeardKind.SPEECH, text="move code for ada", source="keyboard"),
         say_key=lambda key, **fields: said.append(key))
-    show_move_code(session, "ada")
+    channel.show_move_code(session, "ada")
     shown = session.screen.getvalue()
     spaced = f"{code[:3]} {code[3:]}"
     # on the alternate screen (no scrollback), wiped when Enter was pressed
@@ -776,7 +776,7 @@ def test_a_typed_move_code_shows_on_the_terminal_only_and_is_wiped() -> None:
                           (Heard(HeardKind.SPEECH, text="move code for ada"), io.StringIO())):
         said.clear()
         session.last_heard, session.screen = heard, screen
-        show_move_code(session, "ada")
+        channel.show_move_code(session, "ada")
         assert code[:3] not in screen.getvalue()
         assert said[0] in ("companion.move_code_typed_only", "companion.move_code_no_screen")
 

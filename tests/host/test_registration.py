@@ -88,6 +88,32 @@ def test_the_real_games_are_registered_once_each() -> None:
         assert set(reg.defaults()) <= {f.name for f in dataclasses.fields(reg.options)}
 
 
+def test_a_game_has_one_name_its_modules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine, the host package and the narration table all carry the module's name;
+    the command line's is derived from it, and a registration under another name is
+    refused with a sentence."""
+    import sys
+    import types
+
+    from voice_host.games import SetupError
+    from voice_host.games.base import game_name, module_name
+
+    for module in registry.REGISTERED:
+        reg = registry.registration(game_name(module))
+        assert reg.state_class.__module__.rsplit(".", 1)[-1] == module_name(reg.name)
+        assert module.rsplit(".", 1)[-1] == module_name(reg.name)
+    assert game_name("voice_host.host.adapters.ici_londres") == "ici-londres"
+    # a module called "spyfall" that registers Codenames: refused, with the reason
+    spyfall = types.ModuleType("spyfall")
+    spyfall.REGISTRATION = registry.registration("codenames")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "spyfall", spyfall)
+    monkeypatch.setattr(registry, "REGISTERED", (*registry.REGISTERED, "spyfall"))
+    registry.reload()
+    with pytest.raises(SetupError, match="registers codenames, not spyfall"):
+        registry.registration("spyfall")
+    registry.reload()
+
+
 @pytest.mark.network
 def test_the_companion_page_shows_a_registered_game_and_takes_its_moves(
         toy_registered: None) -> None:

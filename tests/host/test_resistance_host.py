@@ -26,7 +26,7 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.companion.news import SeatNews
+from voice_host.host.companion.news import SeatNews, seat_news
 from voice_host.host.core.adapter import Decision, Prompt, winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
@@ -312,6 +312,9 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
 
         def take_seat_events(self) -> list[Any]:
             return []
+
+        def say_seat_news(self, session: Any) -> bool:
+            return seat_news(self, session)
 
         def publish(self, state: Any) -> None:
             self.published += 1

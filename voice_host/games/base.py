@@ -37,6 +37,19 @@ from voice_host.text import find, lookup_key
 JSON = dict[str, Any]
 
 
+def game_name(module: str) -> str:
+    """A game's one name, as the command line, the saves and the resource files spell it:
+    the last part of the name of the module that holds it, with hyphens for underscores
+    (``voice_host.games.ici_londres`` -> ``ici-londres``)."""
+    return module.rsplit(".", 1)[-1].replace("_", "-")
+
+
+def module_name(game: str) -> str:
+    """The module form of a game's name (``ici-londres`` -> ``ici_londres``), which is also
+    its narration table's name."""
+    return game.replace("-", "_")
+
+
 class Deal(enum.StrEnum):
     """Who holds the secrets."""
 

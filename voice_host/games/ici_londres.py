@@ -57,11 +57,12 @@ from voice_host.games.base import (
     action_from_json,
     action_to_json,
     check_player_names,
+    game_name,
     replay,
 )
 from voice_host.games.icons import ICON_NAMES
 
-GAME = "ici-londres"
+GAME = game_name(__name__)
 VERSION = 2
 """Version of :meth:`IciLondresState.to_json` (2: the Speaker's answer names its actor;
 version 1 is read by replaying its history)."""

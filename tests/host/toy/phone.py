@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.host.toy.engine import Add, TenState
 from voice_host.games import Action, GameState
-from voice_host.host.companion.games import Choice, ChoiceError, Words
+from voice_host.host.companion.games import Choice, ChoiceError, PageWords
 
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
@@ -16,7 +16,7 @@ def action(seat: str, choice: str, state: GameState | None) -> Action:
     raise ChoiceError("unknown")
 
 
-def choices(state: GameState, seat: str, legal: list[Action], words: Words) -> list[Choice]:
+def choices(state: GameState, seat: str, legal: list[Action], words: PageWords) -> list[Choice]:
     return [Choice(f"add:{a.amount}", words("game.add", n=a.amount),
                    words("game.add_confirm", n=a.amount), kind="add")
             for a in legal if isinstance(a, Add)]

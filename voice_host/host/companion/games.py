@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from voice_host.games import Action, GameState
 
-Words = Callable[..., str]
+PageWords = Callable[..., str]
 """``words(key, **params)``: a page string in the game's language."""
 
 
@@ -56,7 +56,7 @@ class PhoneGame(Protocol):
         ...
 
     def choices(self, state: GameState, seat: str, legal: list[Action],
-                words: Words) -> list[Choice]:
+                words: PageWords) -> list[Choice]:
         """The buttons for ``seat``'s legal actions now."""
         ...
 
@@ -100,7 +100,7 @@ def is_private(game: str, action: Action) -> bool:
     return phone is not None and phone.is_private(action)
 
 
-def choices(game: str, state: GameState, seat: str, words: Words) -> list[Choice]:
+def choices(game: str, state: GameState, seat: str, words: PageWords) -> list[Choice]:
     """What ``seat`` may send now, from the engine's legal actions."""
     phone = _phone(game)
     if phone is None or state.is_chance_node() or state.is_terminal() \

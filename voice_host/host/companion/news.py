@@ -10,8 +10,9 @@
 * Move codes reach the host's screen only when typed at the host's keyboard, on a terminal,
   and are wiped from it (the terminal's alternate screen keeps no scrollback).
 
-The session calls :func:`seat_news` and :func:`show_move_code`; everything said is a key of
-``host/lang/<lang>/common.toml`` (``[companion]``)."""
+The session calls :func:`seat_news` and :func:`show_move_code` through the channel's
+``say_seat_news`` and ``show_move_code`` (the ``Companion`` protocol of ``host/core/phones``);
+everything said is a key of ``host/lang/<lang>/common.toml`` (``[companion]``)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,16 @@ import select
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from voice_host.games.base import find_player
 from voice_host.host.companion.seats import SeatEvent
+from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.confirm import ask_yes_no
+
+if TYPE_CHECKING:
+    from voice_host.host.companion.seat_room import SeatRoom
+    from voice_host.host.core.session import Session
 
 NEWS_GAP = 4.0
 """Seconds between two sentences about seats, at least."""
@@ -72,12 +80,9 @@ class SeatNews:
         return said, moved
 
 
-def seat_news(session: Any) -> bool:
+def seat_news(channel: SeatRoom, session: Session) -> bool:
     """Say what changed on the seats (merged), who must confirm again after a move, and ask
     the table about a phone that asks for a seat. True when anything was said."""
-    channel = session.companion
-    if channel is None:
-        return False
     news: SeatNews = channel.news
     news.add(channel.take_seat_events())
     seats = channel.seats
@@ -89,16 +94,12 @@ def seat_news(session: Any) -> bool:
             lines.append(session.narrator.line("companion.confirm_again",
                                                names=session.narrator.names(again)))
     session.say(lines)
-    asked = ask_table(session)
+    asked = ask_table(channel, session)
     return bool(lines) or asked
 
 
-def ask_table(session: Any) -> bool:
+def ask_table(channel: SeatRoom, session: Session) -> bool:
     """A new phone asks for a seat: ask the table aloud; only a yes gives it the seat."""
-    from voice_host.host.core.adapter import Prompt
-    from voice_host.host.core.confirm import ask_yes_no
-
-    channel = session.companion
     request = channel.seats.pending_request()
     if request is None:
         return False
@@ -118,17 +119,11 @@ def ask_table(session: Any) -> bool:
     return True
 
 
-def show_move_code(session: Any, name: str) -> None:
+def show_move_code(channel: SeatRoom, session: Session, name: str) -> None:
     """The host typed "move code for Ada" at the keyboard: the code shows on the host's
     terminal until Enter (or :data:`CODE_ON_SCREEN` s), then is wiped. Said aloud, or with
     no terminal to wipe, it is refused: the player's own phone shows its code."""
-    from voice_host.games.base import find_player
-
-    channel = session.companion
-    if channel is None:
-        session.say_key("companion.no_companion")
-        return
-    heard = getattr(session, "last_heard", None)
+    heard = session.last_heard
     screen = session.screen
     if heard is not None and heard.spoken:
         session.say_key("companion.move_code_typed_only")

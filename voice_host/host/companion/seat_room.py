@@ -5,11 +5,15 @@ channel owns the state it reads."""
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voice_host.host.companion import games
+from voice_host.host.companion import games, news
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.news import SeatNews
 from voice_host.host.companion.seats import SeatBook
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
 
 
 class SeatRoom:
@@ -21,6 +25,7 @@ class SeatRoom:
     seats: SeatBook
     hub: Hub
     wait_for_everyone: bool
+    news: SeatNews
     _arrived: threading.Condition
 
     @property
@@ -46,6 +51,15 @@ class SeatRoom:
         return {"seats": [{"name": s.name, "claimed": s.claimed, "confirmed": s.confirmed}
                           for s in self.seats.seats()],
                 "locked": self.seats.locked, "everyone": self.wait_for_everyone}
+
+    def say_seat_news(self, session: Session) -> bool:
+        """Say what changed on the seats, merged, and ask the table about a phone that
+        asks for a seat (:func:`.news.seat_news`); True when anything was said."""
+        return news.seat_news(self, session)
+
+    def show_move_code(self, session: Session, name: str) -> None:
+        """One seat's move code on the host's own terminal (:func:`.news.show_move_code`)."""
+        news.show_move_code(self, session, name)
 
     def take_seat_events(self) -> list[Any]:
         """Seat changes since the last call, for the host to say aloud."""

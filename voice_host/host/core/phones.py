@@ -116,6 +116,15 @@ class Companion(Protocol):
         """The seat's current move code (shown on the host's screen only)."""
         ...
 
+    def say_seat_news(self, session: Session) -> bool:
+        """Say in ``session`` what changed on the seats and ask the table about a phone
+        that asks for a seat (the page's own rules); True when anything was said."""
+        ...
+
+    def show_move_code(self, session: Session, name: str) -> None:
+        """Show one seat's move code on the host's own screen (typed requests only)."""
+        ...
+
 
 class PhoneDesk:
     """The companion page's side of one session."""
@@ -245,9 +254,7 @@ class PhoneDesk:
     def seat_news(self) -> bool:
         """Say what changed on the seats (merged, at most every few seconds), who must
         confirm again after a move, and ask the table about a phone that asks for a seat."""
-        from voice_host.host.companion.news import seat_news  # the page's own rules
-
-        return seat_news(self.session)
+        return self.companion.say_seat_news(self.session)
 
     def listen_for_command(self, prompt: Prompt) -> Stop | None:
         """One short listen for a universal command (help, status, stop the game ...)."""
@@ -273,6 +280,4 @@ class PhoneDesk:
     def show_move_code(self, name: str) -> None:
         """The host asked for one seat's move code: shown on the host's terminal only when
         typed there (a voice anyone can imitate gets a refusal), never said, then wiped."""
-        from voice_host.host.companion.news import show_move_code
-
-        show_move_code(self.session, name)
+        self.companion.show_move_code(self.session, name)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voice_host.games import GameDescription, GameState, SetupError
+from voice_host.games.base import game_name
 from voice_host.host.core.narration import forget_loaded as forget_narration
 from voice_host.host.core.options import GameOptions
 from voice_host.intent import SlotList, as_spoken
@@ -29,18 +30,19 @@ if TYPE_CHECKING:
     from voice_host.host.core.refusals import RefusalWords
     from voice_host.host.core.secrets import SecretSink
 
-REGISTERED: dict[str, str] = {
-    "resistance": "voice_host.host.adapters.resistance",
-    "ici-londres": "voice_host.host.adapters.ici_londres",
-    "codenames": "voice_host.host.adapters.codenames",
-}
-"""Game name -> the host module that declares its ``REGISTRATION``. One line per game."""
-
+REGISTERED: tuple[str, ...] = (
+    "voice_host.host.adapters.resistance",
+    "voice_host.host.adapters.ici_londres",
+    "voice_host.host.adapters.codenames",
+)
+"""The host modules that declare a ``REGISTRATION``, one line per game. A game's name is
+its module's (:func:`~voice_host.games.base.game_name`: ``ici_londres`` is played as
+``ici-londres``)."""
 
 
 def game_names() -> tuple[str, ...]:
     """Every registered game's name, in the order above."""
-    return tuple(REGISTERED)
+    return tuple(game_name(m) for m in REGISTERED)
 
 
 BotUtterance = Callable[["GameAdapter", GameState, "Prompt", random.Random], tuple[str, str]]
@@ -141,13 +143,13 @@ class GameRegistration:
 @cache
 def registration(game: str) -> GameRegistration:
     """The registration of ``game``; a :class:`SetupError` for a name nobody registered."""
-    try:
-        module_name = REGISTERED[game]
-    except KeyError:
-        raise SetupError(f"I don't know a game called {game}.") from None
-    found: GameRegistration = importlib.import_module(module_name).REGISTRATION
+    module = next((m for m in REGISTERED if game_name(m) == game), None)
+    if module is None:
+        raise SetupError(f"I don't know a game called {game}.")
+    found: GameRegistration = importlib.import_module(module).REGISTRATION
     if found.name != game:
-        raise SetupError(f"{module_name} registers {found.name}, not {game}.")
+        raise SetupError(f"{module} registers {found.name}, not {game}: a game's name is "
+                         "its module's.")
     return found
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from voice_host.games import GameState, SetupError
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
-from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.adapters.codenames.words import CodenamesWords
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -33,9 +33,9 @@ def new_game(options: dict[str, Any]) -> GameState:
         invalid_clue=options["invalid_clue"])
 
 
-class Adapter(Words):
+class Adapter(CodenamesWords):
     """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`): the
-    words of :class:`Words`, and each protocol method its concern module's function."""
+    words of :class:`CodenamesWords`, and each protocol method its concern module's function."""
 
     opening = narrate.opening
     narrate = narrate.narrate

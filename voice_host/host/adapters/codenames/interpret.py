@@ -21,7 +21,7 @@ from voice_host.games.codenames import (
     Guess,
     StateColour,
 )
-from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.adapters.codenames.words import CodenamesWords
 from voice_host.host.core.adapter import Decision, narrow
 from voice_host.intent import IntentMatch
 
@@ -29,7 +29,8 @@ MALFORMED_CLUES = ("clue_two_words", "clue_number_word", "clue_no_number")
 """Intents of a clue said wrong, answered with what is wrong with it."""
 
 
-def interpret(w: Words, state: GameState, match: IntentMatch, speaker: str | None) -> Decision:
+def interpret(w: CodenamesWords, state: GameState, match: IntentMatch,
+              speaker: str | None) -> Decision:
     s = narrow(state, CodenamesState)
     phase = s.phase()
     intent = match.intent
@@ -54,7 +55,7 @@ def interpret(w: Words, state: GameState, match: IntentMatch, speaker: str | Non
     return reply(w, "not_now")
 
 
-def reply(w: Words, key: str, **params: Any) -> Decision:
+def reply(w: CodenamesWords, key: str, **params: Any) -> Decision:
     return Decision(reply=(w.line(key, **params),))
 
 
@@ -66,7 +67,7 @@ def _not_the_spymaster(s: CodenamesState, speaker: str | None) -> Decision | Non
     return Decision(action=GiveClue(speaker, "", None))
 
 
-def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
+def _malformed_clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
                     speaker: str | None) -> Decision:
     """A clue of two words, a number word, or no number: say what is wrong with it."""
     wrong = _not_the_spymaster(s, speaker)
@@ -86,7 +87,8 @@ def _malformed_clue(w: Words, s: CodenamesState, match: IntentMatch,
     return reply(w, "clue_say_number", spymaster=spymaster, word=str(match.slots.get("word", "")))
 
 
-def _clue(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
+          speaker: str | None) -> Decision:
     wrong = _not_the_spymaster(s, speaker)
     if wrong is not None:
         return wrong
@@ -118,15 +120,16 @@ def _guesser(s: CodenamesState, speaker: str | None) -> str:
     return speaker or s.operatives(s.current_team)[0]
 
 
-def _guess(w: Words, s: CodenamesState, word: str, speaker: str | None) -> Decision:
+def _guess(w: CodenamesWords, s: CodenamesState, word: str, speaker: str | None) -> Decision:
     return Decision(action=Guess(_guesser(s, speaker), s.find_word(word) or word))
 
 
-def _pass(w: Words, s: CodenamesState, speaker: str | None) -> Decision:
+def _pass(w: CodenamesWords, s: CodenamesState, speaker: str | None) -> Decision:
     return Decision(action=EndTurn(_guesser(s, speaker)))
 
 
-def _colour(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+def _colour(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
+            speaker: str | None) -> Decision:
     spymaster = s.spymaster(s.current_team)
     word = s.pending_word or ""
     if match.intent != "colour":
@@ -136,7 +139,8 @@ def _colour(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None
     return Decision(action=StateColour(speaker or spymaster, word, colour), confirm=confirm)
 
 
-def _penalty(w: Words, s: CodenamesState, match: IntentMatch, speaker: str | None) -> Decision:
+def _penalty(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
+             speaker: str | None) -> Decision:
     team = s.current_team
     spymaster = s.spymaster(team)
     if match.intent != "guess":

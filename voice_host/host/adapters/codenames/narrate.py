@@ -22,7 +22,7 @@ from voice_host.games.codenames import (
     TurnStarted,
     team_colour,
 )
-from voice_host.host.adapters.codenames.words import Words, per_team
+from voice_host.host.adapters.codenames.words import CodenamesWords, per_team
 from voice_host.host.core.adapter import narrow
 from voice_host.host.core.narration import capitalized
 from voice_host.host.core.secrets import SecretSink, Via, deliver
@@ -33,7 +33,7 @@ TURN_ENDS = {"passed": "turn_passed", "guesses_used": "turn_used", "neutral": "t
 """Why a turn ended -> what is said (an invalid clue was said already, with its reason)."""
 
 
-def opening(w: Words, state: GameState) -> list[Line]:
+def opening(w: CodenamesWords, state: GameState) -> list[Line]:
     s = narrow(state, CodenamesState)
     red, blue = s.team_players(Team.RED), s.team_players(Team.BLUE)
     mode = "mode_table"
@@ -48,7 +48,7 @@ def opening(w: Words, state: GameState) -> list[Line]:
     ]
 
 
-def narrate(w: Words, state: GameState, events: Sequence[Event]) -> list[Line]:
+def narrate(w: CodenamesWords, state: GameState, events: Sequence[Event]) -> list[Line]:
     s = narrow(state, CodenamesState)
     lines: list[Line] = []
     last_guesser: Team | None = None
@@ -85,7 +85,7 @@ def narrate(w: Words, state: GameState, events: Sequence[Event]) -> list[Line]:
     return lines
 
 
-def _grid_lines(w: Words, s: CodenamesState, event: GridDealt) -> list[Line]:
+def _grid_lines(w: CodenamesWords, s: CodenamesState, event: GridDealt) -> list[Line]:
     table = s.deal.value != "host"
     lines = [w.line("grid_intro_table" if table else "grid_intro")]
     lines.extend(w.line("row", ordinal=w.ordinal(i), words=", ".join(row))
@@ -96,7 +96,7 @@ def _grid_lines(w: Words, s: CodenamesState, event: GridDealt) -> list[Line]:
     return lines
 
 
-def _deliver_key(w: Words, s: CodenamesState, event: KeyDealt,
+def _deliver_key(w: CodenamesWords, s: CodenamesState, event: KeyDealt,
                  secret_sink: SecretSink | None) -> list[Line]:
     """The key as one PRIVATE line per spymaster (several sentences, one per line), sent
     to the secret sink; the table hears where it went."""
@@ -118,7 +118,7 @@ def _deliver_key(w: Words, s: CodenamesState, event: KeyDealt,
     return lines
 
 
-def _key_texts(w: Words, s: CodenamesState, event: KeyDealt, spymaster: str,
+def _key_texts(w: CodenamesWords, s: CodenamesState, event: KeyDealt, spymaster: str,
                team: Team) -> list[str]:
     words = s.words
     texts = [w.t("key.title", spymaster=spymaster, team=w.team(team),
@@ -136,7 +136,7 @@ def _key_texts(w: Words, s: CodenamesState, event: KeyDealt, spymaster: str,
     return texts
 
 
-def _resolved_lines(w: Words, event: GuessResolved) -> list[Line]:
+def _resolved_lines(w: CodenamesWords, event: GuessResolved) -> list[Line]:
     word = capitalized(event.word)
     team = w.team(event.team)
     colour = event.colour
@@ -151,7 +151,7 @@ def _resolved_lines(w: Words, event: GuessResolved) -> list[Line]:
     return [line, w.line("left", **per_team(event.remaining))]
 
 
-def _game_over_lines(w: Words, event: GameOver, guesser: Team | None,
+def _game_over_lines(w: CodenamesWords, event: GameOver, guesser: Team | None,
                      by_penalty: bool) -> list[Line]:
     winner = Team(event.winners[0])
     tn = w.team(winner)

@@ -6,13 +6,13 @@ from __future__ import annotations
 from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState, guesses_allowed
 from voice_host.games.codenames_words import WORD_LISTS
-from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.adapters.codenames.words import CodenamesWords
 from voice_host.host.core.adapter import Prompt, narrow
 from voice_host.host.core.values import Line
 from voice_host.intent import SlotList, SlotValues, as_spoken
 
 
-def prompt(w: Words, state: GameState) -> Prompt | None:
+def prompt(w: CodenamesWords, state: GameState) -> Prompt | None:
     s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
@@ -38,7 +38,7 @@ def prompt(w: Words, state: GameState) -> Prompt | None:
     return None
 
 
-def _guess_prompt(w: Words, s: CodenamesState, key: str) -> Prompt:
+def _guess_prompt(w: CodenamesWords, s: CodenamesState, key: str) -> Prompt:
     team = s.current_team
     tn = w.team(team)
     clue = s.clue

@@ -13,12 +13,12 @@ from voice_host.games.codenames import (
     Guess,
     StateColour,
 )
-from voice_host.host.adapters.codenames.words import Words
+from voice_host.host.adapters.codenames.words import CodenamesWords
 from voice_host.host.core.adapter import narrow
 from voice_host.host.core.values import Line
 
 
-def describe(w: Words, state: GameState, action: Action) -> str:
+def describe(w: CodenamesWords, state: GameState, action: Action) -> str:
     s = narrow(state, CodenamesState)
     if isinstance(action, GiveClue):
         return w.t("describe_clue", spymaster=action.player, word=action.word,
@@ -35,7 +35,7 @@ def describe(w: Words, state: GameState, action: Action) -> str:
     return type(action).__name__
 
 
-def score(w: Words, state: GameState) -> list[Line]:
+def score(w: CodenamesWords, state: GameState) -> list[Line]:
     s = narrow(state, CodenamesState)
     if not s.words:
         return [w.line("board_empty")]
@@ -43,7 +43,7 @@ def score(w: Words, state: GameState) -> list[Line]:
                    blue_found=s.covered_count(Colour.BLUE), **w.left_params(s))]
 
 
-def board(w: Words, state: GameState) -> list[Line]:
+def board(w: CodenamesWords, state: GameState) -> list[Line]:
     s = narrow(state, CodenamesState)
     if not s.words:
         return [w.line("board_empty")]
@@ -59,7 +59,7 @@ def board(w: Words, state: GameState) -> list[Line]:
     return lines
 
 
-def status(w: Words, state: GameState) -> list[Line]:
+def status(w: CodenamesWords, state: GameState) -> list[Line]:
     s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
@@ -84,7 +84,7 @@ def status(w: Words, state: GameState) -> list[Line]:
     return lines
 
 
-def tried(w: Words, state: GameState) -> list[Line]:
+def tried(w: CodenamesWords, state: GameState) -> list[Line]:
     """The clues given so far."""
     s = narrow(state, CodenamesState)
     if not s.clues:

@@ -35,7 +35,7 @@ def per_team(pairs: Sequence[tuple[str, int]]) -> dict[str, Any]:
     return {team: count for team, count in pairs}
 
 
-class Words(BaseAdapter):
+class CodenamesWords(BaseAdapter):
     """The session's options, narrator and secret sink (:class:`BaseAdapter`), with
     Codenames' own ways of saying things."""
 

@@ -9,7 +9,7 @@ from typing import Any
 from voice_host.games import Action, GameState
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick
 from voice_host.games.icons import ICON_NAMES, ICONS
-from voice_host.host.companion.games import Choice, ChoiceError, Words
+from voice_host.host.companion.games import Choice, ChoiceError, PageWords
 
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
@@ -25,7 +25,7 @@ def action(seat: str, choice: str, state: GameState | None) -> Action:
     raise ChoiceError("unknown")
 
 
-def choices(state: GameState, seat: str, legal: list[Action], words: Words) -> list[Choice]:
+def choices(state: GameState, seat: str, legal: list[Action], words: PageWords) -> list[Choice]:
     out: list[Choice] = []
     sizes: set[int] = set()
     for act in legal:

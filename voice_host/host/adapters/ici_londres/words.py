@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from voice_host.games.ici_londres import IciLondresState, Transmission
+from voice_host.games.base import module_name
+from voice_host.games.ici_londres import GAME, IciLondresState, Transmission
 from voice_host.host.core.adapter import BaseAdapter
 from voice_host.host.core.values import Line
 
-GAME = "ici-londres"
-NS = "ici_londres"
+NS = module_name(GAME)
 """The game's narration table (``[ici_londres]`` in ``host/lang/<lang>/ici-londres.toml``)."""
 RADIO_LANG = "fr"
 """The BBC announcer speaks French in every game."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from voice_host.games import Action, GameState
 from voice_host.games.resistance import CastVote, PlayMissionCard
-from voice_host.host.companion.games import Choice, ChoiceError, Words
+from voice_host.host.companion.games import Choice, ChoiceError, PageWords
 
 
 def action(seat: str, choice: str, state: GameState | None) -> Action:
@@ -18,7 +18,7 @@ def action(seat: str, choice: str, state: GameState | None) -> Action:
     raise ChoiceError("unknown")
 
 
-def choices(state: GameState, seat: str, legal: list[Action], words: Words) -> list[Choice]:
+def choices(state: GameState, seat: str, legal: list[Action], words: PageWords) -> list[Choice]:
     out: list[Choice] = []
     for act in legal:
         if isinstance(act, PlayMissionCard) and act.player == seat:
