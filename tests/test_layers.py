@@ -80,9 +80,16 @@ def test_a_reader_that_goes_away_ends_the_output_quietly() -> None:
     assert "Traceback" not in run.stderr and "BrokenPipe" not in run.stderr
 
 
-def imported_modules(path: Path) -> set[str]:
-    """Every voice_host module ``path`` imports (absolute imports)."""
+def imported_modules(path: Path, *, type_only: bool = True) -> set[str]:
+    """Every voice_host module ``path`` imports (absolute imports, those inside functions
+    included); with ``type_only=False``, not those under ``if TYPE_CHECKING:``, which are
+    never loaded when the module runs."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    if not type_only:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                    and node.test.id == "TYPE_CHECKING":
+                node.body = []
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -93,28 +100,12 @@ def imported_modules(path: Path) -> set[str]:
     return {n for n in names if n.startswith("voice_host.")}
 
 
-def run_time_imports(path: Path) -> set[str]:
-    """The voice_host modules ``path`` imports when it runs: type-only imports (under
-    ``if TYPE_CHECKING:``) left out, imports inside functions counted."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
-                and node.test.id == "TYPE_CHECKING":
-            node.body = []
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return {n for n in names if n.startswith("voice_host.")}
-
-
 def test_the_session_core_never_loads_the_companion_page() -> None:
     """The phones reach the loop through the ``Companion`` protocol only: core names the
     page's types for the type checker, and never imports its code."""
     for path in sorted((PACKAGE / "host" / "core").rglob("*.py")):
-        bad = {m for m in run_time_imports(path) if m.startswith("voice_host.host.companion")}
+        bad = {m for m in imported_modules(path, type_only=False)
+               if m.startswith("voice_host.host.companion")}
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
