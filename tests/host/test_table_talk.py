@@ -223,8 +223,8 @@ def test_a_near_miss_gets_help_and_a_rejected_chatter_stays_silent(tmp_path: Pat
 
 
 def test_the_player_asked_by_name_gets_only_the_soft_cue(tmp_path: Path) -> None:
-    """Outside a discussion, a line from the one player the host asked that is no answer
-    gets the listening cue, never words; the others' talk gets nothing."""
+    """Outside a discussion, a line from the player the host asked that is no answer gets
+    the listening cue, never words; the others' talk gets nothing."""
     run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"],
                opts=resistance(votes="count"))
     assert run.events("prompt")[-1]["expected"] == ["Ada"]  # Ada is asked for the count
@@ -232,6 +232,24 @@ def test_the_player_asked_by_name_gets_only_the_soft_cue(tmp_path: Path) -> None
     ignored = run.events("ignored")
     assert [(e["speaker"], e["cue"]) for e in ignored] == [("Ben", False), ("Ada", True)]
     assert run.text.count("HOST: (listening) \n") == 1
+
+
+def test_the_cue_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_player_is_asked(
+        tmp_path: Path) -> None:
+    """The vote asks the players in turn ("... Hannah?"): the one asked first gets the cue.
+    A microphone does not know who spoke: a prompt waiting for one player alone cues any
+    line that is no answer, a prompt waiting for several never does."""
+    unnamed = Heard(HeardKind.SPEECH, text="so tired today", spoken=True, source="mic")
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"])
+    assert run.events("prompt")[-1]["expected"][0] == "Ada"  # "Tell me the votes ... Ada?"
+    assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [
+        ("Ben", False), ("Ada", True)]
+    run = play(tmp_path, ["Ada: Ada and Ben", unnamed])
+    assert [e["cue"] for e in run.events("ignored")] == [False]  # several voters expected
+    run = play(tmp_path, ["Ada: Ada and Ben", unnamed], opts=resistance(votes="count"))
+    assert [e["cue"] for e in run.events("ignored")] == [True]  # only Ada gives the count
+    run = play(tmp_path, [unnamed])
+    assert [e["cue"] for e in run.events("ignored")] == [False]  # a discussion: never
 
 
 # --------------------------------------------------------------------------- patience

@@ -14,11 +14,17 @@ the host:
   with a broken one -- words aimed at the game, not at a neighbour.
 
 A universal command (help, repeat, pause ...) is understood like any command, so it is
-always answered. Everything else -- table talk, including a line the recognizer itself
-rejected -- is silent: it is logged as an ``ignored`` event with its transcript and why.
-The one sound a silent line may get is the soft ``listening`` cue, and only when the player
-the host asked by name (the only player expected, outside a discussion) said something else:
-it tells that player the host is still waiting for their answer."""
+always answered, and so is a line read two ways that are each confident enough to act on
+("Did you mean X, or Y?": it is a command either way). Everything else -- table talk,
+including a line the recognizer itself rejected -- is silent: it is logged as an
+``ignored`` event with its transcript and why.
+
+The one sound a silent line may get is the soft ``listening`` cue, and only where a player
+was asked for something, outside a discussion: the prompt names the player who answers
+("Hannah, how many sabotage cards?", "Still to vote: ... Hannah?"), and the line came from
+that player (when the speaker is known) or, when it is not known (a microphone), the prompt
+waits for that one player alone. It tells the player the host is still waiting for their
+answer without talking over the table."""
 
 from __future__ import annotations
 
@@ -108,6 +114,14 @@ def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: 
         return Answer.HELP, "typed"
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
-    asked = (not prompt.discussion and len(prompt.expected) == 1 and heard.speaker is not None
-             and speaker == prompt.expected[0])
-    return (Answer.CUE if asked else Answer.SILENT), understood.why_not or "no_match"
+    return (Answer.CUE if asked(heard, prompt, speaker) else Answer.SILENT), \
+        understood.why_not or "no_match"
+
+
+def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
+    """The line came from the player the prompt asks (see the module's rule for the cue)."""
+    if prompt.discussion or not prompt.expected:
+        return False
+    if heard.speaker is not None:  # who spoke is known: the one named first is asked
+        return speaker == prompt.expected[0]
+    return len(prompt.expected) == 1
