@@ -397,14 +397,15 @@ def _state_after(run: Run) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("mode", "bad", "reason"), [
-    ("fragments", "the giraffe", "not a command I know"),
+    # table talk is silent; said to the host, it gets the helpful answer
+    ("fragments", "host, the giraffe", "not a command I know"),
     ("fragments", "Cleo: heart", "Cleo, it is Ben's turn to guess."),
     ("fragments", "Ada: heart", "Ada is the Speaker and cannot guess."),
     ("fragments", "heart and book", "In Bribes de message you name one icon at a time."),
     ("double-zero", "heart", "In Double 0 you name two icons at once."),
     # the matcher folds a repeated icon into one: still not two icons
     ("double-zero", "heart and heart", "In Double 0 you name two icons at once."),
-    ("fragments", "pass me the chips", "not a command I know"),
+    ("fragments", "host, pass me the chips", "not a command I know"),
 ])
 def test_bad_pick_gets_a_reason_and_changes_nothing(tmp_path: Path, mode: str, bad: str,
                                                     reason: str) -> None:

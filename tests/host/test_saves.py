@@ -160,13 +160,14 @@ def test_a_paused_game_is_still_paused_after_resume(
     assert code == 3
     assert json.loads(save.read_text(encoding="utf-8"))["paused"] is True
     capsys.readouterr()
-    later = _script(tmp_path, "later", ["Ada and Ben", "resume", "Ada and Ben"])
+    later = _script(tmp_path, "later", ["Ada and Ben"])
     code = main(["resume", str(save), "--input", "text", "--output", "text", "--script",
                  str(later), "--confirm", "never"])
     out = capsys.readouterr().out
     assert code == 3
-    assert out.count("We are paused. Say resume when you are ready.") == 2  # at the start,
-    # and for the team said while paused: nothing was applied until "resume"
+    assert out.count("We are paused. Say resume when you are ready.") == 1  # at the start
+    # a valid move while paused resumes the game and is taken
+    assert "Let's go on." in out
     saved = json.loads(save.read_text(encoding="utf-8"))
     assert saved["paused"] is False
     assert saved["state"]["team"] == ["Ada", "Ben"]
@@ -177,13 +178,13 @@ def test_varied_sentences_go_on_turning_after_resume(
     """The host varies "that was not a command" in turn; a resumed game goes on from where it
     was, instead of starting the variants over."""
     save = data / "chatter.json"
-    main([*PLAY, "--script", str(_script(tmp_path, "talk", ["what a lovely evening"])),
+    main([*PLAY, "--script", str(_script(tmp_path, "talk", ["host, what a lovely evening"])),
           "--save", str(save)])
     first = capsys.readouterr().out
     turns = json.loads(save.read_text(encoding="utf-8"))["narration"]
     assert turns.get("common.not_understood") == 1
     main(["resume", str(save), "--input", "text", "--output", "text", "--script",
-          str(_script(tmp_path, "more", ["is there more cake"]))])
+          str(_script(tmp_path, "more", ["host, is there more cake"]))])
     second = capsys.readouterr().out
     assert json.loads(save.read_text(encoding="utf-8"))["narration"][
         "common.not_understood"] == 2

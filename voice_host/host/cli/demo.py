@@ -1,8 +1,9 @@
 """``voice-host demo``: a complete game with no audio device. Scripted players choose legal
 moves and say them in synthesized voices (espeak-ng, a different voice, speed and pitch
 each); every utterance goes through the real recognizer with the phase's grammar, exactly as
-a microphone's would. The host's narration is rendered to numbered WAV files, and a
-transcript of both sides is written next to them."""
+a microphone's would. Between moves the players chat (:mod:`voice_host.host.cli.chatter`,
+on unless ``--no-chatter``): the host should answer none of it. The host's narration is
+rendered to numbered WAV files, and a transcript of both sides is written next to them."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from typing import Any, TextIO
 
 from voice_host.host.cli import demo_audio
 from voice_host.host.cli import models as models_cmd
+from voice_host.host.cli.chatter import ChatterTally, CountingOutput, chatter_line
 from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
@@ -40,6 +42,10 @@ PLAYER_VOICES = (
     ("en-us+f1", 170, 65), ("en-gb-x-rp", 160, 45),
 )
 MAX_UTTERANCES = 1500
+CHATTER_RATE = 0.35
+"""How often a player chats instead of the host's answer coming at once."""
+CHATTER_IN_A_ROW = 2
+"""At most this many chatter lines before somebody answers the host."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +61,8 @@ class ScriptedPlayers:
     """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
 
     def __init__(self, *, ears: PhaseEars, voices: dict[str, PlayerVoice],
-                 folder: Path, transcript: TextIO, rng: random.Random) -> None:
+                 folder: Path, transcript: TextIO, rng: random.Random,
+                 chatter: tuple[CountingOutput, random.Random] | None = None) -> None:
         self.ears = ears
         self.voices = voices
         self.folder = folder
@@ -67,13 +74,28 @@ class ScriptedPlayers:
         self.decode_seconds: list[float] = []
         self.last_speaker: str | None = None
         self.understood_as_meant = False
+        self.chatter = chatter
+        """The host's output (counted) and the table talk's own dice; None: no chatter."""
+        self.tally = ChatterTally()
+        self.in_a_row = 0
+
+    def chats_now(self, request: ListenRequest) -> bool:
+        """A player chats before the answer: only while the host waits for a command (not
+        for a yes/no, a free recording or against the clock), and not forever."""
+        if self.chatter is None or request.purpose != "command" or request.grammar is None \
+                or request.countdown or self.in_a_row >= CHATTER_IN_A_ROW:
+            return False
+        return self.chatter[1].random() < CHATTER_RATE
 
     def listen(self, request: ListenRequest) -> Heard:
         assert self.session is not None
+        if self.chatter is not None:
+            self.tally.next_listen(self.chatter[0], self.session.state)
         self.count += 1
         if self.count > MAX_UTTERANCES:
             return Heard(HeardKind.END)
         prompt = request.prompt
+        chat = False
         if self.session.paused:
             speaker, text = self.last_speaker or self.session.state.players[0], "resume"
         elif request.purpose == "confirm":
@@ -81,6 +103,12 @@ class ScriptedPlayers:
             speaker = self.last_speaker or request.expected[0]
             text = "yes" if self.understood_as_meant else self.rng.choice(
                 ["no", "no that's wrong"])
+        elif self.chats_now(request):
+            assert self.chatter is not None
+            dice, players = self.chatter[1], self.session.state.players
+            speaker = dice.choice(players)
+            text = chatter_line(self.session.adapter.game, speaker, players, dice)
+            chat = True
         else:
             assert prompt is not None  # the session names the prompt of every listen
             adapter = self.session.adapter
@@ -97,7 +125,12 @@ class ScriptedPlayers:
         shown = heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})"
         if heard.rejected:
             shown = "(not a command)"
-        if request.grammar is not None:
+        self.in_a_row = self.in_a_row + 1 if chat else 0
+        if chat:
+            assert self.chatter is not None
+            self.tally.said(self.chatter[0], self.session.state)
+            self.last_speaker, self.understood_as_meant = speaker, False  # meant nothing
+        elif request.grammar is not None:
             meant = self.reading(request, text, speaker)
             got = self.reading(request, heard.text, speaker) \
                 if heard.kind is HeardKind.SPEECH and not heard.rejected else None
@@ -106,7 +139,8 @@ class ScriptedPlayers:
                 self.understood_as_meant = meant is not None and meant == got
             if meant != got:
                 self.misheard += 1
-        print(f"{speaker.upper()} says: {text}    [{wav.name}; recognizer heard: {shown}]",
+        says = "chats (table talk)" if chat else "says"
+        print(f"{speaker.upper()} {says}: {text}    [{wav.name}; recognizer heard: {shown}]",
               file=self.transcript, flush=True)
         return heard
 
@@ -158,6 +192,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Ici Londres: number of rounds (default: the full game)")
     models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="do not echo the transcript")
+    parser.add_argument("--no-chatter", dest="chatter", action="store_false",
+                        help="players do not chat between moves (by default they do, and "
+                             "the host should answer none of it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -193,10 +230,13 @@ def run(args: argparse.Namespace) -> int:
     output.captions = TextOutput(stream=stream, private_sink=output.secret_sink)
     voices = {p: PlayerVoice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
               for i, p in enumerate(state.players)}
+    counted = CountingOutput(output)
     players = ScriptedPlayers(ears=PhaseEars(recognizer), voices=voices,
                               folder=out / "players", transcript=stream,
-                              rng=random.Random(args.seed + 1))
-    io = wiring.HostIO(output=output, listener=players, secret_sink=output.secret_sink)
+                              rng=random.Random(args.seed + 1),
+                              chatter=(counted, random.Random(args.seed + 2))
+                              if getattr(args, "chatter", True) else None)
+    io = wiring.HostIO(output=counted, listener=players, secret_sink=output.secret_sink)
     session = wiring.wire_session(config, state, io, rng=random.Random(args.seed))
     players.session = session
     started = time.perf_counter()
@@ -217,7 +257,8 @@ def run(args: argparse.Namespace) -> int:
           f"{elapsed:.0f} s. {won}.\n"
           f"Players spoke {players.count} times; {players.misheard} were understood as something "
           f"other than what was meant (median decode {median:.0f} ms).\n"
-          f"Output folder: {out.resolve()}\n"
+          + (players.tally.summary() + "\n" if players.chatter is not None else "")
+          + f"Output folder: {out.resolve()}\n"
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"
           f"  transcript.txt, log.jsonl, game.json, secrets/", file=sys.stderr)

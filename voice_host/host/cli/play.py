@@ -18,6 +18,7 @@ from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.options import add_arguments as game_options_arguments
 from voice_host.host.core.options import cli_values
+from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, PAUSE_AFTER_RANGE
 from voice_host.host.core.registry import (
     new_game,
     registration,
@@ -59,7 +60,26 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "deals secrets and writes each to a file for its player")
     parser.add_argument("--silence-timeout", type=float, default=12.0,
                         help="seconds of silence before the host asks again (default 12)")
+    low, high = PAUSE_AFTER_RANGE
+    parser.add_argument("--pause-after", type=pause_after, default=DEFAULT_PAUSE_AFTER,
+                        metavar="SECONDS",
+                        help=f"seconds with nobody speaking before the host pauses the game; "
+                             f"never during a discussion ({low:.0f} to {high:.0f}, default "
+                             f"{DEFAULT_PAUSE_AFTER:.0f})")
     companion_arguments(parser)
+
+
+def pause_after(text: str) -> float:
+    """``--pause-after``: a number of seconds within :data:`PAUSE_AFTER_RANGE`."""
+    low, high = PAUSE_AFTER_RANGE
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, not {text}") from None
+    if not low <= seconds <= high:
+        raise argparse.ArgumentTypeError(
+            f"from {low:.0f} to {high:.0f} seconds; {text} is not")
+    return seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

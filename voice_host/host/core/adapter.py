@@ -45,6 +45,10 @@ class Prompt:
     ``key``."""
     reminder: tuple[Line, ...] = ()
     """A short form said after a refusal (defaults to ``lines``)."""
+    discussion: bool = False
+    """The table talks before anyone answers (a team proposal, an accusation, a clue being
+    thought of): silence never pauses the game, and the host re-prompts rarely and briefly
+    (:mod:`voice_host.host.core.patience`)."""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER
+
 
 @dataclass(frozen=True)
 class RecognizerConfig:
@@ -77,6 +79,8 @@ class SessionConfig:
     """``auto``: confirm doubtful and irreversible moves; ``never``."""
     silence_timeout: float = 12.0
     """Seconds of silence before the host asks again."""
+    pause_after: float = DEFAULT_PAUSE_AFTER
+    """Seconds with nobody speaking before the host pauses (never in a discussion)."""
     log: Path | None = None
     """A JSONL event log."""
     save_path: Path | None = None
@@ -101,4 +105,6 @@ class SessionConfig:
         return cls(game=game, options=dict(options), input=args.input, script=args.script,
                    output=args.output, recognizer=RecognizerConfig.from_args(args),
                    companion=CompanionConfig.from_args(args), confirm=args.confirm,
-                   silence_timeout=args.silence_timeout, log=args.log, save_path=args.save)
+                   silence_timeout=args.silence_timeout,
+                   pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,
+                   save_path=args.save)

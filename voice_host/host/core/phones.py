@@ -167,7 +167,7 @@ class PhoneDesk:
             if s.apply(action):
                 applied = True
                 s.paused = False
-                s.silences = 0
+                s.patience.heard()
         return applied
 
     def wait_private(self, prompt: Prompt) -> Stop | None:
@@ -181,7 +181,7 @@ class PhoneDesk:
                 s.on_silence(prompt)
                 return None
             s.paused = False
-            s.silences = 0
+            s.patience.heard()
             s.apply(action)
             return None
         return self.listen_while_waiting(prompt, lambda: self.companion.pending() > 0)

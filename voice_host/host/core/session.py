@@ -19,10 +19,13 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
-from voice_host.host.core.commands import COMMANDS, UNIVERSAL, command_in_recording
+from voice_host.host.core.attention import Answer, addressed, answer_for, without_address
+from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
+from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
+from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, refusal_line
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import (
@@ -35,7 +38,7 @@ from voice_host.host.core.store import (
     save_game,
     save_name,
 )
-from voice_host.host.core.understanding import understand
+from voice_host.host.core.understanding import Understood, understand
 from voice_host.host.core.values import (
     Heard,
     HeardKind,
@@ -47,7 +50,6 @@ from voice_host.host.core.values import (
 )
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
-SILENCES_BEFORE_PAUSE = 3
 UNDO_DEPTH = 50
 
 
@@ -58,7 +60,9 @@ class SessionOptions:
     confirm: str = "auto"
     """"auto": confirm low-confidence and irreversible actions; "never": never ask."""
     silence_timeout: float = 12.0
-    """Seconds of silence before a re-prompt."""
+    """Seconds of silence before a re-prompt (each silent listen waits this long)."""
+    pause_after: float = DEFAULT_PAUSE_AFTER
+    """Seconds with nobody speaking before the host pauses (never in a discussion)."""
     save_path: Path | None = None
     """Where the game is saved after every action."""
 
@@ -89,8 +93,8 @@ class Session:
         self._last_prompt_key: str | None = None
         self.last_lines: list[Line] = []
         """What the current prompt said (``repeat`` says it again)."""
-        self.silences = 0
-        """Silences in a row since the last answer."""
+        self.patience = Patience(options.silence_timeout, options.pause_after)
+        """The quiet time of the current prompt, and when the host speaks up next."""
         self.paused = saved.paused
         self.companion = companion
         """The companion page when players use it: it gets every new state; secret inputs
@@ -180,7 +184,7 @@ class Session:
             if prompt.key != self._last_prompt_key:
                 self._last_prompt_key = prompt.key
                 self.last_lines = list(prompt.lines)
-                self.silences = 0
+                self.patience.new_prompt()
                 self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
                                phase=prompt.phase, expected=list(prompt.expected))
                 self.say(prompt.lines)
@@ -218,6 +222,9 @@ class Session:
         heard = self.listener.listen(request)
         if left is not None and not self.paused:
             self.countdown.spend(started)
+        if heard.kind is HeardKind.SILENCE:  # a silent listen waited at least its timeout
+            return self.on_silence(prompt, max(request.timeout,
+                                               self.countdown.clock() - started))
         return self.handle(prompt, heard, matcher)
 
     def handle(self, prompt: Prompt, heard: Heard, matcher: Matcher | None) -> Stop | None:
@@ -237,24 +244,9 @@ class Session:
             return None
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
-        self.silences = 0
+        self.patience.heard()
         if prompt.kind is PromptKind.RECORD:
-            command = command_in_recording(self, heard)
-            if command is not None:  # "repeat", "pause", "stop the game"... not a message
-                return self.universal(command, prompt)
-            before = self.snapshot()
-            recording = self.adapter.on_recording(self.state, heard)
-            if recording.taken:  # the message was taken: one move, one undo step
-                self.log.write("recorded", speaker=heard.speaker, source=heard.source)
-                self.undo_stack.append(before)
-                del self.undo_stack[:-UNDO_DEPTH]
-            elif recording.lines:  # refused (too long, the wrong player): the reason is logged
-                self.log_refusal(RefusalRecord(
-                    reason=" ".join(line.text for line in recording.lines), intent="record",
-                    speaker=heard.speaker))
-            self.say(list(recording.lines))
-            self.save()
-            return None
+            return take_recording(self, prompt, heard)
         assert matcher is not None
         speaker = self.resolve_speaker(heard.speaker, prompt)
         if heard.speaker and speaker is None:
@@ -262,6 +254,13 @@ class Session:
             self.say_key("common.unknown_speaker", name=heard.speaker,
                          players=self.narrator.names(self.state.players))
             return None
+        call = addressed(heard.judgement.free_text if heard.judgement else heard.text,
+                         self.narrator.lang)
+        if call is not None:  # "host, ...": the words after the address are the command
+            heard = without_address(heard, call.rest)
+            if not call.rest:
+                self.say_key("common.listening")
+                return None
         understood = understand(heard, matcher, speaker=speaker)
         best, result = understood.best, understood.result
         self.log.write("heard", speaker=speaker, transcript=heard.text, source=heard.source,
@@ -271,20 +270,18 @@ class Session:
                        recognizer_confidence=round(heard.confidence, 3),
                        rejected=heard.rejected)
         if best is None or result is None:
-            self.say([self.narrator.line("common.not_understood")])
-            return None
+            return self.not_a_command(prompt, heard, understood, speaker, call is not None)
         if result.ambiguous and len(result.alternatives) >= 2:
             a, b = result.alternatives[:2]
             self.say([self.narrator.line("common.did_you_mean", first=a.text or a.intent,
                                          second=b.text or b.intent)])
             return None
-        if self.paused and best.intent not in ("resume", "quit", "help", "status", "score"):
-            self.say_key("common.paused_reminder")
-            return None
         if best.intent in UNIVERSAL:
             return self.universal(best, prompt)
-        if self.paused:
-            return None
+        if self.paused:  # a move while paused: the players are back, the game goes on
+            self.paused = False
+            self.log.write("resumed", by=best.intent)
+            self.say_key("common.resuming")
         decision = self.adapter.interpret(self.state, best, speaker)
         return self.carry_out(decision, best, prompt, heard, speaker)
 
@@ -296,23 +293,22 @@ class Session:
     def reminder(self, prompt: Prompt) -> list[Line]:
         return list(prompt.reminder or prompt.lines)
 
-    def on_silence(self, prompt: Prompt) -> Stop | None:
-        if prompt.countdown and not self.paused:  # a paused game's clock does not run
-            action = self.adapter.on_timeout(self.state)
-            self.log.write("timeout", expected=list(prompt.expected))
-            if action is not None:
-                self.apply(action)
+    def on_silence(self, prompt: Prompt, waited: float | None = None) -> Stop | None:
+        self.patience.on_silence(self, prompt, self.options.silence_timeout
+                                 if waited is None else waited)
+        return None
+
+    def not_a_command(self, prompt: Prompt, heard: Heard, understood: Understood,
+                      speaker: str | None, called: bool) -> Stop | None:
+        """Help when the line was meant for the host, else ignore it (logged; attention)."""
+        answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker)
+        if answer is Answer.HELP:
+            self.say([self.narrator.line("common.not_understood")])
             return None
-        if self.paused:
-            return None
-        self.silences += 1
-        if self.silences >= SILENCES_BEFORE_PAUSE:
-            self.paused = True
-            self.silences = 0
-            self.say_key("common.waiting")
-            self.save()
-            return None
-        self.say([self.narrator.line("common.silence"), *self.reminder(prompt)])
+        self.log.write("ignored", transcript=heard.text, speaker=heard.speaker, why=why,
+                       source=heard.source, cue=answer is Answer.CUE)
+        if answer is Answer.CUE:
+            self.output.emit([Line("", lang=self.narrator.lang, cue="listening")])
         return None
 
     def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
@@ -345,8 +341,7 @@ class Session:
             self.refuse(action, exc)
             return False
         if record_undo:
-            self.undo_stack.append(before)
-            del self.undo_stack[:-UNDO_DEPTH]
+            self.push_undo(before)
         # the log is for everyone: secrets (dealt roles, drawn icons, the key, secret cards,
         # private events) are masked; the save file keeps them, for resume
         self.log.write("action", action=public_record(action),
@@ -358,6 +353,11 @@ class Session:
             self.companion.publish(self.state)
         self.say(self.adapter.narrate(self.state, events))
         return True
+
+    def push_undo(self, before: dict[str, Any]) -> None:
+        """One move was made from ``before``: ``undo`` goes back to it."""
+        self.undo_stack.append(before)
+        del self.undo_stack[:-UNDO_DEPTH]
 
     def refuse(self, action: Action, error: IllegalAction) -> None:
         """Say why the rules refused ``action``, in the game's language; log the code."""

@@ -143,7 +143,8 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
                    listener=io.listener, log=EventLog(config.log),
                    game_options=dict(config.options), companion=companion, saved=saved,
                    options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
-                                          silence_timeout=config.silence_timeout))
+                                          silence_timeout=config.silence_timeout,
+                                          pause_after=config.pause_after))
 
 
 def _has_speaker() -> bool:

@@ -23,7 +23,7 @@ def prompt(w: CodenamesWords, state: GameState) -> Prompt | None:
     if phase == "clue":
         return Prompt(lines=(w.line("clue_prompt", spymaster=spymaster, team=tn),),
                       reminder=(w.line("clue_reminder", spymaster=spymaster),),
-                      phase="clue", expected=(spymaster,), key=key)
+                      phase="clue", expected=(spymaster,), key=key, discussion=True)
     if phase == "guess":
         return _guess_prompt(w, s, key)
     if phase == "colour":

@@ -27,7 +27,7 @@ def ask(voice: IciLondresWords, state: GameState) -> Prompt | None:
         return Prompt(
             lines=(voice.line("record_prompt", speaker=s.speaker),),
             phase="record", expected=(s.speaker,), key=f"record|{s.round_number}",
-            kind=PromptKind.RECORD,
+            kind=PromptKind.RECORD, discussion=True,
             reminder=(voice.line("record_reminder", speaker=s.speaker),))
     return _guess_prompt(voice, s)
 

@@ -29,7 +29,8 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
             lines.append(w.line("two_needed"))
             reminder.append(w.line("two_needed"))
         return Prompt(lines=tuple(lines), phase="team", expected=(leader,),
-                      key=f"team|{s.mission}|{n_votes}", reminder=tuple(reminder))
+                      key=f"team|{s.mission}|{n_votes}", reminder=tuple(reminder),
+                      discussion=True)
     if phase == Phase.VOTE:
         if w.count_votes:
             return Prompt(
@@ -74,7 +75,7 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
         expected = tuple(spies) if spies else tuple(s.players)
         example = next((p for p in s.players if p not in (spies or ())), s.players[0])
         return Prompt(lines=(w.line("accuse_prompt"),), phase="accuse",
-                      expected=expected, key="accuse",
+                      expected=expected, key="accuse", discussion=True,
                       reminder=(w.line("accuse_reminder", example=example),))
     if phase == Phase.ANSWER:
         accused = s.accused or ""

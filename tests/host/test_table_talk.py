@@ -1,0 +1,358 @@
+"""A host that fits a real table: table talk gets no answer (it is logged), a line said to
+the host, typed at its keyboard or aimed at the phase gets the helpful one; silence in a
+discussion never pauses the game and the re-prompts grow apart; outside discussions the game
+pauses only after a long absence, and a move while paused is taken. Sessions run on scripted
+Heards and an injected clock: nothing sleeps."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.core.attention import KEYBOARD, addressed
+from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, DISCUSSION_CAP, DISCUSSION_FIRST
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import EventLog
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.io.terminal import TextOutput, parse_script_line
+from voice_host.speech.decision import GrammarReading, Judgement, Rejection
+
+PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
+TIMEOUT = 12.0
+
+NOT_UNDERSTOOD = {"en": ("not a command I know", "I did not catch a command"),
+                  "fr": ("pas une commande que je connais", "Je n'ai pas compris de commande")}
+
+
+def resistance(lang: str = "en", **over: Any) -> dict[str, Any]:
+    return {"deal": "table", "lang": lang, "players": list(PLAYERS), "double_agent": True,
+            "first": "Ada", "votes": "together", "seed": 7, **over}
+
+
+class Table:
+    """Scripted Heards ("Name: words" is spoken table speech, None a silence of one timeout)
+    with a clock that runs only while the host listens."""
+
+    def __init__(self, items: Iterable[str | Heard | None]) -> None:
+        self.items = list(items)
+        self.now = 1000.0
+        self.requests: list[ListenRequest] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.requests.append(request)
+        if not self.items:
+            return Heard(HeardKind.END)
+        item = self.items.pop(0)
+        if item is None:  # the microphone waited its timeout, or the countdown ran out
+            self.now += request.countdown or request.timeout
+            return Heard(HeardKind.SILENCE, source="test")
+        self.now += 2.0
+        if isinstance(item, Heard):
+            return item
+        speaker, text = parse_script_line(item)
+        return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="test", spoken=True)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class Played:
+    stop: Stop
+    session: Session
+    text: str
+    log: list[dict[str, Any]]
+
+    def events(self, name: str) -> list[dict[str, Any]]:
+        return [e for e in self.log if e["event"] == name]
+
+    opening: str = ""
+    """What the host says before anyone speaks (the same game with no input)."""
+
+    def after_opening(self) -> str:
+        """What the host said after its opening and first prompt: its answers."""
+        assert self.text.startswith(self.opening)
+        return self.text[len(self.opening):]
+
+
+def play(tmp_path: Path, items: Iterable[str | Heard | None], *, game: str = "resistance",
+         opts: dict[str, Any] | None = None, pause_after: float = DEFAULT_PAUSE_AFTER,
+         confirm: str = "never") -> Played:
+    opts = opts or resistance()
+    items = list(items)
+    table = Table(items)
+    out = io.StringIO()
+    log_path = tmp_path / f"log-{len(list(tmp_path.glob('log-*.jsonl')))}.jsonl"
+    log = EventLog(log_path)
+    session = Session(adapter=make_adapter(game, opts), state=new_game(game, opts),
+                      rng=random.Random(opts["seed"]), output=TextOutput(out), listener=table,
+                      log=log, game_options=opts, clock=table.clock,
+                      options=SessionOptions(confirm=confirm, silence_timeout=TIMEOUT,
+                                             pause_after=pause_after))
+    stop = session.run(fresh=True)
+    log.close()
+    events = [json.loads(x) for x in log_path.read_text(encoding="utf-8").splitlines()]
+    run = Played(stop, session, out.getvalue(), events)
+    if items:
+        quiet = play(tmp_path, [], game=game, opts=opts)
+        run.opening = quiet.text.rsplit("HOST:", 1)[0]  # less the "input ended" line
+    return run
+
+
+def helped(text: str, lang: str) -> bool:
+    return any(s in text for s in NOT_UNDERSTOOD[lang])
+
+
+# --------------------------------------------------------------------------- table talk
+
+CHATTER = {
+    "en": ["Ada: pass me the crisps please", "Ben: I really don't trust Cleo",
+           "Dan: this team looks a bit risky to me", "Eve: whose turn is it to get drinks"],
+    "fr": ["Ada: tu me passes les chips", "Ben: je ne fais pas du tout confiance à Cleo",
+           "Dan: cette équipe me paraît risquée", "Eve: c'est à qui d'aller chercher à boire"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_table_talk_gets_no_answer_and_is_logged(tmp_path: Path, lang: str) -> None:
+    run = play(tmp_path, CHATTER[lang], opts=resistance(lang))
+    assert run.stop is Stop.INPUT_ENDED
+    assert not helped(run.text, lang)
+    assert run.after_opening().count("HOST:") == 1  # only the "input ended" line
+    ignored = run.events("ignored")
+    assert [e["transcript"] for e in ignored] == [parse_script_line(c)[1] for c in CHATTER[lang]]
+    assert {e["why"] for e in ignored} == {"no_match"}
+    assert not run.events("action")[1:]  # only the set-up: nothing changed the game
+
+
+@pytest.mark.parametrize(("lang", "said", "answer"), [
+    ("en", "Ben: host, what can I say", "You can say, for example"),
+    ("en", "Ben: hey host, help", "You can say, for example"),
+    ("fr", "Ben: l'hôte, qu'est-ce que je peux dire", "Vous pouvez dire par exemple"),
+    ("fr", "Ben: animateur, aide", "Vous pouvez dire par exemple"),
+])
+def test_said_to_the_host_gets_help(tmp_path: Path, lang: str, said: str, answer: str) -> None:
+    run = play(tmp_path, [said], opts=resistance(lang))
+    assert answer in run.after_opening()
+    assert not run.events("ignored")
+
+
+@pytest.mark.parametrize(("lang", "said", "answer"), [
+    ("en", "Ben: host, what a lovely evening", "not a command I know"),
+    ("fr", "Ben: l'hôte, quelle belle soirée", "pas une commande que je connais"),
+    ("en", "Ben: host", "Yes? Say what you want"),
+    ("fr", "Ben: l'hôte ?", "Oui ? Dites ce que vous voulez"),
+])
+def test_a_line_addressed_to_the_host_is_answered_even_when_not_a_command(
+        tmp_path: Path, lang: str, said: str, answer: str) -> None:
+    run = play(tmp_path, [said], opts=resistance(lang))
+    assert answer in run.after_opening() or helped(run.after_opening(), lang)
+    assert answer.split("?")[0] in run.text
+    assert not run.events("ignored")
+
+
+def test_the_address_words_are_only_a_call_at_the_start() -> None:
+    assert addressed("Host, what can I say?", "en").rest == "what can i say"  # type: ignore[union-attr]
+    assert addressed("L'hôte, aide", "fr").rest == "aide"  # type: ignore[union-attr]
+    assert addressed("Le maître du jeu : aide", "fr").rest == "aide"  # type: ignore[union-attr]
+    assert addressed("you are a good host", "en") is None
+    assert addressed("the host is slow tonight", "en") is None
+    assert addressed("l'animateur est lent ce soir", "fr") is None
+
+
+def test_a_move_addressed_to_the_host_is_taken(tmp_path: Path) -> None:
+    run = play(tmp_path, ["Ada: host, Ada and Ben"])
+    proposals = [e for e in run.events("action") if e["action"]["type"] == "ProposeTeam"]
+    assert proposals and proposals[0]["action"]["team"] == ["Ada", "Ben"]
+
+
+def test_typed_at_the_keyboard_keeps_helping(tmp_path: Path) -> None:
+    """A person typing at the host's terminal talks to the host: no address word needed."""
+    typed = Heard(HeardKind.SPEECH, text="what a lovely evening", source=KEYBOARD)
+    run = play(tmp_path, [typed])
+    assert helped(run.after_opening(), "en")
+    assert not run.events("ignored")
+
+
+def _judgement(free: str, *, free_logp: float, reading: str | None,
+               accepted: bool) -> Judgement:
+    return Judgement(
+        free_text=free, free_logp=free_logp, looped=False,
+        reading=None if reading is None else GrammarReading(
+            text=reading, margin=-9.0, score=-9.0, steps=5, similarity=0.2),
+        accepted=accepted, reason=Rejection.NONE if accepted else Rejection.LOW_MARGIN,
+        confidence=0.9 if accepted else 0.0)
+
+
+def _spoken(free: str, judgement: Judgement, speaker: str = "Ben") -> Heard:
+    return Heard(HeardKind.SPEECH, text=free, speaker=speaker, spoken=True, source="mic",
+                 judgement=judgement, confidence=judgement.confidence)
+
+
+def test_a_near_miss_gets_help_and_a_rejected_chatter_stays_silent(tmp_path: Path) -> None:
+    """The free transcript reads as a command of the phase but the recognizer was unsure:
+    words aimed at the game, answered. Table talk the grammar search forced onto a team
+    sentence and rejected: silent."""
+    near = _spoken("Ada and Ben", _judgement("ada and ben", free_logp=-3.0,
+                                              reading="ada and dan", accepted=False))
+    chatter = _spoken("I really wonder about tonight",
+                      _judgement("i really wonder about tonight", free_logp=-0.2,
+                                 reading="ada and eve", accepted=False))
+    run = play(tmp_path, [near])
+    assert helped(run.after_opening(), "en")
+    assert not run.events("ignored")
+    run = play(tmp_path, [chatter])
+    assert not helped(run.after_opening(), "en")
+    assert [e["why"] for e in run.events("ignored")] == ["not_confident"]
+    rejected = Heard(HeardKind.SPEECH, text="no idea honestly", spoken=True, rejected=True,
+                     source="mic")
+    run = play(tmp_path, [rejected])
+    assert not helped(run.after_opening(), "en")
+    assert [e["why"] for e in run.events("ignored")] == ["rejected_by_recognizer"]
+
+
+def test_the_player_asked_by_name_gets_only_the_soft_cue(tmp_path: Path) -> None:
+    """Outside a discussion, a line from the player the host asked that is no answer gets
+    the listening cue, never words; the others' talk gets nothing."""
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"],
+               opts=resistance(votes="count"))
+    assert run.events("prompt")[-1]["expected"] == ["Ada"]  # Ada is asked for the count
+    assert not helped(run.text, "en")
+    ignored = run.events("ignored")
+    assert [(e["speaker"], e["cue"]) for e in ignored] == [("Ben", False), ("Ada", True)]
+    assert run.text.count("HOST: (listening) \n") == 1
+
+
+def test_the_cue_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_player_is_asked(
+        tmp_path: Path) -> None:
+    """The vote asks the players in turn ("... Hannah?"): the one asked first gets the cue.
+    A microphone does not know who spoke: a prompt waiting for one player alone cues any
+    line that is no answer, a prompt waiting for several never does."""
+    unnamed = Heard(HeardKind.SPEECH, text="so tired today", spoken=True, source="mic")
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"])
+    assert run.events("prompt")[-1]["expected"][0] == "Ada"  # "Tell me the votes ... Ada?"
+    assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [
+        ("Ben", False), ("Ada", True)]
+    run = play(tmp_path, ["Ada: Ada and Ben", unnamed])
+    assert [e["cue"] for e in run.events("ignored")] == [False]  # several voters expected
+    run = play(tmp_path, ["Ada: Ada and Ben", unnamed], opts=resistance(votes="count"))
+    assert [e["cue"] for e in run.events("ignored")] == [True]  # only Ada gives the count
+    run = play(tmp_path, [unnamed])
+    assert [e["cue"] for e in run.events("ignored")] == [False]  # a discussion: never
+
+
+# --------------------------------------------------------------------------- patience
+
+
+def test_silence_in_a_discussion_never_pauses_and_reprompts_grow_apart(tmp_path: Path) -> None:
+    silences = 120  # 24 minutes of nobody saying anything during the team proposal
+    run = play(tmp_path, [None] * silences)
+    assert not run.session.paused
+    assert not run.events("paused") and "Say resume" not in run.text
+    reprompts = run.events("reprompt")
+    assert reprompts and all(e["discussion"] for e in reprompts)
+    # the seconds of silence at which each re-prompt is due: 45 s, then twice as long each
+    # time, capped
+    due, t, since = [], 0.0, 0.0
+    for _ in range(silences):
+        t += TIMEOUT
+        since += TIMEOUT
+        if since >= min(DISCUSSION_CAP, DISCUSSION_FIRST * 2 ** len(due)):
+            due.append(t)
+            since = 0.0
+    assert len(reprompts) == len(due) and 5 <= len(due) <= 10
+    assert due[0] >= DISCUSSION_FIRST
+    gaps = [b - a for a, b in zip(due, due[1:], strict=False)]
+    assert gaps == sorted(gaps) and gaps[0] > DISCUSSION_FIRST
+    assert gaps[-1] <= DISCUSSION_CAP + TIMEOUT
+    # the reminder only, never "I did not hear anything"; the help hint exactly once
+    assert "I did not hear anything." not in run.text
+    assert run.text.count("start with host, for example: host, help.") == 1
+    assert run.text.count("Ada, name 2 players for mission 1.") == len(reprompts)
+
+
+def test_reprompts_follow_the_injected_clock(tmp_path: Path) -> None:
+    """Three silences of 12 s are 36 s: no re-prompt yet in a discussion (the first comes
+    after 45 s); a fourth makes 48 s."""
+    assert not play(tmp_path, [None] * 3).events("reprompt")
+    assert len(play(tmp_path, [None] * 4).events("reprompt")) == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_discussion_hint_is_said_in_the_games_language(tmp_path: Path, lang: str) -> None:
+    run = play(tmp_path, [None] * 4, opts=resistance(lang))
+    hint = {"en": "When you want me, start with host",
+            "fr": "Pour vous adresser à moi, commencez par l'hôte"}[lang]
+    assert hint in run.text
+
+
+def test_talk_starts_the_quiet_time_again(tmp_path: Path) -> None:
+    """People talking is a discussion going on: no re-prompt while they do."""
+    items: list[str | None] = []
+    for _ in range(10):
+        items += [None, None, None, "Ben: I am still not sure about Cleo"]
+    run = play(tmp_path, items)
+    assert not run.events("reprompt")
+
+
+def _to_the_count() -> list[str | Heard | None]:
+    return ["Ada: Ada and Ben"]  # the team is proposed: the leader is asked for the count
+
+
+def test_outside_a_discussion_a_pause_comes_only_after_a_long_absence(tmp_path: Path) -> None:
+    needed = int(DEFAULT_PAUSE_AFTER // TIMEOUT)  # 25 silences of 12 s are 300 s
+    run = play(tmp_path, [*_to_the_count(), *[None] * (needed - 1)])
+    assert not run.session.paused and not run.events("paused")
+    reprompts = run.events("reprompt")
+    assert reprompts and not any(e["discussion"] for e in reprompts)
+    assert len(reprompts) < needed // 3  # 12 s, then 24, 48, 96, 120: rarely
+    run = play(tmp_path, [*_to_the_count(), *[None] * needed])
+    assert run.session.paused
+    assert [e["reason"] for e in run.events("paused")] == ["absence"]
+    assert "I will wait. Say resume when you are ready." in run.text
+
+
+def test_the_pause_after_option_sets_the_absence(tmp_path: Path) -> None:
+    run = play(tmp_path, [*_to_the_count(), *[None] * 5], pause_after=60)
+    assert run.session.paused
+
+
+def test_a_valid_move_while_paused_resumes_the_game_and_is_taken(tmp_path: Path) -> None:
+    run = play(tmp_path, ["Dan: pause", "Ada: Ada and Ben"])
+    assert "Paused." in run.text
+    assert not run.session.paused
+    assert "Let's go on." in run.text and "We are paused" not in run.text
+    proposals = [e for e in run.events("action") if e["action"]["type"] == "ProposeTeam"]
+    assert proposals and proposals[0]["action"]["team"] == ["Ada", "Ben"]
+    assert [e["by"] for e in run.events("resumed")] == ["propose_team"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_chatter_while_paused_stays_silent_and_keeps_the_pause(tmp_path: Path,
+                                                              lang: str) -> None:
+    pause = {"en": "Dan: pause", "fr": "Dan: pause"}[lang]
+    run = play(tmp_path, [pause, CHATTER[lang][0]], opts=resistance(lang))
+    assert run.session.paused
+    assert not helped(run.text, lang)
+    assert len(run.events("ignored")) == 1
+
+
+def test_a_countdown_keeps_its_clock(tmp_path: Path) -> None:
+    """Ici Londres' transmission against the clock: silence still makes the time run out,
+    whatever the patience elsewhere."""
+    opts = {"players": ["Ada", "Ben", "Cleo", "Dan"], "deal": "host", "mode": "countdown",
+            "rounds": 1, "lang": "en", "seed": 1, "first": None}
+    run = play(tmp_path, ["A cat eats a fish", None, None], game="ici-londres", opts=opts)
+    assert run.events("timeout")
+    assert not run.events("paused") and not run.events("reprompt")

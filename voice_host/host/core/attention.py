@@ -1,0 +1,127 @@
+"""Whom the host answers. A table talks: most of what the microphone hears is the players
+talking to each other, and a host that answered every line would interrupt all the time.
+So a line the host did not take as a move gets a spoken answer only when it was meant for
+the host:
+
+* it was **addressed** to the host: it starts with an address word ("host, ...",
+  "hey host", "game master"; "l'hôte, ...", "animateur", "maître du jeu"), and the words
+  after it are read as the command;
+* it was **typed at the host's keyboard**: a person typing at the terminal is talking to
+  the host, never to the table (a script file stands for the table: its lines are heard as
+  if said aloud);
+* it was a **near miss**: the recognizer's free transcript reads as a command of the phase
+  but was not sure enough to act on, or a decoder held to the phase's sentences came out
+  with a broken one -- words aimed at the game, not at a neighbour.
+
+A universal command (help, repeat, pause ...) is understood like any command, so it is
+always answered, and so is a line read two ways that are each confident enough to act on
+("Did you mean X, or Y?": it is a command either way). Everything else -- table talk,
+including a line the recognizer itself rejected -- is silent: it is logged as an
+``ignored`` event with its transcript and why.
+
+The one sound a silent line may get is the soft ``listening`` cue, and only where a player
+was asked for something, outside a discussion: the prompt names the player who answers
+("Hannah, how many sabotage cards?", "Still to vote: ... Hannah?"), and the line came from
+that player (when the speaker is known) or, when it is not known (a microphone), the prompt
+waits for that one player alone. It tells the player the host is still waiting for their
+answer without talking over the table."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, replace
+
+from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.understanding import Understood
+from voice_host.host.core.values import Heard
+from voice_host.text import tokenize
+
+KEYBOARD = "keyboard"
+"""The ``source`` of a line typed at the host's terminal."""
+
+ADDRESS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "en": (("hey", "host"), ("okay", "host"), ("ok", "host"), ("hi", "host"), ("host",),
+           ("hey", "game", "master"), ("game", "master"), ("voice", "host")),
+    "fr": (("dis", "l'", "hote"), ("dites", "l'", "hote"), ("eh", "l'", "hote"),
+           ("l'", "hote"), ("hote",), ("monsieur", "l'", "animateur"), ("animateur",),
+           ("animatrice",), ("le", "maitre", "du", "jeu"), ("maitre", "du", "jeu")),
+}
+"""Words that call the host, as folded tokens (longest first within a start), per language."""
+
+
+class Answer(enum.StrEnum):
+    """What the host does with a line it did not take as a move."""
+
+    HELP = "help"
+    """Say it was not understood and how to get help (the line was meant for the host)."""
+    CUE = "cue"
+    """Only the soft listening cue (the player asked by name said something else)."""
+    SILENT = "silent"
+    """Nothing: table talk."""
+
+
+@dataclass(frozen=True)
+class Addressed:
+    """A line that called the host by name."""
+
+    rest: str
+    """The words after the address word: the command itself."""
+
+
+def addressed(text: str, lang: str) -> Addressed | None:
+    """``text`` as a call to the host ("host, what can I say" -> "what can I say"), or None
+    when it does not start with one of the language's address words (only the start: "you
+    are a good host" is said about the host, not to it)."""
+    tokens = tokenize(text)
+    for words in ADDRESS.get(lang, ADDRESS["en"]):
+        n = len(words)
+        if len(tokens) >= n and tokens[:n] == words:
+            return Addressed(" ".join(tokens[n:]))
+    return None
+
+
+def without_address(heard: Heard, rest: str) -> Heard:
+    """The utterance with the address word taken off: what is read as the command. A
+    searched utterance keeps only its free transcript (the grammar sentence was forced onto
+    words that included the address)."""
+    if heard.judgement is not None:
+        return replace(heard, text=rest, judgement=None, rejected=False, closed_grammar=False,
+                       alternatives=())
+    return replace(heard, text=rest, rejected=False, closed_grammar=False, alternatives=())
+
+
+def typed(heard: Heard) -> bool:
+    """Typed at the host's own keyboard (not a recognizer's transcript, not a script)."""
+    return not heard.spoken and heard.source == KEYBOARD
+
+
+def near_miss(heard: Heard, understood: Understood) -> bool:
+    """Words aimed at the phase that the host could not act on: the free transcript reads
+    as a command of the phase but the recognizer was not sure enough, or a decoder held to
+    the phase's sentences (and not escaping to its garbage path) gave a broken sentence."""
+    if understood.why_not == "not_confident" and understood.free is not None:
+        return True
+    return (heard.closed_grammar and not heard.rejected and heard.judgement is None
+            and understood.why_not == "no_match")
+
+
+def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: bool,
+               speaker: str | None) -> tuple[Answer, str]:
+    """What to do with a line that was not understood as a command, and why (logged)."""
+    if called:
+        return Answer.HELP, "addressed"
+    if typed(heard):
+        return Answer.HELP, "typed"
+    if near_miss(heard, understood):
+        return Answer.HELP, "near_miss"
+    return (Answer.CUE if asked(heard, prompt, speaker) else Answer.SILENT), \
+        understood.why_not or "no_match"
+
+
+def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
+    """The line came from the player the prompt asks (see the module's rule for the cue)."""
+    if prompt.discussion or not prompt.expected:
+        return False
+    if heard.speaker is not None:  # who spoke is known: the one named first is asked
+        return speaker == prompt.expected[0]
+    return len(prompt.expected) == 1
