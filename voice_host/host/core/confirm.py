@@ -1,21 +1,46 @@
-"""Confirmations: whether an understood action is checked with the players first, and the
-yes/no question that checks it."""
+"""Confirmations: whether an understood move is checked with the players first, and the
+yes/no question that checks it.
+
+The policy, in one place (:func:`why_confirm`): the host asks only
+
+* for a **doubtful** reading (matcher confidence times recognizer confidence below
+  ``CONFIRM_BELOW``: a guessed word, a tentative lead-in such as "maybe");
+* for a **risk** the adapter names (``Decision.confirm``: the Codenames assassin, a clue
+  that breaks a rule and is played with the penalty), however plainly it was said;
+* for an **irreversible** move (``Decision.irreversible``: a clue the operatives have
+  heard, a mission report, an accusation) that was **not said plainly**.
+
+A close alternative ("Did you mean X, or Y?") is asked by the session before any of this.
+"Said plainly" is decided from the evidence alone (:func:`said_plainly`): the matcher read
+the words with ``PLAIN_MATCH`` confidence or more, and, through a recognizer, the two
+readings of the utterance (the free transcript and the grammar sentence) both read it so
+and mean the same move, the grammar sentence passing the rejection test; a recognizer
+with one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import understand
+from voice_host.host.core.understanding import Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch
+from voice_host.speech.decision import Verdict
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
 
 CONFIRM_BELOW = 0.75
-"""Actions understood with less confidence than this are confirmed first (--confirm auto)."""
+"""Moves understood with less confidence than this are confirmed first (--confirm auto)."""
+PLAIN_MATCH = 0.9
+"""A reading the matcher gives at least this confidence is plain words: a sentence of the
+grammar read as such, not a guessed or near-miss word, no tentative lead-in (those stay
+below 0.9)."""
+PLAIN_RECOGNIZER = 0.9
+"""A recognizer that gives one reading only (Vosk, PocketSphinx) heard plainly at this
+confidence or more."""
 CONFIRM_TRIES = 3
 """Answers to a yes/no question that are neither yes nor no before the host gives up."""
 ANSWERED_DURING_CONFIRM = frozenset({
@@ -24,25 +49,94 @@ ANSWERED_DURING_CONFIRM = frozenset({
 the others (help, repeat, undo, stop...) get the question again."""
 
 
+class Why(enum.StrEnum):
+    """Why a move is confirmed (the log's ``confirmation`` event says it)."""
+
+    NONE = ""
+    """It is not: the move goes ahead."""
+    DOUBTFUL = "doubtful"
+    """The reading itself is doubtful."""
+    RISK = "risk"
+    """The adapter asks whatever was said (the assassin, a penalised clue)."""
+    IRREVERSIBLE = "irreversible"
+    """It cannot be taken back once heard, and it was not said plainly."""
+
+
+def why_confirm(decision: Decision, *, confidence: float, plain: bool,
+                mode: str = "auto") -> Why:
+    """The confirmation policy: why ``decision`` is asked about, or ``Why.NONE``.
+    ``confidence`` is the reading's (matcher times recognizer), ``plain`` whether the move
+    was said plainly (:func:`said_plainly`), ``mode`` the ``--confirm`` option."""
+    if mode == "never" or decision.action is None:
+        return Why.NONE
+    if decision.confirm is not None:
+        return Why.RISK
+    if confidence < CONFIRM_BELOW:
+        return Why.DOUBTFUL
+    if decision.irreversible is not None and not plain:
+        return Why.IRREVERSIBLE
+    return Why.NONE
+
+
+def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None) -> bool:
+    """Whether the evidence shows the move was said plainly: see the module docstring.
+    ``understood`` is the utterance read again with the phase's matcher (its two readings
+    when a recognizer searched the grammar)."""
+    if match.confidence < PLAIN_MATCH:
+        return False
+    if not heard.spoken:
+        return True  # typed: the words are the words
+    judgement = heard.judgement
+    if judgement is not None:
+        if understood is None or understood.verdict is not Verdict.AGREE:
+            return False
+        free, grammar = understood.free, understood.grammar
+        return (judgement.accepted and free is not None and grammar is not None
+                and free.confidence >= PLAIN_MATCH and grammar.confidence >= PLAIN_MATCH
+                and _same(free, match) and _same(grammar, match))
+    return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
+
+
+def _same(a: IntentMatch, b: IntentMatch) -> bool:
+    return (a.intent, dict(a.slots)) == (b.intent, dict(b.slots))
+
+
+def move_words(s: Session, decision: Decision) -> str:
+    """The move in words: what the adapter named for a question, else its description."""
+    assert decision.action is not None
+    return (decision.confirm or decision.irreversible
+            or s.adapter.describe(s.state, decision.action))
+
+
 def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
                      heard: Heard) -> bool:
-    """True when the decision's action may go ahead: it needs no confirmation (the adapter
-    asks for none, it was understood with confidence, or ``--confirm never``), or the
-    players said yes. On a no, the host says what was not done and what it still waits
-    for."""
+    """True when the decision's move may go ahead: the policy (:func:`why_confirm`) asks
+    nothing, or the players said yes. On a no, the host says what was not done and what it
+    still waits for. The move's words are kept for ``undo`` (``Session.move_said``)."""
     assert decision.action is not None
     confidence = match.confidence * heard.confidence
-    spoken_check = decision.confirm_spoken if heard.spoken else None
-    needs = s.options.confirm != "never" and (
-        decision.confirm is not None or spoken_check is not None
-        or confidence < CONFIRM_BELOW)
-    if not needs:
+    understood = None
+    if heard.spoken and heard.judgement is not None:
+        # the two readings again, as the session read them: the host's own confidence
+        # combines them (both agreeing and the grammar sentence accepted count as sure)
+        _, matcher = s.phase_grammar(prompt.phase)
+        understood = understand(heard, matcher, speaker=s.resolve_speaker(heard.speaker,
+                                                                          prompt))
+        if understood.best is not None and _same(understood.best, match):
+            confidence = understood.confidence
+    plain = said_plainly(heard, match, understood)
+    why = why_confirm(decision, confidence=confidence, plain=plain, mode=s.options.confirm)
+    what = move_words(s, decision)
+    s.move_said = what
+    if why is Why.NONE:
         return True
-    what = decision.confirm or spoken_check or s.adapter.describe(s.state, decision.action)
     question = [s.narrator.line("common.confirm", what=what)]
     s.say(question)
-    if ask_yes_no(s, prompt, question):
+    yes = ask_yes_no(s, prompt, question)
+    s.log.write("confirmation", why=why.value, what=what, answer=yes)
+    if yes:
         return True
+    s.move_said = None
     # what was not done, and what the host is still waiting for
     s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
     return False
