@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import random
 import shutil
 import subprocess
@@ -209,6 +210,9 @@ def run(args: argparse.Namespace) -> int:
     narration = sorted((out / "narration").glob("*.wav"))
     decode = sorted(players.decode_seconds)
     median = decode[len(decode) // 2] * 1000 if decode else 0.0
+    events = [json.loads(line)["event"] for line in
+              (out / "log.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    moves = events.count("move_taken") + events.count("recorded")
     outcome = session.state.outcome()
     winners = winner_json(outcome) if outcome else []
     won = f"Winner: {winners[0]}" if len(winners) == 1 else \
@@ -217,6 +221,8 @@ def run(args: argparse.Namespace) -> int:
           f"{elapsed:.0f} s. {won}.\n"
           f"Players spoke {players.count} times; {players.misheard} were understood as something "
           f"other than what was meant (median decode {median:.0f} ms).\n"
+          f"The host asked {events.count('confirmation')} yes/no confirmations in {moves} "
+          f"moves.\n"
           f"Output folder: {out.resolve()}\n"
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"

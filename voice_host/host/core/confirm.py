@@ -12,10 +12,12 @@ The policy, in one place (:func:`why_confirm`): the host asks only
 
 A close alternative ("Did you mean X, or Y?") is asked by the session before any of this.
 "Said plainly" is decided from the evidence alone (:func:`said_plainly`): the matcher read
-the words with ``PLAIN_MATCH`` confidence or more, and, through a recognizer, the two
-readings of the utterance (the free transcript and the grammar sentence) both read it so
-and mean the same move, the grammar sentence passing the rejection test; a recognizer
-with one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
+the words with ``PLAIN_MATCH`` confidence or more; through Whisper's grammar search, the
+grammar sentence passed the rejection test and means the move, and the free transcript
+either means the same move, confidently, or reads as no move at all while the grammar
+sentence is sure (``PLAIN_RECOGNIZER``) and the free decode did not loop; a free transcript
+that means another move ("marikit one" for "market one") is never plain. A recognizer with
+one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import Understood, understand
+from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch
 from voice_host.speech.decision import Verdict
@@ -88,12 +90,21 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
         return True  # typed: the words are the words
     judgement = heard.judgement
     if judgement is not None:
-        if understood is None or understood.verdict is not Verdict.AGREE:
+        if understood is None or understood.best is None:
             return False
         free, grammar = understood.free, understood.grammar
-        return (judgement.accepted and free is not None and grammar is not None
-                and free.confidence >= PLAIN_MATCH and grammar.confidence >= PLAIN_MATCH
-                and _same(free, match) and _same(grammar, match))
+        if not (judgement.accepted and grammar is not None and _same(grammar, match)
+                and grammar.confidence >= PLAIN_MATCH):
+            return False
+        if free is not None and not _same(free, match):
+            return False  # the free transcript means another move ("marikit one")
+        if (free is not None and understood.verdict is Verdict.AGREE
+                and free.confidence >= PLAIN_MATCH
+                and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
+            return True  # both readings, each confident, mean this move
+        # the free transcript is unsure or reads as no move ("house for work"): the grammar
+        # sentence alone, as sure as a one-reading recognizer must be, the decoder not lost
+        return judgement.confidence >= PLAIN_RECOGNIZER and not judgement.looped
     return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
 
 
@@ -129,12 +140,14 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
+        s.log.write("move_taken", what=what, asked=None, plain=plain)
         return True
     question = [s.narrator.line("common.confirm", what=what)]
     s.say(question)
     yes = ask_yes_no(s, prompt, question)
     s.log.write("confirmation", why=why.value, what=what, answer=yes)
     if yes:
+        s.log.write("move_taken", what=what, asked=why.value, plain=plain)
         return True
     s.move_said = None
     # what was not done, and what the host is still waiting for
