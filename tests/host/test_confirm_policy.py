@@ -18,6 +18,7 @@ from voice_host.host.core.adapter import Decision
 from voice_host.host.core.confirm import (
     CONFIRM_BELOW,
     Why,
+    echoed,
     said_plainly,
     why_confirm,
 )
@@ -186,3 +187,50 @@ def test_a_clue_the_grammar_search_did_not_accept_is_confirmed(tmp_path: Path) -
     assert session.state.clue == (word, 2)
     log = (tmp_path / "log.jsonl").read_text(encoding="utf-8")
     assert '"event": "confirmation", "why": "irreversible"' in log
+
+
+# --------------------------------------------------------------------------- echoed values
+
+
+def _pick_heard(free: str, grammar: str, *, similarity: float = 0.88,
+                looped: bool = False) -> Heard:
+    reading = GrammarReading(grammar, margin=-0.6, score=-0.7, steps=8, similarity=similarity)
+    judgement = Judgement(free_text=free, free_logp=-0.45, looped=looped, reading=reading,
+                          accepted=True, reason=Rejection.NONE, confidence=0.66)
+    return Heard(HeardKind.SPEECH, text=grammar, speaker="Ben", spoken=True, confidence=0.66,
+                 closed_grammar=True, judgement=judgement)
+
+
+def _echo(heard: Heard, lang: str = "en") -> tuple[bool, float]:
+    from voice_host.intent import load_grammar
+    opts = {"players": ["Ada", "Ben", "Cleo"], "deal": "host", "mode": "fragments",
+            "rounds": 1, "lang": lang, "seed": 1, "first": None}
+    state = new_game("ici-londres", opts)
+    adapter = make_adapter("ici-londres", opts)
+    pg = load_grammar("ici-londres", lang).phase("guess", adapter.slot_values(state))
+    understood = understand(heard, pg.matcher, speaker="Ben")
+    assert understood.best is not None
+    return echoed(heard, understood.best, understood, pg.slot_values), understood.confidence
+
+
+@pytest.mark.parametrize(("free", "grammar", "similarity", "looped", "lang", "expected"), [
+    ("my big is the spider", "my pick is the spider", 0.88, False, "en", True),
+    ("ben big's the anchor", "ben picks the anchor", 0.87, False, "en", True),
+    ("mon gros choix est l'araignée", "mon choix est l'araignée", 0.85, False, "fr", True),
+    # the icon itself is not in the free transcript: no echo
+    ("my big is the spade", "my pick is the spider", 0.8, False, "en", False),
+    ("a brilliant wolf", "umbrella and wolf", 0.8, False, "en", False),
+    # unlike the sentence, or the decode was lost: no echo
+    ("my big is the spider", "my pick is the spider", 0.6, False, "en", False),
+    ("my big is the spider", "my pick is the spider", 0.88, True, "en", False),
+])
+def test_a_free_transcript_that_holds_every_value_vouches_for_a_doubtful_reading(
+        free: str, grammar: str, similarity: float, looped: bool, lang: str,
+        expected: bool) -> None:
+    vouched, confidence = _echo(_pick_heard(free, grammar, similarity=similarity,
+                                            looped=looped), lang)
+    assert confidence < CONFIRM_BELOW  # doubtful by the margin alone
+    assert vouched is expected
+    decision = Decision(action=CLUE)
+    assert (why_confirm(decision, confidence=confidence, plain=False, echoed=vouched)
+            is (Why.NONE if expected else Why.DOUBTFUL))

@@ -280,3 +280,25 @@ def test_a_damaged_latest_save_with_nothing_older(
     err = capsys.readouterr().err
     assert str(data / "b.json") in err and str(data / "a.json") in err
     assert "There is no older unfinished game to resume." in err
+
+
+def test_a_french_game_shows_its_screen_lines_in_french(
+        tmp_path: Path, data: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host.host.io import wiring
+
+    monkeypatch.setattr(wiring, "_has_speaker", lambda: False)
+    code = main([*PLAY, "--lang", "fr", "--deal", "host", "--input", "text",
+                 "--save", str(tmp_path / "g.json"),
+                 "--script", str(_script(tmp_path, "s", ["Ada et Ben"]))])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert "Je ne trouve pas de haut-parleur." in err and "Les secrets de chaque" in err
+    assert "Pour reprendre cette partie : voice-host resume" in err
+    code = main(["resume", str(tmp_path / "g.json"), "--output", f"wav:{tmp_path / 'w'}",
+                 "--script", str(_script(tmp_path, "t", ["statut"]))])
+    err = capsys.readouterr().err
+    assert code == 3
+    assert f"La narration est écrite dans {tmp_path / 'w'}" in err
+    for english in ("speaker", "Narration written", "To continue", "Saving the game"):
+        assert english not in err.replace("haut-parleur", "")

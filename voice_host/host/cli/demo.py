@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
     events = [json.loads(line)["event"] for line in
               (out / "log.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     moves = events.count("move_taken") + events.count("recorded")
+    asked = events.count("confirmation")
     outcome = session.state.outcome()
     winners = winner_json(outcome) if outcome else []
     won = f"Winner: {winners[0]}" if len(winners) == 1 else \
@@ -221,8 +222,8 @@ def run(args: argparse.Namespace) -> int:
           f"{elapsed:.0f} s. {won}.\n"
           f"Players spoke {players.count} times; {players.misheard} were understood as something "
           f"other than what was meant (median decode {median:.0f} ms).\n"
-          f"The host asked {events.count('confirmation')} yes/no confirmations in {moves} "
-          f"moves.\n"
+          f"The host asked {asked} yes/no confirmation{'' if asked == 1 else 's'} in "
+          f"{moves} moves.\n"
           f"Output folder: {out.resolve()}\n"
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"

@@ -106,13 +106,20 @@ class SessionConfig:
         argparse names of :data:`SETTINGS`). A script's game continues from the keyboard:
         the script was read to its end."""
         rec, comp = self.recognizer, self.companion
+
+        def where(path: Path | None) -> str | None:  # resumed from any folder
+            return str(path.absolute()) if path is not None else None
+
+        output = self.output
+        if output.startswith("wav:"):
+            output = f"wav:{where(Path(output[4:]))}"
         return {"input": "text" if self.script is not None else self.input,
-                "output": self.output, "asr": rec.asr, "whisper_model": rec.whisper_model,
-                "vosk_model": str(rec.vosk_model) if rec.vosk_model else None,
+                "output": output, "asr": rec.asr, "whisper_model": rec.whisper_model,
+                "vosk_model": where(rec.vosk_model),
                 "companion": comp.enabled, "port": comp.port, "companion_host": comp.bind,
-                "tls": [str(p) for p in comp.tls] if comp.tls else None,
+                "tls": [where(p) for p in comp.tls] if comp.tls else None,
                 "confirm": self.confirm, "silence_timeout": self.silence_timeout,
-                "log": str(self.log) if self.log else None}
+                "log": where(self.log)}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, game: str,

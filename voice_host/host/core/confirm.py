@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
-from voice_host.intent import IntentMatch
+from voice_host.intent import IntentMatch, SlotValues
 from voice_host.speech.decision import Verdict
+from voice_host.text import plain as plain_words
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -40,6 +41,9 @@ PLAIN_MATCH = 0.9
 """A reading the matcher gives at least this confidence is plain words: a sentence of the
 grammar read as such, not a guessed or near-miss word, no tentative lead-in (those stay
 below 0.9)."""
+ECHO_SIMILARITY = 0.75
+"""How alike (rapidfuzz ratio, 0..1) the free transcript and the grammar sentence must read
+for the free transcript to vouch for the move's values (:func:`echoed`)."""
 PLAIN_RECOGNIZER = 0.9
 """A recognizer that gives one reading only (Vosk, PocketSphinx) heard plainly at this
 confidence or more."""
@@ -65,15 +69,17 @@ class Why(enum.StrEnum):
 
 
 def why_confirm(decision: Decision, *, confidence: float, plain: bool,
-                mode: str = "auto") -> Why:
+                echoed: bool = False, mode: str = "auto") -> Why:
     """The confirmation policy: why ``decision`` is asked about, or ``Why.NONE``.
     ``confidence`` is the reading's (matcher times recognizer), ``plain`` whether the move
-    was said plainly (:func:`said_plainly`), ``mode`` the ``--confirm`` option."""
+    was said plainly (:func:`said_plainly`), ``echoed`` whether the free transcript holds
+    the move's every value (:func:`echoed`: a low confidence is then no doubt about what
+    the move is), ``mode`` the ``--confirm`` option."""
     if mode == "never" or decision.action is None:
         return Why.NONE
     if decision.confirm is not None:
         return Why.RISK
-    if confidence < CONFIRM_BELOW:
+    if confidence < CONFIRM_BELOW and not echoed:
         return Why.DOUBTFUL
     if decision.irreversible is not None and not plain:
         return Why.IRREVERSIBLE
@@ -108,6 +114,37 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
     return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
 
 
+def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
+           values: SlotValues) -> bool:
+    """Whether Whisper's free transcript, though it reads as no move, holds every value of
+    the move the grammar sentence found, and reads like that sentence: "my big is the
+    spider" for "my pick is the spider" (the words that make the move agree; only the
+    carrier words were misheard). The grammar sentence must have passed the rejection test
+    and be read exactly (no tentative lead-in), the free decode must not have looped."""
+    j = heard.judgement
+    if (j is None or not j.accepted or j.reading is None or j.looped or understood is None
+            or understood.grammar is None or not _same(understood.grammar, match)
+            or match.confidence < PLAIN_MATCH or j.reading.similarity < ECHO_SIMILARITY):
+        return False
+    heard_words = _words(j.free_text)
+    wanted: list[str] = []
+    for value in match.slots.values():
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if not all(isinstance(item, str) for item in items):
+            return False  # a number or a choice: nothing to find in the words
+        wanted += items
+    if not wanted:
+        return False
+    spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
+    return all(any(_words(form) and _words(form) <= heard_words
+                   for form in (item, *spoken.get(item, ()))) for item in wanted)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text``, lower-case, elisions apart ("l'araignée": l, araignée)."""
+    return set(plain_words(text).replace("'", " ").split())
+
+
 def _same(a: IntentMatch, b: IntentMatch) -> bool:
     return (a.intent, dict(a.slots)) == (b.intent, dict(b.slots))
 
@@ -136,11 +173,13 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
         if understood.best is not None and _same(understood.best, match):
             confidence = understood.confidence
     plain = said_plainly(heard, match, understood)
-    why = why_confirm(decision, confidence=confidence, plain=plain, mode=s.options.confirm)
+    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0].slot_values)
+    why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
+                      mode=s.options.confirm)
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
-        s.log.write("move_taken", what=what, asked=None, plain=plain)
+        s.log.write("move_taken", what=what, asked=None, plain=plain, echoed=vouched)
         return True
     question = [s.narrator.line("common.confirm", what=what)]
     s.say(question)
