@@ -220,6 +220,8 @@ def _echo(heard: Heard, lang: str = "en") -> tuple[bool, float]:
     # the icon itself is not in the free transcript: no echo
     ("my big is the spade", "my pick is the spider", 0.8, False, "en", False),
     ("a brilliant wolf", "umbrella and wolf", 0.8, False, "en", False),
+    # the free transcript means another move, holding the values and more
+    ("ben picks the spider and the moon", "ben picks the spider", 0.8, False, "en", False),
     # unlike the sentence, or the decode was lost: no echo
     ("my big is the spider", "my pick is the spider", 0.6, False, "en", False),
     ("my big is the spider", "my pick is the spider", 0.88, True, "en", False),

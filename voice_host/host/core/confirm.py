@@ -4,7 +4,8 @@ yes/no question that checks it.
 The policy, in one place (:func:`why_confirm`): the host asks only
 
 * for a **doubtful** reading (matcher confidence times recognizer confidence below
-  ``CONFIRM_BELOW``: a guessed word, a tentative lead-in such as "maybe");
+  ``CONFIRM_BELOW``: a guessed word, a tentative lead-in such as "maybe"), unless Whisper's
+  free transcript holds every value of the move (:func:`echoed`);
 * for a **risk** the adapter names (``Decision.confirm``: the Codenames assassin, a clue
   that breaks a rule and is played with the penalty), however plainly it was said;
 * for an **irreversible** move (``Decision.irreversible``: a clue the operatives have
@@ -124,6 +125,7 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     j = heard.judgement
     if (j is None or not j.accepted or j.reading is None or j.looped or understood is None
             or understood.grammar is None or not _same(understood.grammar, match)
+            or (understood.free is not None and not _same(understood.free, match))
             or match.confidence < PLAIN_MATCH or j.reading.similarity < ECHO_SIMILARITY):
         return False
     heard_words = _words(j.free_text)
