@@ -272,13 +272,14 @@ def test_a_damaged_latest_save_with_nothing_older(
     data.mkdir(parents=True)
     shutil.copy(SAVES / "v1-codenames-host.json", data / "a.json")
     (data / "b.json").write_text("[]", encoding="utf-8")
-    _age(data / "a.json", 600)
     done = json.loads((data / "a.json").read_text(encoding="utf-8"))
     done["format"] = "something else"
     (data / "a.json").write_text(json.dumps(done), encoding="utf-8")
+    _age(data / "a.json", 600)
     assert main(["resume"]) == 2
     err = capsys.readouterr().err
-    assert str(data / "b.json") in err and str(data / "a.json") in err
+    assert f"The most recent saved game, {data / 'b.json'}, is damaged" in err
+    assert f"The next most recent, {data / 'a.json'}, is damaged too." in err
     assert "There is no older unfinished game to resume." in err
 
 

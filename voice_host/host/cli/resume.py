@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
     # an option left out is the one the game was played with (see play_defaults)
     parser.set_defaults(lang=None, **dict.fromkeys(SETTINGS))
+    parser.epilog = ("The game is played as it was: its input, output, language, recognizer, "
+                     "--confirm, --silence-timeout, --log and companion page, unless given "
+                     "here (the defaults above are those of a new game).")
 
 
 def play_defaults() -> dict[str, Any]:
@@ -112,9 +115,9 @@ def run(args: argparse.Namespace) -> int:
         if latest.damaged:
             # never resume an older game in silence: say what is damaged, which game would
             # be resumed, and the command that resumes it
-            for bad, reason in latest.damaged:
-                print(screen.text("common.screen_save_damaged", path=bad, reason=reason),
-                      file=sys.stderr)
+            for i, (bad, reason) in enumerate(latest.damaged):
+                key = "common.screen_save_damaged_too" if i else "common.screen_save_damaged"
+                print(screen.text(key, path=bad, reason=reason), file=sys.stderr)
             if latest.path is None:
                 print(screen.text("common.screen_no_older"), file=sys.stderr)
             else:
