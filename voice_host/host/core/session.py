@@ -86,20 +86,19 @@ class Session:
         self.registration = registration(adapter.game)
         self.grammar = load_grammar(self.registration.grammar_name, adapter.narrator.lang)
         self._last_prompt_key: str | None = None
-        self.last_lines: list[Line] = []  # what the current prompt said (for ``repeat``)
-        self.silences = 0  # silences in a row since the last answer
+        self.last_lines: list[Line] = []
+        """What the current prompt said (``repeat`` says it again)."""
+        self.silences = 0
+        """Silences in a row since the last answer."""
         self.paused = saved.paused
         self.companion = companion
         """The companion page when players use it: it gets every new state; secret inputs
-        come from it instead of the microphone, and votes, picks and guesses may come from
-        it as well as aloud."""
+        come from it, and votes, picks and guesses may come from it as well as aloud."""
+        # the phones, coordinated with the voice (None without the companion page)
         self.phones = PhoneDesk(self, companion) if companion is not None else None
-        """Coordinates the phones with the voice (None without the companion page)."""
         self.countdown = Countdown(clock)  # the clock of timed prompts
-        self.screen = sys.stderr
-        """The host's own screen, for what is shown there but never said (a move code)."""
-        self.last_heard: Heard | None = None
-        """The last utterance or line typed (move codes are given for typed ones only)."""
+        self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
+        self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
 
     # ------------------------------------------------------------------ output helpers
 
