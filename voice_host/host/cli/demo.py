@@ -222,8 +222,6 @@ def run(args: argparse.Namespace) -> int:
           f"{elapsed:.0f} s. {won}.\n"
           f"Players spoke {players.count} times; {players.misheard} were understood as something "
           f"other than what was meant (median decode {median:.0f} ms).\n"
-          f"The host asked {asked} yes/no confirmation{'' if asked == 1 else 's'} in "
-          f"{moves} moves.\n"
           f"Output folder: {out.resolve()}\n"
           f"  narration/  {len(narration)} WAV files of the host's voice, in order\n"
           f"  players/    the players' synthesized utterances\n"
@@ -234,4 +232,6 @@ def run(args: argparse.Namespace) -> int:
               f"{int(whole.seconds // 60)} min {int(whole.seconds % 60):02d} s, "
               f"{whole.size_bytes / 1_000_000:.1f} MB ({whole.chapters} chapters; "
               f"{whole.transcript.name} has the timestamps)", file=sys.stderr)
+    print(f"The host asked {asked} yes/no confirmation{'' if asked == 1 else 's'} in {moves} "
+          "moves.", file=sys.stderr)
     return 0 if stop is Stop.FINISHED else 1
