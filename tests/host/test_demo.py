@@ -4,6 +4,7 @@ real recognizer, with the narration rendered to WAV files — the README's main 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -28,6 +29,11 @@ def test_demo_plays_a_whole_game_through_the_recognizer(
     assert main(["demo", "--game", "resistance", "--out", str(out), "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "Winner: heroes." in err or "Winner: spies." in err, err  # not ['spies']
+    # the confirmation policy's target, over the whole game: at most one per ten moves
+    said = re.search(r"The host asked (\d+) yes/no confirmations? in (\d+) moves\.", err)
+    assert said is not None, err
+    asked, moves = int(said[1]), int(said[2])
+    assert moves >= 20 and asked * 10 <= moves, said[0]
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     assert log[-1]["event"] == "game_over" and log[-1]["winner"] in (["heroes"], ["spies"])
     heard = [e for e in log if e["event"] == "heard"]

@@ -459,7 +459,7 @@ def test_tried_board_score_status_and_undo(tmp_path: Path) -> None:
     assert "Scores: Ada 0 points, Ben 0 points and Cleo 0 points." in text
     assert "It is Cleo's turn: one icon." in text
     assert "The message was: A sentence." in text
-    assert "Done: the last move is undone." in text
+    assert "Done, I took back the last move: Cleo names the heart." in text
     # Cleo's heart was undone: scores back to zero, Cleo to guess again
     assert run.state.scores == {"Ada": 0, "Ben": 0, "Cleo": 0}
     assert run.state.named_icons == ("elephant",)
@@ -482,6 +482,9 @@ def test_undo_after_the_coded_sentence_takes_back_only_the_sentence(
     # the Speaker is asked for the sentence again
     asked = "Ben, your coded sentence, please" if lang == "en" else "Ben, votre phrase codée"
     assert run.text.count(asked) == 2, run.text
+    # a message is a move without words of its own: the generic sentence says it is undone
+    assert ("Done: the last move is undone." if lang == "en"
+            else "C'est fait : le dernier coup est annulé.") in run.text
 
 
 @pytest.mark.parametrize(("lang", "help_word", "said"), [

@@ -147,19 +147,28 @@ def test_only_the_accused_answers_whether_they_were_the_double_agent(
 
 
 def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
-    """With --confirm auto the sabotage count, the accusation and the answer are confirmed;
-    a "no" to the confirmation applies nothing."""
+    """With --confirm auto a mission report, the accusation and the answer said plainly go
+    ahead at once; the same moves said tentatively ("maybe") are confirmed first, and a
+    "no" to the confirmation applies nothing."""
     script = [
-        "Ada and Ben", *votes(5), "one sabotage", "no", "no sabotage", "yes",
-        "Ben, Cleo and Dan", *votes(5), "success", "yes",
-        "Cleo and Dan", *votes(5), "zero", "yes",
-        "we accuse Eve", "yes", "yes it was", "yes",
+        "Ada and Ben", *votes(5), "maybe one sabotage", "no", "no sabotage",
+        "Ben, Cleo and Dan", *votes(5), "success",
+        "Cleo and Dan", *votes(5), "perhaps zero", "yes",
+        "maybe we accuse Eve", "yes", "yes it was",
     ]
     run = run_script(tmp_path, script, confirm="auto")
     assert "I heard: mission 1 had one sabotage card. Is that right?" in run.text
     assert "All right, I have not done anything." in run.text
+    assert "I heard: mission 3 had no sabotage card. Is that right?" in run.text
     assert "I heard: the spies say the double agent is Eve. Is that right?" in run.text
-    assert "I heard: Eve was the double agent. Is that right?" in run.text
+    plain = run.text.split("Not done: mission 1", 1)[1].split("I heard: mission 3")[0]
+    assert "Is that right?" not in plain  # the plain reports of missions 1 and 2
+    assert "Mission 1 succeeded" in plain and "Mission 2 succeeded" in plain
+    assert "I heard: Eve was the double agent" not in run.text  # said plainly
+    assert run.text.count("Is that right?") == 3
+    asked = run.events("confirmation")
+    assert [e["why"] for e in asked] == ["doubtful"] * 3
+    assert [e["answer"] for e in asked] == [False, True, True]
     over = run.game_over()
     assert over["winner"] == ["spies"]
     assert over["reason"] == "double_agent_found"
@@ -361,7 +370,7 @@ def test_saved_games_from_the_one_by_one_vote_mode_vote_together(tmp_path: Path)
 
 def test_at_is_that_right_commands_are_answered_and_no_says_what_was_not_done(
         tmp_path: Path) -> None:
-    script = ["Ada and Ben", *votes(5), "one sabotage",
+    script = ["Ada and Ben", *votes(5), "maybe one sabotage",
               "score", "four", "(silence)", "no",       # answered, asked again; then no
               "undo", "what's the score", "no",         # the vote stays
               "stop the game", "what", "no"]
@@ -382,8 +391,8 @@ def test_at_is_that_right_commands_are_answered_and_no_says_what_was_not_done(
 
 def test_a_yes_no_question_gives_up_after_three_answers_that_are_neither(
         tmp_path: Path) -> None:
-    run = run_script(tmp_path, ["Ada and Ben", *votes(5), "one sabotage", "four", "five",
-                                "maybe", "no sabotage", "yes"], confirm="auto")
+    run = run_script(tmp_path, ["Ada and Ben", *votes(5), "maybe one sabotage", "four",
+                                "five", "maybe", "no sabotage"], confirm="auto")
     assert run.text.count("Please answer yes or no.") == 2
     assert "Not done: mission 1 had one sabotage card." in run.text
     assert "Mission 1 succeeded" in run.text or "mission 1 succeeded" in run.text.lower()

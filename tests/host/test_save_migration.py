@@ -37,7 +37,7 @@ def test_there_is_a_version_1_save_of_every_game() -> None:
 def test_a_version_1_save_is_migrated_on_load(path: Path) -> None:
     old = json.loads(path.read_text(encoding="utf-8"))
     saved = load_game(path)
-    assert saved.to_json()["version"] == SAVE_VERSION == 2
+    assert saved.to_json()["version"] == SAVE_VERSION == 3
     reg = registration(saved.game)
     for state_json in [saved.state, *(snap["state"] for snap in saved.undo)]:
         assert state_json["version"] == 2

@@ -1,6 +1,7 @@
-"""``voice-host resume`` and saving: the most recent unfinished game is resumed, and a damaged
-save or an unusable save path gets a sentence and exit code 2, never a traceback, and the
-file is left as it was."""
+"""``voice-host resume`` and saving: the most recent unfinished game is resumed (a finished
+one is passed over; a damaged one stops the bare resume, see test_resume_settings), and a
+damaged save or an unusable save path gets a sentence and exit code 2, never a traceback,
+and the file is left as it was."""
 
 from __future__ import annotations
 
@@ -57,7 +58,6 @@ def test_resume_without_a_path_takes_the_latest_unfinished_game(
     unfinished, finished = data / "a.json", data / "b.json"
     _unfinished_game(tmp_path, unfinished)
     _finished_game(tmp_path, finished)
-    (data / "c.json").write_text("not json", encoding="utf-8")  # damaged, and the newest
     _age(unfinished, 300)
     _age(finished, 100)
     capsys.readouterr()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import random
 import shutil
 import subprocess
@@ -249,6 +250,10 @@ def run(args: argparse.Namespace) -> int:
     narration = sorted((out / "narration").glob("*.wav"))
     decode = sorted(players.decode_seconds)
     median = decode[len(decode) // 2] * 1000 if decode else 0.0
+    events = [json.loads(line)["event"] for line in
+              (out / "log.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    moves = events.count("move_taken") + events.count("recorded")
+    asked = events.count("confirmation")
     outcome = session.state.outcome()
     winners = winner_json(outcome) if outcome else []
     won = f"Winner: {winners[0]}" if len(winners) == 1 else \
@@ -268,4 +273,6 @@ def run(args: argparse.Namespace) -> int:
               f"{int(whole.seconds // 60)} min {int(whole.seconds % 60):02d} s, "
               f"{whole.size_bytes / 1_000_000:.1f} MB ({whole.chapters} chapters; "
               f"{whole.transcript.name} has the timestamps)", file=sys.stderr)
+    print(f"The host asked {asked} yes/no confirmation{'' if asked == 1 else 's'} in {moves} "
+          "moves.", file=sys.stderr)
     return 0 if stop is Stop.FINISHED else 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
 import time
 from dataclasses import replace
@@ -16,6 +17,7 @@ from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.narration import Narrator
 from voice_host.host.core.options import add_arguments as game_options_arguments
 from voice_host.host.core.options import cli_values
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, PAUSE_AFTER_RANGE
@@ -26,8 +28,9 @@ from voice_host.host.core.registry import (
 )
 from voice_host.host.core.session import Session, Stop
 from voice_host.host.core.store import (
-    SaveError,
+    PathError,
     SessionRecord,
+    check_log_path,
     check_save_path,
     saves_dir,
 )
@@ -98,6 +101,12 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
          **cli_values(args, registration(args.game).options)})
 
 
+def resume_command(save_path: Path) -> str:
+    """The command that continues the game saved at ``save_path``, as it can be pasted
+    into a shell (the save keeps how it was played, so it needs nothing else)."""
+    return f"voice-host resume {shlex.quote(str(save_path))}"
+
+
 def default_save_path(game: str) -> Path:
     return saves_dir() / f"{game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
@@ -137,8 +146,10 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     assert save_path is not None
     try:
         check_save_path(save_path)
-    except SaveError as exc:
-        print(exc, file=sys.stderr)
+        if config.log is not None:
+            check_log_path(config.log)
+    except PathError as exc:  # said in the game's language
+        print(exc.sentence(Narrator(config.game, config.lang)), file=sys.stderr)
         return 2
     try:
         io = wiring.build_io(config)
@@ -173,7 +184,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     if io.summary:
         print(io.summary(), file=sys.stderr)
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
-        print(screen("common.screen_resume", command=f"voice-host resume {save_path}"),
+        print(screen("common.screen_resume", command=resume_command(save_path)),
               file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

@@ -1,24 +1,60 @@
-"""``voice-host resume [FILE]``: continue a saved game exactly where it stopped."""
+"""``voice-host resume [FILE]``: continue a saved game exactly where it stopped, played as
+it was played (input, output, recognizer, companion page: the save keeps them) unless the
+command line says otherwise."""
 
 from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from voice_host.games import GameError, GameState, SetupError
 from voice_host.host.cli.play import add_common, run_session
-from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.config import SETTINGS, SessionConfig
+from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
+
+PATHS = frozenset({"log"})
+"""Settings that are paths on the command line."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", type=Path, default=None,
                         help="saved game (default: the most recent unfinished one)")
     add_common(parser)
+    # an option left out is the one the game was played with (see play_defaults)
+    parser.set_defaults(lang=None, **dict.fromkeys(SETTINGS))
+    parser.epilog = ("The game is played as it was: its input, output, language, recognizer, "
+                     "--confirm, --silence-timeout, --log and companion page, unless given "
+                     "here (the defaults above are those of a new game).")
+
+
+def play_defaults() -> dict[str, Any]:
+    """What ``play`` uses for an option left out: the fallback of a game saved without
+    its settings (before save version 3)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_common(parser)
+    return vars(parser.parse_args([]))
+
+
+def with_settings(args: argparse.Namespace, settings: dict[str, Any]) -> argparse.Namespace:
+    """``args`` with every setting the command line left out taken from the save's
+    ``settings``, else ``play``'s default."""
+    defaults = play_defaults()
+    filled = dict(vars(args))
+    for name in SETTINGS:
+        if filled.get(name) is not None:
+            continue
+        value = settings.get(name, defaults[name])
+        if name in PATHS and value is not None:
+            value = Path(value)
+        filled[name] = value
+    return argparse.Namespace(**filled)
 
 
 def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
@@ -39,35 +75,72 @@ def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
     return saved, state, rng
 
 
-def latest_unfinished() -> Path | None:
-    """The most recently saved game that has not ended (damaged files are skipped)."""
+@dataclass(frozen=True)
+class Latest:
+    """What a bare ``resume`` finds in the saves folder."""
+
+    path: Path | None
+    """The most recent unfinished game that can be resumed (None: none)."""
+    saved: SavedGame | None = None
+    """Its save."""
+    damaged: tuple[tuple[Path, str], ...] = ()
+    """Saves more recent than it that cannot be read, with why (most recent first)."""
+
+
+def latest_unfinished() -> Latest:
+    """The most recently saved game that has not ended, and the damaged saves more recent
+    than it (finished games are passed over)."""
+    damaged: list[tuple[Path, str]] = []
     for path in saved_games():
         try:
-            _, state, _ = open_saved(path)
-        except SaveError:
+            saved, state, _ = open_saved(path)
+        except SaveError as exc:
+            damaged.append((path, str(exc)))
             continue
         if not state.is_terminal():
-            return path
-    return None
+            return Latest(path, saved, tuple(damaged))
+    return Latest(None, None, tuple(damaged))
+
+
+def _screen(lang: str | None) -> Narrator:
+    return Narrator("common", lang if lang in LANGS else "en")
 
 
 def run(args: argparse.Namespace) -> int:
-    path = args.file or latest_unfinished()
+    path = args.file
     if path is None:
-        print("There is no unfinished saved game to resume. Start one with voice-host play.",
-              file=sys.stderr)
-        return 2
+        latest = latest_unfinished()
+        lang = args.lang or (latest.saved.options.get("lang") if latest.saved else None)
+        screen = _screen(lang)
+        if latest.damaged:
+            # never resume an older game in silence: say what is damaged, which game would
+            # be resumed, and the command that resumes it
+            for i, (bad, reason) in enumerate(latest.damaged):
+                key = "common.screen_save_damaged_too" if i else "common.screen_save_damaged"
+                print(screen.text(key, path=bad, reason=reason), file=sys.stderr)
+            if latest.path is None:
+                print(screen.text("common.screen_no_older"), file=sys.stderr)
+            else:
+                command = f"voice-host resume {shlex.quote(str(latest.path))}"
+                print(screen.text("common.screen_older_game", path=latest.path,
+                                  command=command), file=sys.stderr)
+            return 2
+        if latest.path is None:
+            print(screen.text("common.screen_no_unfinished"), file=sys.stderr)
+            return 2
+        path = latest.path
     try:
         saved, state, rng = open_saved(path)
     except SaveError as exc:
         print(exc, file=sys.stderr)
         return 2
+    screen = _screen(args.lang or saved.options.get("lang"))
     if state.is_terminal():
-        print(f"The game saved at {path} has already ended. Start a new one with voice-host "
-              "play.", file=sys.stderr)
+        print(screen.text("common.screen_already_ended", path=path), file=sys.stderr)
         return 2
     options = dict(saved.options)
-    if args.lang != "en":  # a language given on the command line wins over the saved one
+    if args.lang is not None:  # a language given on the command line wins over the saved one
         options["lang"] = args.lang
+    args = with_settings(args, saved.settings)
     config = replace(SessionConfig.from_args(args, saved.game, options), save_path=path)
     return run_session(config, state, rng=rng, fresh=False, saved=saved.record())

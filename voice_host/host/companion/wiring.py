@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from voice_host.host.companion.refusal_log import safe
 from voice_host.host.core.config import DEFAULT_PORT, SessionConfig
+from voice_host.host.core.narration import Narrator
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
 
@@ -107,6 +108,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     except ImportError:
         raise WiringError(INSTALL_HINT) from None
     wanted = config.companion
+    screen = Narrator(config.game, config.lang).text  # the screen's lines, in the game's language
     host = wanted.bind or default_bind_address()
     given = wanted.port
     port = DEFAULT_PORT if given is None else int(given)
@@ -147,7 +149,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     try:
         print(channel.qr_text(), file=sys.stderr)
     except ImportError:  # the page works without its QR code
-        print("(Install qrcode to see a QR code of the address here.)", file=sys.stderr)
-    print(f"Companion page: {channel.url}  room code {channel.room_code}  "
-          f"(table view: {channel.url}table)", file=sys.stderr)
+        print(screen("common.screen_no_qrcode"), file=sys.stderr)
+    print(screen("common.screen_companion", url=channel.url, code=channel.room_code),
+          file=sys.stderr)
     return channel

@@ -60,11 +60,13 @@ class Decision:
     reply: tuple[Line, ...] = ()
     """Lines to say instead of (or before) applying."""
     confirm: str | None = None
-    """A description of the action ("Ada votes yes") when the action deserves a yes/no
-    confirmation even at high confidence (irreversible ones)."""
-    confirm_spoken: str | None = None
-    """A description to confirm only when the words came through the recognizer (an
-    open-vocabulary word such as a Codenames clue is easy to mishear, not to mistype)."""
+    """A description of the move ("the blue team's tile is the assassin") when it is a risk
+    the players must accept whatever was said: always confirmed (see
+    :func:`voice_host.host.core.confirm.why_confirm`)."""
+    irreversible: str | None = None
+    """A description of the move when it cannot be taken back once the table has heard it
+    (a Codenames clue, a mission report, an accusation): confirmed only when it was not
+    said plainly."""
     then: tuple[Action, ...] = ()
     """Further actions applied right after ``action`` as one move (one undo step), e.g.
     the secret mission cards a reported sabotage count stands for. The session tries the

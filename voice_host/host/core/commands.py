@@ -87,8 +87,12 @@ def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
         s.say_key("common.nothing_to_undo")
         return
     last = s.undo_stack[-1]
+    # the move in words, as it was made (an undo step saved before version 3, or a move
+    # made without words, such as a recorded message, has none: a generic sentence)
+    what = last.get("move") if isinstance(last.get("move"), str) else None
     if s.options.confirm != "never":
-        question = [s.narrator.line("common.confirm_undo")]
+        question = [s.narrator.line("common.confirm_undo_what", what=what) if what
+                    else s.narrator.line("common.confirm_undo")]
         s.say(question)
         if not ask_yes_no(s, prompt, question):
             s.say_key("common.not_undone")
@@ -96,9 +100,13 @@ def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
     s.undo_stack.pop()
     s.restore(last)
     s.forget_prompt()
-    s.log.write("undo")
+    s.log.write("undo", move=what)
+    s.move_said = None
     s.save()
-    s.say_key("common.undone")
+    if what:
+        s.say_key("common.undone_what", what=what)
+    else:
+        s.say_key("common.undone")
 
 
 def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:

@@ -33,6 +33,13 @@ class RecognizerConfig:
                    vosk_model=Path(vosk) if vosk else None)
 
 
+SETTINGS = ("input", "output", "asr", "whisper_model", "vosk_model", "companion", "port",
+            "companion_host", "tls", "confirm", "silence_timeout", "log")
+"""The ``play`` options that say how a game is played, as argparse names: kept in the save
+file (:meth:`SessionConfig.settings`), so ``resume`` plays the game the same way unless
+the command line says otherwise (the game's own options, its language included, are
+kept with the game)."""
+
 DEFAULT_PORT = 8765
 """The companion page's port when none is given (a resumed game keeps the one it used)."""
 
@@ -97,6 +104,26 @@ class SessionConfig:
     @property
     def listens_to_microphone(self) -> bool:
         return self.script is None and self.input == "mic"
+
+    def settings(self) -> dict[str, Any]:
+        """How this game is played, as the save file keeps it (JSON-able, keyed by the
+        argparse names of :data:`SETTINGS`). A script's game continues from the keyboard:
+        the script was read to its end."""
+        rec, comp = self.recognizer, self.companion
+
+        def where(path: Path | None) -> str | None:  # resumed from any folder
+            return str(path.absolute()) if path is not None else None
+
+        output = self.output
+        if output.startswith("wav:"):
+            output = f"wav:{where(Path(output[4:]))}"
+        return {"input": "text" if self.script is not None else self.input,
+                "output": output, "asr": rec.asr, "whisper_model": rec.whisper_model,
+                "vosk_model": where(rec.vosk_model),
+                "companion": comp.enabled, "port": comp.port, "companion_host": comp.bind,
+                "tls": [where(p) for p in comp.tls] if comp.tls else None,
+                "confirm": self.confirm, "silence_timeout": self.silence_timeout,
+                "log": where(self.log)}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, game: str,

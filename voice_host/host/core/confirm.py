@@ -1,21 +1,53 @@
-"""Confirmations: whether an understood action is checked with the players first, and the
-yes/no question that checks it."""
+"""Confirmations: whether an understood move is checked with the players first, and the
+yes/no question that checks it.
+
+The policy, in one place (:func:`why_confirm`): the host asks only
+
+* for a **doubtful** reading (matcher confidence times recognizer confidence below
+  ``CONFIRM_BELOW``: a guessed word, a tentative lead-in such as "maybe"), unless Whisper's
+  free transcript holds every value of the move (:func:`echoed`);
+* for a **risk** the adapter names (``Decision.confirm``: the Codenames assassin, a clue
+  that breaks a rule and is played with the penalty), however plainly it was said;
+* for an **irreversible** move (``Decision.irreversible``: a clue the operatives have
+  heard, a mission report, an accusation) that was **not said plainly**.
+
+A close alternative ("Did you mean X, or Y?") is asked by the session before any of this.
+"Said plainly" is decided from the evidence alone (:func:`said_plainly`): the matcher read
+the words with ``PLAIN_MATCH`` confidence or more; through Whisper's grammar search, the
+grammar sentence passed the rejection test and means the move, and the free transcript
+either means the same move, confidently, or reads as no move at all while the grammar
+sentence is sure (``PLAIN_RECOGNIZER``) and the free decode did not loop; a free transcript
+that means another move ("marikit one" for "market one") is never plain. A recognizer with
+one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import understand
+from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
-from voice_host.intent import IntentMatch
+from voice_host.intent import IntentMatch, SlotValues
+from voice_host.speech.decision import Verdict
+from voice_host.text import plain as plain_words
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
 
 CONFIRM_BELOW = 0.75
-"""Actions understood with less confidence than this are confirmed first (--confirm auto)."""
+"""Moves understood with less confidence than this are confirmed first (--confirm auto)."""
+PLAIN_MATCH = 0.9
+"""A reading the matcher gives at least this confidence is plain words: a sentence of the
+grammar read as such, not a guessed or near-miss word, no tentative lead-in (those stay
+below 0.9)."""
+ECHO_SIMILARITY = 0.75
+"""How alike (rapidfuzz ratio, 0..1) the free transcript and the grammar sentence must read
+for the free transcript to vouch for the move's values (:func:`echoed`)."""
+PLAIN_RECOGNIZER = 0.9
+"""A recognizer that gives one reading only (Vosk, PocketSphinx) heard plainly at this
+confidence or more."""
 CONFIRM_TRIES = 3
 """Answers to a yes/no question that are neither yes nor no before the host gives up."""
 ANSWERED_DURING_CONFIRM = frozenset({
@@ -24,25 +56,141 @@ ANSWERED_DURING_CONFIRM = frozenset({
 the others (help, repeat, undo, stop...) get the question again."""
 
 
+class Why(enum.StrEnum):
+    """Why a move is confirmed (the log's ``confirmation`` event says it)."""
+
+    NONE = ""
+    """It is not: the move goes ahead."""
+    DOUBTFUL = "doubtful"
+    """The reading itself is doubtful."""
+    RISK = "risk"
+    """The adapter asks whatever was said (the assassin, a penalised clue)."""
+    IRREVERSIBLE = "irreversible"
+    """It cannot be taken back once heard, and it was not said plainly."""
+
+
+def why_confirm(decision: Decision, *, confidence: float, plain: bool,
+                echoed: bool = False, mode: str = "auto") -> Why:
+    """The confirmation policy: why ``decision`` is asked about, or ``Why.NONE``.
+    ``confidence`` is the reading's (matcher times recognizer), ``plain`` whether the move
+    was said plainly (:func:`said_plainly`), ``echoed`` whether the free transcript holds
+    the move's every value (:func:`echoed`: a low confidence is then no doubt about what
+    the move is), ``mode`` the ``--confirm`` option."""
+    if mode == "never" or decision.action is None:
+        return Why.NONE
+    if decision.confirm is not None:
+        return Why.RISK
+    if confidence < CONFIRM_BELOW and not echoed:
+        return Why.DOUBTFUL
+    if decision.irreversible is not None and not plain:
+        return Why.IRREVERSIBLE
+    return Why.NONE
+
+
+def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None) -> bool:
+    """Whether the evidence shows the move was said plainly: see the module docstring.
+    ``understood`` is the utterance read again with the phase's matcher (its two readings
+    when a recognizer searched the grammar)."""
+    if match.confidence < PLAIN_MATCH:
+        return False
+    if not heard.spoken:
+        return True  # typed: the words are the words
+    judgement = heard.judgement
+    if judgement is not None:
+        if understood is None or understood.best is None:
+            return False
+        free, grammar = understood.free, understood.grammar
+        if not (judgement.accepted and grammar is not None and _same(grammar, match)
+                and grammar.confidence >= PLAIN_MATCH):
+            return False
+        if free is not None and not _same(free, match):
+            return False  # the free transcript means another move ("marikit one")
+        if (free is not None and understood.verdict is Verdict.AGREE
+                and free.confidence >= PLAIN_MATCH
+                and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
+            return True  # both readings, each confident, mean this move
+        # the free transcript is unsure or reads as no move ("house for work"): the grammar
+        # sentence alone, as sure as a one-reading recognizer must be, the decoder not lost
+        return judgement.confidence >= PLAIN_RECOGNIZER and not judgement.looped
+    return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
+
+
+def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
+           values: SlotValues) -> bool:
+    """Whether Whisper's free transcript, though it reads as no move, holds every value of
+    the move the grammar sentence found, and reads like that sentence: "my big is the
+    spider" for "my pick is the spider" (the words that make the move agree; only the
+    carrier words were misheard). The grammar sentence must have passed the rejection test
+    and be read exactly (no tentative lead-in), the free decode must not have looped."""
+    j = heard.judgement
+    if (j is None or not j.accepted or j.reading is None or j.looped or understood is None
+            or understood.grammar is None or not _same(understood.grammar, match)
+            or (understood.free is not None and not _same(understood.free, match))
+            or match.confidence < PLAIN_MATCH or j.reading.similarity < ECHO_SIMILARITY):
+        return False
+    heard_words = _words(j.free_text)
+    wanted: list[str] = []
+    for value in match.slots.values():
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if not all(isinstance(item, str) for item in items):
+            return False  # a number or a choice: nothing to find in the words
+        wanted += items
+    if not wanted:
+        return False
+    spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
+    return all(any(_words(form) and _words(form) <= heard_words
+                   for form in (item, *spoken.get(item, ()))) for item in wanted)
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text``, lower-case, elisions apart ("l'araignée": l, araignée)."""
+    return set(plain_words(text).replace("'", " ").split())
+
+
+def _same(a: IntentMatch, b: IntentMatch) -> bool:
+    return (a.intent, dict(a.slots)) == (b.intent, dict(b.slots))
+
+
+def move_words(s: Session, decision: Decision) -> str:
+    """The move in words: what the adapter named for a question, else its description."""
+    assert decision.action is not None
+    return (decision.confirm or decision.irreversible
+            or s.adapter.describe(s.state, decision.action))
+
+
 def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
                      heard: Heard) -> bool:
-    """True when the decision's action may go ahead: it needs no confirmation (the adapter
-    asks for none, it was understood with confidence, or ``--confirm never``), or the
-    players said yes. On a no, the host says what was not done and what it still waits
-    for."""
+    """True when the decision's move may go ahead: the policy (:func:`why_confirm`) asks
+    nothing, or the players said yes. On a no, the host says what was not done and what it
+    still waits for. The move's words are kept for ``undo`` (``Session.move_said``)."""
     assert decision.action is not None
     confidence = match.confidence * heard.confidence
-    spoken_check = decision.confirm_spoken if heard.spoken else None
-    needs = s.options.confirm != "never" and (
-        decision.confirm is not None or spoken_check is not None
-        or confidence < CONFIRM_BELOW)
-    if not needs:
+    understood = None
+    if heard.spoken and heard.judgement is not None:
+        # the two readings again, as the session read them: the host's own confidence
+        # combines them (both agreeing and the grammar sentence accepted count as sure)
+        _, matcher = s.phase_grammar(prompt.phase)
+        understood = understand(heard, matcher, speaker=s.resolve_speaker(heard.speaker,
+                                                                          prompt))
+        if understood.best is not None and _same(understood.best, match):
+            confidence = understood.confidence
+    plain = said_plainly(heard, match, understood)
+    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0].slot_values)
+    why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
+                      mode=s.options.confirm)
+    what = move_words(s, decision)
+    s.move_said = what
+    if why is Why.NONE:
+        s.log.write("move_taken", what=what, asked=None, plain=plain, echoed=vouched)
         return True
-    what = decision.confirm or spoken_check or s.adapter.describe(s.state, decision.action)
     question = [s.narrator.line("common.confirm", what=what)]
     s.say(question)
-    if ask_yes_no(s, prompt, question):
+    yes = ask_yes_no(s, prompt, question)
+    s.log.write("confirmation", why=why.value, what=what, answer=yes)
+    if yes:
+        s.log.write("move_taken", what=what, asked=why.value, plain=plain)
         return True
+    s.move_said = None
     # what was not done, and what the host is still waiting for
     s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
     return False

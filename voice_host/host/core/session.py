@@ -72,15 +72,14 @@ class Session:
                  output: Output, listener: Listener, options: SessionOptions,
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
                  saved: SessionRecord | None = None, companion: Companion | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.adapter = adapter
-        self.state = state
-        self.rng = rng
-        self.output = output
-        self.listener = listener
-        self.options = options
+                 clock: Callable[[], float] = time.monotonic,
+                 settings: dict[str, Any] | None = None) -> None:
+        self.adapter, self.state, self.rng = adapter, state, rng
+        self.output, self.listener, self.options = output, listener, options
         self.log = log or EventLog(None)
         self.game_options = game_options or {}
+        self.settings = settings or {}  # how it is played (input, output...), for resume
+        self.move_said: str | None = None  # the move being made, in words, for its undo step
         saved = saved or SessionRecord()
         self.undo_stack: list[dict[str, Any]] = list(saved.undo)
         self.narrator = adapter.narrator
@@ -98,16 +97,12 @@ class Session:
         self.paused = saved.paused
         self.companion = companion
         """The companion page when players use it: it gets every new state; secret inputs
-        come from it instead of the microphone, and votes, picks and guesses may come from
-        it as well as aloud."""
+        come from it, and votes, picks and guesses may come from it as well as aloud."""
+        # the phones, coordinated with the voice (None without the companion page)
         self.phones = PhoneDesk(self, companion) if companion is not None else None
-        """Coordinates the phones with the voice (None without the companion page)."""
-        self.countdown = Countdown(clock)
-        """The clock of timed prompts."""
-        self.screen = sys.stderr
-        """The host's own screen, for what is shown there but never said (a move code)."""
-        self.last_heard: Heard | None = None
-        """The last utterance or line typed (move codes are given for typed ones only)."""
+        self.countdown = Countdown(clock)  # the clock of timed prompts
+        self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
+        self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
 
     # ------------------------------------------------------------------ output helpers
 
@@ -139,11 +134,14 @@ class Session:
     def save(self) -> None:
         if self.options.save_path is None:
             return
+        if self.move_said is not None and self.undo_stack:  # the move just made, in words
+            self.undo_stack[-1].setdefault("move", self.move_said)
+            self.move_said = None
         snap = self.snapshot()
         save_game(self.options.save_path, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
-            paused=self.paused, narration=self.narrator.turns))
+            paused=self.paused, narration=self.narrator.turns, settings=self.settings))
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
         """The phase's grammar with the game's values now, and its matcher (both cached)."""

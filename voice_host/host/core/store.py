@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import random
@@ -12,13 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import GameError, SetupError
+from voice_host.host.core.narration import Narrator
 from voice_host.host.core.registry import registration
 
 SAVE_FORMAT = "voice-host-save"
-SAVE_VERSION = 2
+SAVE_VERSION = 3
 """Version of the save file. 2: every player action in the game's history names its actor
-(the engines' state version 2) and the options are the game's validated options. A version-1
-save is migrated on load (:func:`migrate`) and written back as version 2 at the next move."""
+(the engines' state version 2) and the options are the game's validated options. 3: the
+save keeps how the game is played (``settings``: input, output, recognizer, companion page,
+for ``resume``), and an undo step may say its move in words (``move``). Older saves are
+migrated on load (:func:`migrate`: version 1 to 2, then 2 to 3) and written back as
+version 3 at the next move."""
 
 
 class SaveError(Exception):
@@ -89,6 +94,9 @@ class SavedGame:
     undo: list[dict[str, Any]]
     paused: bool = False
     narration: dict[str, int] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
+    """How the game was played (see :data:`SETTINGS`); empty for a game saved before
+    version 3, which resumes with the command line's defaults."""
 
     def record(self) -> SessionRecord:
         return SessionRecord(host_state=self.host_state, undo=self.undo, paused=self.paused,
@@ -98,7 +106,7 @@ class SavedGame:
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game,
                 "options": self.options, "state": self.state, "rng": self.rng,
                 "host_state": self.host_state, "undo": self.undo, "paused": self.paused,
-                "narration": self.narration}
+                "narration": self.narration, "settings": self.settings}
 
     @classmethod
     def from_json(cls, data: Any) -> SavedGame:
@@ -106,13 +114,16 @@ class SavedGame:
             raise SaveError("That file is not a voice-host saved game.")
         if data.get("version") == 1:
             data = migrate(data)
+        if data.get("version") == 2:
+            data = {**data, "version": 3, "settings": {}}
         if data.get("version") != SAVE_VERSION:
             raise SaveError("That saved game was made by another version of voice-host.")
         try:
             saved = cls(game=data["game"], options=dict(data["options"]), state=data["state"],
                         rng=data["rng"], host_state=dict(data["host_state"]),
                         undo=list(data["undo"]), paused=data.get("paused", False),
-                        narration=dict(data.get("narration") or {}))
+                        narration=dict(data.get("narration") or {}),
+                        settings=dict(data.get("settings") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError("That saved game is damaged; a part is missing.") from exc
         if not isinstance(saved.game, str):
@@ -131,15 +142,19 @@ class SavedGame:
         for snap in saved.undo:
             if not (isinstance(snap, Mapping) and isinstance(snap.get("state"), Mapping)
                     and isinstance(snap.get("host_state"), Mapping)
-                    and _is_rng(snap.get("rng"))):
+                    and _is_rng(snap.get("rng"))
+                    and isinstance(snap.get("move", ""), str)):
                 raise SaveError("That saved game is damaged: its undo history cannot be read.")
+        if not all(isinstance(k, str) for k in saved.settings):
+            raise SaveError("That saved game is damaged: how it was played cannot be read.")
         return saved
 
 
 def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A version-1 save as version 2: the game's state and every undo snapshot read by its
-    engine (which replays a version-1 history, naming each action's actor) and written in
-    the engine's current version; the options checked and completed by the game's options.
+    """A version-1 save as version 2 (which :meth:`SavedGame.from_json` then takes to 3):
+    the game's state and every undo snapshot read by its engine (which replays a version-1
+    history, naming each action's actor) and written in the engine's current version; the
+    options checked and completed by the game's options.
     Raises SaveError (a sentence) when the old save cannot be read."""
     try:
         reg = registration(str(data.get("game")))
@@ -155,7 +170,7 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
     except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise SaveError("That saved game, from an older version of voice-host, is damaged and "
                         "cannot be read.") from exc
-    upgraded["version"] = SAVE_VERSION
+    upgraded["version"] = 2
     return upgraded
 
 
@@ -187,21 +202,72 @@ def saved_games() -> list[Path]:
     return [p for _, p in sorted(files, reverse=True)]
 
 
-def check_save_path(path: Path) -> None:
-    """Raise SaveError (a sentence) when a game cannot be saved at ``path``; writes nothing
-    there (a throw-away file next to it is created and removed)."""
+class PathError(SaveError):
+    """A file the host must write cannot be written there: a narration key and its
+    fields, so the sentence is said in the game's language (``str()`` is the English)."""
+
+    def __init__(self, key: str, **params: str) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(self.sentence(Narrator("common", "en")))
+
+    def sentence(self, narrator: Narrator) -> str:
+        """The sentence in ``narrator``'s language."""
+        params: dict[str, Any] = {
+            k: narrator.text(v) if k == "why" and v.startswith("common.") else v
+            for k, v in self.params.items()}
+        return narrator.text(self.key, **params)
+
+
+def _why(exc: OSError, parent_exists: bool) -> str:
+    """An OS error as a narration key (or the system's own words, lower-case)."""
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "common.why_denied"
+    if exc.errno == errno.EROFS:
+        return "common.why_read_only"
+    if exc.errno == errno.ENOENT and parent_exists:  # /proc and its like
+        return "common.why_no_new_files"
+    return (exc.strerror or str(exc)).lower()
+
+
+def _check_writable(path: Path, what: str) -> None:
+    """Raise :class:`PathError` (keys ``common.screen_<what>_...``) when ``path`` cannot be
+    written: a folder, under a file, or refused by the system. A throw-away file next to
+    it is created and removed; ``path`` itself is not touched."""
     if path.is_dir():
-        raise SaveError(f"I cannot save the game at {path}: that is a folder. Choose a file "
-                        "with --save.")
+        raise PathError(f"common.screen_{what}_folder", path=str(path))
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if ancestor.exists() and not ancestor.is_dir():
+        raise PathError(f"common.screen_{what}_under_file", path=str(path),
+                        parent=str(ancestor))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.close(fd)
         os.unlink(tmp)
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise SaveError(f"I cannot save the game at {path}: {reason.lower()}. Choose another "
-                        "file with --save.") from None
+        raise PathError(f"common.screen_{what}_cannot", path=str(path),
+                        why=_why(exc, path.parent.is_dir())) from None
+
+
+def check_save_path(path: Path) -> None:
+    """Raise :class:`PathError` (a sentence) when a game cannot be saved at ``path``."""
+    _check_writable(path, "save")
+
+
+def check_log_path(path: Path) -> None:
+    """Raise :class:`PathError` (a sentence) when the event log cannot be written at
+    ``path`` (a folder, under a file, a place the system refuses)."""
+    _check_writable(path, "log")
+    if path.exists():
+        try:
+            with path.open("a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise PathError("common.screen_log_cannot", path=str(path),
+                            why=_why(exc, True)) from None
 
 
 def _is_rng(data: Any) -> bool:

@@ -77,10 +77,10 @@ def build_io(config: SessionConfig) -> HostIO:
     secrets = SecretFiles(out_dir / "secrets" if out_dir is not None
                           else save_path.parent / f"{save_path.stem}-secrets")
     banner: list[str] = []
+    screen = Narrator(config.game, config.lang).text  # the screen's lines, in the game's language
     if config.deal == "host" and not config.companion.enabled:
         # (with the companion page the secrets go to the phones: no folder is written)
-        banner.append(Narrator(config.game, config.lang).text("common.screen_secrets",
-                                                              folder=secrets.folder))
+        banner.append(screen("common.screen_secrets", folder=secrets.folder))
     script = config.script
     needs_recognizer = config.listens_to_microphone or (
         script is not None and _script_has_wav(script))
@@ -103,7 +103,7 @@ def build_io(config: SessionConfig) -> HostIO:
         output = captions
     elif spec == "speaker" and not _has_speaker():
         # no speaker: say so once, and go on with the words on the screen
-        banner.append(mic.NO_SPEAKER + " Showing the host's words on the screen instead.")
+        banner.append(screen("common.screen_no_speaker"))
         output = captions
     elif spec == "speaker" or out_dir is not None:
         output = speech_output(spec, captions=captions, secrets=secrets, gate=gate)
@@ -124,8 +124,7 @@ def build_io(config: SessionConfig) -> HostIO:
     io = HostIO(output=output, listener=listener, secret_sink=secrets,
                 banner="\n".join(banner), closers=[listener.close, output.close])
     if out_dir is not None:
-        io.summary = lambda: f"Narration written to {out_dir} (numbered WAV files and " \
-                             f"transcript.txt)."
+        io.summary = lambda: screen("common.screen_narration_written", folder=out_dir)
     return io
 
 
@@ -142,6 +141,7 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
     return Session(adapter=adapter, state=state, rng=rng, output=io.output,
                    listener=io.listener, log=EventLog(config.log),
                    game_options=dict(config.options), companion=companion, saved=saved,
+                   settings=config.settings(),
                    options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
                                           silence_timeout=config.silence_timeout,
                                           pause_after=config.pause_after))

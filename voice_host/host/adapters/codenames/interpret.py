@@ -104,9 +104,9 @@ def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
     # answered to the spymaster by name, an invalid one played with the penalty is confirmed
     problem = s.clue_problem(word)
     if problem is None:
-        # a spoken clue word is open vocabulary, the easiest thing to mishear, and it
-        # cannot be taken back once the operatives have heard it
-        return Decision(action=action, confirm_spoken=w.t(
+        # a clue cannot be taken back once the operatives have heard it: confirmed when it
+        # was not said plainly (a spoken open word is the easiest thing to mishear)
+        return Decision(action=action, irreversible=w.t(
             "describe_clue", spymaster=spymaster, word=word, number=w.number(number)))
     if s.invalid_clue == "penalty" and word:
         return Decision(action=action, confirm=w.t(

@@ -67,7 +67,7 @@ def interpret(w: ResistanceWords, state: GameState, match: IntentMatch,
         if choice not in ("yes", "no"):
             return Decision(reply=(w.line("answer_reminder", player=s.accused),))
         action = ConfirmDoubleAgent(speaker or s.accused or "", choice == "yes")
-        return Decision(action=action, confirm=narrate.describe(w, s, action))
+        return Decision(action=action, irreversible=narrate.describe(w, s, action))
     return Decision(reply=_not_now(w, s))
 
 
@@ -113,7 +113,7 @@ def _vote_count(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
             match.intent == "mission_result" and not _said_number(w, match)):
         return Decision(reply=(w.line("count_need_number"),))
     action = RecordVoteCount(speaker or s.leader or "", value)
-    return Decision(action=action, confirm=narrate.describe(w, s, action))
+    return Decision(action=action, irreversible=narrate.describe(w, s, action))
 
 
 def _mission(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
@@ -122,9 +122,10 @@ def _mission(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
     if not isinstance(count, int) or isinstance(count, bool):
         return Decision(reply=(w.line("mission_reminder", leader=s.leader),))
     report = ReportSabotages(speaker or s.leader or "", count)
+    # a report cannot be taken back once heard: confirmed unless said plainly
     confirm = narrate.describe(w, s, report)
     if s.deal is Deal.TABLE:
-        return Decision(action=report, confirm=confirm)
+        return Decision(action=report, irreversible=confirm)
     # Host mode: the count becomes secret cards, the sabotages given to the spies on the
     # team in seat order. A count the dealt roles cannot produce has no such cards; it is
     # answered without saying why, which would tell who the spies are. Only the leader
@@ -137,7 +138,7 @@ def _mission(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
         return Decision(reply=(w.line("mission_not_fit"),))
     saboteurs = set(spies[:count])
     cards = [PlayMissionCard(p, p in saboteurs) for p in team]
-    return Decision(action=cards[0], then=tuple(cards[1:]), confirm=confirm)
+    return Decision(action=cards[0], then=tuple(cards[1:]), irreversible=confirm)
 
 
 def _accuse(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
@@ -148,4 +149,4 @@ def _accuse(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
         example = next((p for p in s.players if p not in (spies or ())), s.players[0])
         return Decision(reply=(w.line("accuse_reminder", example=example),))
     action = Accuse(speaker or s.current_players()[0], player)
-    return Decision(action=action, confirm=narrate.describe(w, s, action))
+    return Decision(action=action, irreversible=narrate.describe(w, s, action))

@@ -1,0 +1,238 @@
+"""The confirmation policy: the host asks only for a doubtful reading, a risk the game names,
+or an irreversible move that was not said plainly -- and "plainly" is read from the evidence
+(the matcher's confidence, the recognizer's two readings agreeing), not from who spoke."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voice_host.games.codenames import CodenamesState, GiveClue, clue_problem
+from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.core.adapter import Decision
+from voice_host.host.core.confirm import (
+    CONFIRM_BELOW,
+    Why,
+    echoed,
+    said_plainly,
+    why_confirm,
+)
+from voice_host.host.core.secrets import Delivery, Via
+from voice_host.host.core.session import Session, SessionOptions, Stop
+from voice_host.host.core.store import EventLog
+from voice_host.host.core.understanding import understand
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.io.terminal import TextOutput
+from voice_host.intent import IntentMatch
+from voice_host.speech.decision import GrammarReading, Judgement, Rejection
+
+CLUE = GiveClue("Hannah", "ocean", 2)
+
+
+@pytest.mark.parametrize(("decision", "confidence", "plain", "mode", "why"), [
+    (Decision(action=CLUE), 1.0, True, "auto", Why.NONE),
+    (Decision(action=CLUE), CONFIRM_BELOW - 0.01, False, "auto", Why.DOUBTFUL),
+    (Decision(action=CLUE, irreversible="the clue"), 1.0, True, "auto", Why.NONE),
+    (Decision(action=CLUE, irreversible="the clue"), 0.95, False, "auto", Why.IRREVERSIBLE),
+    (Decision(action=CLUE, irreversible="the clue"), 0.5, False, "auto", Why.DOUBTFUL),
+    (Decision(action=CLUE, confirm="the assassin"), 1.0, True, "auto", Why.RISK),
+    (Decision(action=CLUE, confirm="the assassin"), 1.0, True, "never", Why.NONE),
+    (Decision(action=CLUE, irreversible="the clue"), 0.1, False, "never", Why.NONE),
+    (Decision(reply=()), 0.1, False, "auto", Why.NONE),
+])
+def test_why_confirm(decision: Decision, confidence: float, plain: bool, mode: str,
+                     why: Why) -> None:
+    assert why_confirm(decision, confidence=confidence, plain=plain, mode=mode) is why
+
+
+RED, BLUE = ["Hannah", "Thomas"], ["Sophie", "Oliver"]
+OPTS: dict[str, Any] = {"deal": "host", "lang": "en", "red": RED, "blue": BLUE, "first": "red",
+                        "words": "en", "invalid_clue": "refuse", "seed": 7}
+
+
+def _dealt() -> CodenamesState:
+    state = new_game("codenames", OPTS)
+    assert isinstance(state, CodenamesState)
+    state.apply(state.chance_action(random.Random(OPTS["seed"])))
+    return state
+
+
+def _clue_word(state: CodenamesState) -> str:
+    return next(w for w in ("ocean", "music", "winter", "money", "garden")
+                if clue_problem(w, state.words) is None)
+
+
+def _judged(free: str, grammar: str | None, *, accepted: bool = True,
+            free_logp: float = -0.1, confidence: float = 1.0, looped: bool = False) -> Heard:
+    """An utterance as Whisper's grammar search hands it over: two readings."""
+    reading = None if grammar is None else GrammarReading(
+        grammar, margin=-0.05, score=-0.1, steps=4, similarity=1.0)
+    judgement = Judgement(free_text=free, free_logp=free_logp, looped=looped, reading=reading,
+                          accepted=accepted,
+                          reason=Rejection.NONE if accepted else Rejection.LOW_MARGIN,
+                          confidence=confidence if accepted else 0.0, open_phase=True)
+    text = grammar if accepted and grammar else free
+    return Heard(HeardKind.SPEECH, text=text, speaker="Hannah", spoken=True,
+                 confidence=judgement.confidence if accepted else 0.8,
+                 closed_grammar=accepted, judgement=judgement)
+
+
+def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | None]:
+    adapter = make_adapter("codenames", OPTS)
+    from voice_host.intent import load_grammar
+    pg = load_grammar("codenames", "en").phase("clue", adapter.slot_values(state))
+    understood = understand(heard, pg.matcher, speaker="Hannah")
+    if understood.best is None or understood.result is None or understood.result.ambiguous:
+        return False, understood.best
+    return said_plainly(heard, understood.best, understood), understood.best
+
+
+@pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move"])
+def test_a_clue_is_said_plainly(case: str) -> None:
+    state = _dealt()
+    word = _clue_word(state)
+    heard = {"agree": _judged(f"{word} two", f"{word} two", confidence=0.8),
+             "free_unsure_grammar_sure": _judged(f"{word} two", f"{word} two",
+                                                 free_logp=-2.0),
+             # the free transcript reads as no move ("house for work"); the grammar is sure
+             "free_reads_no_move": _judged(f"{word} for work", f"{word} two",
+                                           free_logp=-0.6)}[case]
+    plain, best = _plain(heard, state)
+    assert best is not None and best.slots.get("word") == word
+    assert plain
+
+
+@pytest.mark.parametrize("case", ["grammar_rejected", "free_unsure", "free_other_word",
+                                  "grammar_unsure", "free_looped", "typed_guess"])
+def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
+    state = _dealt()
+    word = _clue_word(state)
+    if case == "typed_guess":
+        # a typed line read with a near-miss word is no plain reading either
+        match = IntentMatch("clue", {"word": word, "number": 2}, 0.8, f"{word} two")
+        assert not said_plainly(Heard(HeardKind.SPEECH, text=f"{word} two"), match, None)
+        return
+    heard = {
+        "grammar_rejected": _judged(f"{word} two", f"{word} two", accepted=False),
+        "free_unsure": _judged(f"{word} two", f"{word} two", free_logp=-2.0,
+                               confidence=0.85),
+        "free_other_word": _judged("motion two", f"{word} two"),
+        "grammar_unsure": _judged(f"{word} for work", f"{word} two", confidence=0.85),
+        "free_looped": _judged("f o f o", f"{word} two", looped=True),
+    }[case]
+    plain, _ = _plain(heard, state)
+    assert not plain
+
+
+def test_typed_and_one_reading_recognizers() -> None:
+    match = IntentMatch("clue", {"word": "ocean", "number": 2}, 1.0, "ocean two")
+    assert said_plainly(Heard(HeardKind.SPEECH, text="ocean two"), match, None)
+    spoken = Heard(HeardKind.SPEECH, text="ocean two", spoken=True, confidence=0.95)
+    assert said_plainly(spoken, match, None)
+    assert not said_plainly(Heard(HeardKind.SPEECH, text="ocean two", spoken=True,
+                                  confidence=0.8), match, None)
+    rival = Heard(HeardKind.SPEECH, text="ocean two", spoken=True, confidence=0.95,
+                  alternatives=("motion two",))
+    assert not said_plainly(rival, match, None)
+
+
+class Table:
+    """A listener that hands over prepared utterances, then ends."""
+
+    def __init__(self, heard: Sequence[Heard]) -> None:
+        self.heard = list(heard)
+        self.requests: list[ListenRequest] = []
+
+    def listen(self, request: ListenRequest) -> Heard:
+        self.requests.append(request)
+        return self.heard.pop(0) if self.heard else Heard(HeardKind.END)
+
+    def close(self) -> None:
+        pass
+
+
+def _session(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, io.StringIO, Table]:
+    out = io.StringIO()
+    table = Table(heard)
+    adapter = make_adapter("codenames", OPTS,
+                           secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
+    session = Session(adapter=adapter, state=new_game("codenames", OPTS),
+                      rng=random.Random(OPTS["seed"]), output=TextOutput(out), listener=table,
+                      options=SessionOptions(confirm="auto"), game_options=OPTS,
+                      log=EventLog(tmp_path / "log.jsonl"))
+    return session, out, table
+
+
+def test_a_plainly_spoken_clue_is_taken_without_a_question(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    session, out, table = _session(tmp_path, [_judged(f"{word} two", f"{word} two")])
+    assert session.run(fresh=True) is Stop.INPUT_ENDED
+    assert "Is that right?" not in out.getvalue()
+    assert session.state.clue == (word, 2)
+    assert not [r for r in table.requests if r.purpose == "confirm"]
+
+
+def test_a_clue_the_grammar_search_did_not_accept_is_confirmed(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
+    session, out, table = _session(
+        tmp_path, [_judged(f"{word} two", f"{word} two", accepted=False), yes])
+    assert session.run(fresh=True) is Stop.INPUT_ENDED
+    assert f"I heard: Hannah gives the clue {word}, two. Is that right?" in out.getvalue()
+    assert session.state.clue == (word, 2)
+    log = (tmp_path / "log.jsonl").read_text(encoding="utf-8")
+    assert '"event": "confirmation", "why": "irreversible"' in log
+
+
+# --------------------------------------------------------------------------- echoed values
+
+
+def _pick_heard(free: str, grammar: str, *, similarity: float = 0.88,
+                looped: bool = False) -> Heard:
+    reading = GrammarReading(grammar, margin=-0.6, score=-0.7, steps=8, similarity=similarity)
+    judgement = Judgement(free_text=free, free_logp=-0.45, looped=looped, reading=reading,
+                          accepted=True, reason=Rejection.NONE, confidence=0.66)
+    return Heard(HeardKind.SPEECH, text=grammar, speaker="Ben", spoken=True, confidence=0.66,
+                 closed_grammar=True, judgement=judgement)
+
+
+def _echo(heard: Heard, lang: str = "en") -> tuple[bool, float]:
+    from voice_host.intent import load_grammar
+    opts = {"players": ["Ada", "Ben", "Cleo"], "deal": "host", "mode": "fragments",
+            "rounds": 1, "lang": lang, "seed": 1, "first": None}
+    state = new_game("ici-londres", opts)
+    adapter = make_adapter("ici-londres", opts)
+    pg = load_grammar("ici-londres", lang).phase("guess", adapter.slot_values(state))
+    understood = understand(heard, pg.matcher, speaker="Ben")
+    assert understood.best is not None
+    return echoed(heard, understood.best, understood, pg.slot_values), understood.confidence
+
+
+@pytest.mark.parametrize(("free", "grammar", "similarity", "looped", "lang", "expected"), [
+    ("my big is the spider", "my pick is the spider", 0.88, False, "en", True),
+    ("ben big's the anchor", "ben picks the anchor", 0.87, False, "en", True),
+    ("mon gros choix est l'araignée", "mon choix est l'araignée", 0.85, False, "fr", True),
+    # the icon itself is not in the free transcript: no echo
+    ("my big is the spade", "my pick is the spider", 0.8, False, "en", False),
+    ("a brilliant wolf", "umbrella and wolf", 0.8, False, "en", False),
+    # the free transcript means another move, holding the values and more
+    ("ben picks the spider and the moon", "ben picks the spider", 0.8, False, "en", False),
+    # unlike the sentence, or the decode was lost: no echo
+    ("my big is the spider", "my pick is the spider", 0.6, False, "en", False),
+    ("my big is the spider", "my pick is the spider", 0.88, True, "en", False),
+])
+def test_a_free_transcript_that_holds_every_value_vouches_for_a_doubtful_reading(
+        free: str, grammar: str, similarity: float, looped: bool, lang: str,
+        expected: bool) -> None:
+    vouched, confidence = _echo(_pick_heard(free, grammar, similarity=similarity,
+                                            looped=looped), lang)
+    assert confidence < CONFIRM_BELOW  # doubtful by the margin alone
+    assert vouched is expected
+    decision = Decision(action=CLUE)
+    assert (why_confirm(decision, confidence=confidence, plain=False, echoed=vouched)
+            is (Why.NONE if expected else Why.DOUBTFUL))
