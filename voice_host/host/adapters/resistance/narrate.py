@@ -32,6 +32,7 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
+from voice_host.host.adapters.resistance import prompts
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import narrow
 from voice_host.host.core.secrets import deliver
@@ -77,7 +78,7 @@ def opening(w: ResistanceWords, state: GameState) -> list[Line]:
     else:
         lines.append(w.line("together_votes_companion"
                             if w.options.get("companion") else "together_votes",
-                            example=s.players[0]))
+                            example=prompts.vote_example(w, s.players)))
     first = find_player(s.players, w.options.get("first"))
     if first:
         lines.append(w.line("first_leader_chosen", leader=first))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from voice_host.games import GameState
 from voice_host.games.resistance import Phase, ResistanceState
 from voice_host.host.adapters.resistance.words import ResistanceWords
@@ -40,16 +42,24 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
         order = w.voting_order(s)
         voter = order[0]
         still = w.names(order)
+        echo = w.echoed_votes(s)
         if not s.votes:
-            line = w.line("vote_tell", player=voter)
-        elif len(order) == 1:
-            line = w.line("vote_last", player=voter)
+            # the whole table is asked: a plain "yes" now names nobody's vote
+            line = w.line("vote_tell", example=vote_example(w, order))
+            reminder = w.line("vote_tell_reminder", example=vote_example(w, order))
         else:
-            line = w.line("vote_waiting", players=still, player=voter)
+            reminder = w.line("vote_reminder", players=still, player=voter)
+            if echo and len(order) == 1:
+                line = w.line("vote_echo_last", votes=said_votes(w, echo), player=voter)
+            elif echo:
+                line = w.line("vote_echo", votes=said_votes(w, echo), players=still,
+                              player=voter)
+            elif len(order) == 1:
+                line = w.line("vote_last", player=voter)
+            else:
+                line = w.line("vote_waiting", players=still, player=voter)
         return Prompt(lines=(line,), phase="vote", expected=tuple(order),
-                      key=f"vote|{n_votes}|{len(s.votes)}",
-                      reminder=(w.line("vote_reminder", players=still,
-                                       player=voter),))
+                      key=f"vote|{n_votes}|{len(s.votes)}", reminder=(reminder,))
     if phase == Phase.MISSION and w.companion:
         waiting = s.current_players()
         lines = [w.line("mission_companion", team=w.names(s.proposed_team or ()))]
@@ -82,3 +92,20 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                       expected=(accused,), key="answer",
                       reminder=(w.line("answer_reminder", player=accused),))
     return None
+
+
+def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
+    """Votes as the table says them, yes and no each in one group, in the order the first of
+    each was given: "Ada and Ben yes, Cleo no"."""
+    groups: dict[bool, list[str]] = {}
+    for player, approve in votes:
+        groups.setdefault(approve, []).append(player)
+    return ", ".join(w.text("echo_yes" if approve else "echo_no", players=w.names(players))
+                     for approve, players in groups.items())
+
+
+def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
+    """A whole-table vote sentence with this table's names: "Ada and Ben yes, Cleo no"."""
+    if len(order) < 3:
+        return w.text("echo_yes", players=w.names(order[:1]))
+    return said_votes(w, [(order[0], True), (order[1], True), (order[2], False)])
