@@ -45,7 +45,7 @@ def test_phase_specific_intents() -> None:
         return set(load_grammar(game).phase(phase).intents) - UNIVERSAL - {"list_tried"}
     assert own("resistance", "team") == {"propose_team"}
     assert own("resistance", "vote") == {"vote", "votes"}
-    assert own("resistance", "count") == {"vote_count", "vote"}
+    assert own("resistance", "count") == {"vote_count", "vote", "votes"}
     assert own("resistance", "mission") == {"mission_result"}
     assert own("resistance", "accuse") == {"accuse"}
     assert own("codenames", "guess") == {"guess", "pass"}
