@@ -310,3 +310,53 @@ def test_a_spoken_vote_against_a_phone_vote_takes_nothing(tmp_path: Path) -> Non
                                 ["Ada and Ben", "Ada yes, Dan no", "status"])
     assert session.state.votes == {"Dan": False, "Ada": True}
     assert "Ada yes. Still to vote: Ben, Cleo and Eve. Ben?" in text
+
+
+# --------------------------------------------------------------------------- demo bots
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_demo_players_vote_most_rounds_in_one_sentence(lang: str) -> None:
+    """The demo's players vote as a table would: most rounds in one sentence by one player
+    (the leader, right after the count-in), the rest by name or one by one; every sentence
+    is understood and legal."""
+    from voice_host.games.resistance import ResistanceState
+    from voice_host.host.adapters.resistance import Adapter, bots
+    from voice_host.intent import load_grammar
+
+    names = ["Hannah", "Thomas", "Sophie", "Oliver", "Emma"]
+    grammar = load_grammar("resistance", lang)
+    rounds: list[list[str]] = []
+    for seed in range(12):
+        opts = options(players=names, first=None, seed=seed, lang=lang)
+        state = new_game("resistance", opts)
+        assert isinstance(state, ResistanceState)
+        adapter = Adapter(opts)
+        rng = random.Random(seed)
+        state.apply(adapter.chance(state, rng))
+        adapter.host_step(state)
+        while not state.is_terminal():
+            prompt = adapter.prompt(state)
+            assert prompt is not None
+            speaker, text = bots.bot_utterance(adapter, state, prompt, rng)
+            if prompt.phase == "vote":
+                if not state.votes:
+                    rounds.append([])
+                    assert speaker == state.leader
+                rounds[-1].append(text)
+            match = grammar.phase(prompt.phase, adapter.slot_values(state)).matcher.match(
+                text, speaker=speaker)
+            assert match.best is not None and not match.ambiguous, text
+            decision = adapter.interpret(state, match.best, speaker)
+            assert decision.action is not None, text
+            for action in (decision.action, *decision.then):
+                state.apply(action)
+    assert len(rounds) >= 40
+    whole = [r[0] for r in rounds if len(r) == 1]
+    assert len(whole) / len(rounds) >= 0.6
+    every, except_, split = {"en": ("everyone", "except", " no"),
+                             "fr": ("tout le monde", "sauf", " non")}[lang]
+    assert any("except" not in t and "sauf" not in t and (every in t or "all" in t
+                                                          or "tous" in t) for t in whole)
+    assert any(except_ in t for t in whole)
+    assert any(split in t and except_ not in t for t in whole)

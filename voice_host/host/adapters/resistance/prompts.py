@@ -39,27 +39,7 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                 phase=w.count_phase(), expected=(leader,), key=f"count|{n_votes}",
                 reminder=(w.line("count_reminder", leader=leader,
                                  players=len(s.players)),))
-        order = w.voting_order(s)
-        voter = order[0]
-        still = w.names(order)
-        echo = w.echoed_votes(s)
-        if not s.votes:
-            # the whole table is asked: a plain "yes" now names nobody's vote
-            line = w.line("vote_tell", example=vote_example(w, order))
-            reminder = w.line("vote_tell_reminder", example=vote_example(w, order))
-        else:
-            reminder = w.line("vote_reminder", players=still, player=voter)
-            if echo and len(order) == 1:
-                line = w.line("vote_echo_last", votes=said_votes(w, echo), player=voter)
-            elif echo:
-                line = w.line("vote_echo", votes=said_votes(w, echo), players=still,
-                              player=voter)
-            elif len(order) == 1:
-                line = w.line("vote_last", player=voter)
-            else:
-                line = w.line("vote_waiting", players=still, player=voter)
-        return Prompt(lines=(line,), phase="vote", expected=tuple(order),
-                      key=f"vote|{n_votes}|{len(s.votes)}", reminder=(reminder,))
+        return _vote_prompt(w, s)
     if phase == Phase.MISSION and w.companion:
         waiting = s.current_players()
         lines = [w.line("mission_companion", team=w.names(s.proposed_team or ()))]
@@ -92,6 +72,32 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                       expected=(accused,), key="answer",
                       reminder=(w.line("answer_reminder", player=accused),))
     return None
+
+
+def _vote_prompt(w: ResistanceWords, s: ResistanceState) -> Prompt:
+    """The votes still to come: right after the count-in, the whole table is asked (so a
+    plain "yes" then names nobody's vote); then the last sentence's votes are repeated back
+    (not a phone's), with who is still to vote, the first of them asked by name."""
+    order = w.voting_order(s)
+    voter = order[0]
+    still = w.names(order)
+    echo = w.echoed_votes(s)
+    if not s.votes:
+        line = w.line("vote_tell", example=vote_example(w, order))
+        again = w.line("vote_tell_reminder", example=vote_example(w, order))
+    else:
+        again = w.line("vote_reminder", players=still, player=voter)
+        if echo and len(order) == 1:
+            line = w.line("vote_echo_last", votes=said_votes(w, echo), player=voter)
+        elif echo:
+            line = w.line("vote_echo", votes=said_votes(w, echo), players=still,
+                          player=voter)
+        elif len(order) == 1:
+            line = w.line("vote_last", player=voter)
+        else:
+            line = w.line("vote_waiting", players=still, player=voter)
+    return Prompt(lines=(line,), phase="vote", expected=tuple(order),
+                  key=f"vote|{len(s.vote_history)}|{len(s.votes)}", reminder=(again,))
 
 
 def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
