@@ -53,13 +53,13 @@ def after_countdown(run: Run, lang: str = "en") -> str:
 
 @pytest.mark.parametrize(("lang", "said", "yes", "no"), [
     ("en", "Ada, Ben and Cleo yes, Dan and Eve no", "Ada, Ben and Cleo", "Dan and Eve"),
-    # typed, "yes:" would name a speaker: the colon is the matcher tests' (test_group_votes)
-    ("en", "yes Ada, Ben, Eve; the rest no", "Ada, Ben and Eve", "Cleo and Dan"),
+    # typed, "yes:" is no speaker's name: a word of the phase's commands
+    ("en", "yes: Ada, Ben, Eve; the rest no", "Ada, Ben and Eve", "Cleo and Dan"),
     ("en", "all yes except Dan and Cleo", "Ada, Ben and Eve", "Cleo and Dan"),
     ("en", "Dan no, the others yes", "Ada, Ben, Cleo and Eve", "Dan"),
     ("en", "Ada yes, Ben yes, Cleo no, Dan no, Eve yes", "Ada, Ben and Eve", "Cleo and Dan"),
     ("fr", "Ada, Ben et Cleo oui, Dan et Eve non", "Ada, Ben et Cleo", "Dan et Eve"),
-    ("fr", "oui Ada, Ben, Eve ; les autres non", "Ada, Ben et Eve", "Cleo et Dan"),
+    ("fr", "oui : Ada, Ben, Eve ; les autres non", "Ada, Ben et Eve", "Cleo et Dan"),
     ("fr", "tous oui sauf Dan et Cleo", "Ada, Ben et Eve", "Cleo et Dan"),
     ("fr", "Dan non, les autres oui", "Ada, Ben, Cleo et Eve", "Dan"),
 ])
