@@ -173,6 +173,23 @@ def test_undo_takes_back_the_whole_sentence(tmp_path: Path, confirm: str) -> Non
     assert "Tell me the votes, in any order" in undone
     assert "Still to vote: Ada, Ben, Cleo, Dan and Eve." in undone
     assert len(run.session.undo_stack) == 1  # only the proposal is left to take back
+    # the move taken back, in words (for undo to say what it undid): the whole sentence
+    described = run.session.adapter.describe(run.state, CastVote("Ada", True))
+    assert described == "the votes Ada, Ben and Cleo yes"
+
+
+@pytest.mark.parametrize(("answer", "taken"), [("no", {}), ("yes", {"Ada": True, "Ben": True,
+                                                                   "Cleo": False})])
+def test_a_doubtful_sentence_is_confirmed_as_a_whole(tmp_path: Path, answer: str,
+                                                     taken: dict[str, bool]) -> None:
+    run = run_script(tmp_path, ["Ada and Ben", "Ada and Benn yes, Cleo no", answer],
+                     confirm="auto")
+    assert "I heard: the votes Ada and Ben yes, Cleo no. Is that right?" in run.text
+    assert run.state.votes == taken
+    if answer == "no":
+        assert "Not done: the votes Ada and Ben yes, Cleo no." in run.text
+    else:
+        assert "Ada and Ben yes, Cleo no. Still to vote: Dan and Eve. Dan?" in run.text
 
 
 # --------------------------------------------------------------------------- no stray votes

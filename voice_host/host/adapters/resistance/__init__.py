@@ -25,9 +25,9 @@ page through the companion channel's queue; a sentence's votes are one move (one
 step). With ``options["votes"] == "count"`` the leader says how many voted yes instead.
 
 The host is split by concern: ``prompts`` (what to ask), ``interpret`` (what was said ->
-a move; ``votes`` reads a sentence of several votes), ``narrate`` (events, opening, night, secret roles, moves in words), ``queries``
-(score, status, board), ``bots`` (demo players, outside the adapter) and ``phone`` (the
-companion page's choices). Every rule is the
+a move; ``votes`` reads a sentence of several votes), ``narrate`` (events, opening, night,
+secret roles, moves in words), ``queries`` (score, status, board), ``bots`` (demo players,
+outside the adapter) and ``phone`` (the companion page's choices). Every rule is the
 engine's: its refusals are said by :func:`voice_host.host.core.refusals.refusal_text` from the
 ``[resistance.refusal]`` tables.
 """

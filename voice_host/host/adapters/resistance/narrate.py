@@ -249,6 +249,9 @@ def describe(w: ResistanceWords, state: GameState, action: Action) -> str:
         return w.text("describe_team", leader=action.player,
                       team=w.names(action.team), mission=s.mission)
     if isinstance(action, CastVote):
+        sentence = w.sentence_of(s, (action.player, action.approve))
+        if len(sentence) > 1:  # the first of a sentence's votes: the sentence is the move
+            return w.text("describe_votes", votes=prompts.said_votes(w, sentence))
         return w.text("describe_vote_yes" if action.approve else "describe_vote_no",
                       player=action.player)
     if isinstance(action, RecordVoteCount):

@@ -69,6 +69,20 @@ class ResistanceWords(BaseAdapter):
             return []
         return votes
 
+    def sentence_of(self, state: ResistanceState, first: tuple[str, bool]
+                    ) -> list[tuple[str, bool]]:
+        """The votes of the spoken sentence that ``first`` opens, while none of them is taken
+        yet (being confirmed, or just taken back by an undo): to say the whole sentence, not
+        its first vote. Empty when ``first`` opens no such sentence."""
+        echo = self.host_state.get("vote_echo")
+        if not isinstance(echo, dict):
+            return []
+        votes = [(str(p), bool(v)) for p, v in echo.get("votes", ())]
+        if (not votes or votes[0] != first or echo.get("count") != len(state.votes) + len(votes)
+                or any(p in state.votes for p, _ in votes)):
+            return []
+        return votes
+
     def addressed(self, state: ResistanceState) -> str | None:
         """The player a plain "yes" (nobody named, speaker unknown) is the vote of: the first
         still to vote, whom the vote prompt asks by name. None while no vote has been taken:
