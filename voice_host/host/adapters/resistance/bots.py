@@ -10,6 +10,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.base import Deal
 from voice_host.games.resistance import Phase, ResistanceState, Role
+from voice_host.host.adapters.resistance import prompts
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import GameAdapter, Prompt, narrow
 
@@ -90,8 +91,7 @@ def _groups(voice: ResistanceWords, votes: list[tuple[str, bool]]) -> str:
     groups: dict[bool, list[str]] = {}
     for player, approve in votes:
         groups.setdefault(approve, []).append(player)
-    return ", ".join(voice.text("bot.votes_group_yes" if approve else "bot.votes_group_no",
-                                players=voice.names(players))
+    return ", ".join(prompts.group_vote(voice, players, approve)
                      for approve, players in groups.items())
 
 

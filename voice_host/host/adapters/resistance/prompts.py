@@ -106,12 +106,16 @@ def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
     groups: dict[bool, list[str]] = {}
     for player, approve in votes:
         groups.setdefault(approve, []).append(player)
-    return ", ".join(w.text("echo_yes" if approve else "echo_no", players=w.names(players))
-                     for approve, players in groups.items())
+    return ", ".join(group_vote(w, players, approve) for approve, players in groups.items())
+
+
+def group_vote(w: ResistanceWords, players: Sequence[str], approve: bool) -> str:
+    """One group of votes as the table says it: "Ada and Ben yes"."""
+    return f"{w.names(players)} {w.text('word_yes' if approve else 'word_no')}"
 
 
 def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
     """A whole-table vote sentence with this table's names: "Ada and Ben yes, Cleo no"."""
     if len(order) < 3:
-        return w.text("echo_yes", players=w.names(order[:1]))
+        return group_vote(w, order[:1], True)
     return said_votes(w, [(order[0], True), (order[1], True), (order[2], False)])
