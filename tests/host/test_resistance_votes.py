@@ -274,6 +274,9 @@ class Pages:
     def take_seat_events(self) -> list[Any]:
         return []
 
+    def say_seat_news(self, session: Any) -> bool:  # no seat changes here
+        return False
+
     def publish(self, state: Any) -> None:
         if state.phase() == "vote" and not state.votes and self.phone_votes:
             self.queue, self.phone_votes = self.phone_votes, []
