@@ -380,3 +380,63 @@ def test_demo_players_vote_most_rounds_in_one_sentence(lang: str) -> None:
                                                           or "tous" in t) for t in whole)
     assert any(except_ in t for t in whole)
     assert any(split in t and except_ not in t for t in whole)
+
+
+@pytest.mark.parametrize("answer", ["no", "yes"])
+def test_a_name_said_twice_is_a_doubtful_reading_and_is_asked_first(
+        tmp_path: Path, answer: str) -> None:
+    """A recognizer looping over the names ("no Ben, Ada, Dan and Eve, no Ben, Ada, Cleo"
+    for "yes Ada, Dan and Eve, no Ben and Cleo") reads as a legal sentence; nobody names a
+    player twice, so the host asks before taking it, even when it is sure of the words."""
+    run = run_script(tmp_path, ["Ada and Ben", "no Ben, Ada, Dan and Eve, no Ben, Ada, Cleo",
+                                answer], confirm="auto")
+    assert "I heard: the votes Ben, Ada, Dan, Eve and Cleo no. Is that right?" in run.text
+    if answer == "no":
+        assert run.state.votes == {} and cast(run) == []
+    else:
+        assert cast(run) == [(p, False) for p in ("Ben", "Ada", "Dan", "Eve", "Cleo")]
+        assert run.state.phase() == "team"  # rejected: the next leader proposes
+
+
+def test_demo_players_say_the_same_votes_again_when_asked_again() -> None:
+    """The thumbs shown on the count-in are drawn once per vote: a sentence the host did not
+    catch is said again with the same votes (perhaps in other words)."""
+    from voice_host.games.resistance import ResistanceState
+    from voice_host.host.adapters.resistance import Adapter, bots
+    from voice_host.intent import load_grammar
+
+    opts = options(players=["Hannah", "Thomas", "Sophie", "Oliver", "Emma"], first=None,
+                   seed=3)
+    state = new_game("resistance", opts)
+    assert isinstance(state, ResistanceState)
+    adapter = Adapter(opts)
+    rng = random.Random(3)
+    state.apply(adapter.chance(state, rng))
+    adapter.host_step(state)
+    team = adapter.prompt(state)
+    assert team is not None
+    _, text = bots.bot_utterance(adapter, state, team, rng)
+    grammar = load_grammar("resistance", "en")
+    match = grammar.phase("team", adapter.slot_values(state)).matcher.match(
+        text, speaker=state.leader)
+    assert match.best is not None
+    decision = adapter.interpret(state, match.best, state.leader)
+    assert decision.action is not None
+    state.apply(decision.action)
+    vote = adapter.prompt(state)
+    assert vote is not None and vote.phase == "vote"
+    matcher = grammar.phase("vote", adapter.slot_values(state)).matcher
+    meant = set()
+    for _ in range(12):
+        speaker, said = bots.bot_utterance(adapter, state, vote, rng)
+        got = matcher.match(said, speaker=speaker).best
+        assert got is not None
+        decision = adapter.interpret(state, got, speaker)
+        assert decision.action is not None
+        meant.add(tuple(sorted((a.player, a.approve) for a in (decision.action, *decision.then)
+                               if isinstance(a, CastVote))))
+    # whole-table sentences and partial ones, but never two different votes for a player
+    given: dict[str, bool] = {}
+    for votes_said in meant:
+        for player, approve in votes_said:
+            assert given.setdefault(player, approve) is approve

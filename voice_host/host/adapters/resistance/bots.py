@@ -58,18 +58,25 @@ def _votes(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -> tu
     no", "everyone yes", "all yes except Oliver"); sometimes a few votes first, then the
     rest in one sentence or one by one."""
     order = voice.voting_order(s)
-    approve = 0.9 if s.rejections >= 3 else 0.65
+    shown = _shown_votes(voice, s)
     if not s.votes:
         speaker = s.leader or order[0]
         if rng.random() < WHOLE_TABLE or len(order) < 3:
-            return speaker, _whole_table(voice, [(p, rng.random() < approve) for p in order],
-                                         rng)
+            return speaker, _whole_table(voice, [(p, shown[p]) for p in order], rng)
         some = order[:rng.randint(1, len(order) - 2)]
-        return speaker, _groups(voice, [(p, rng.random() < approve) for p in some])
+        return speaker, _groups(voice, [(p, shown[p]) for p in some])
     if len(order) > 1 and rng.random() < THE_REST:
-        return order[0], _groups(voice, [(p, rng.random() < approve) for p in order])
-    yes = rng.random() < approve
-    return order[0], _said(voice, "vote_yes" if yes else "vote_no", rng)
+        return order[0], _groups(voice, [(p, shown[p]) for p in order])
+    return order[0], _said(voice, "vote_yes" if shown[order[0]] else "vote_no", rng)
+
+
+def _shown_votes(voice: ResistanceWords, s: ResistanceState) -> dict[str, bool]:
+    """The thumbs each player showed on the count-in: drawn once per vote (from the game's
+    seed, the mission and the vote's number), so what is said again after the host did not
+    catch it is the same vote."""
+    dice = random.Random(f"{voice.options.get('seed')}|{s.mission}|{len(s.vote_history)}")
+    approve = 0.9 if s.rejections >= 3 else 0.65
+    return {p: dice.random() < approve for p in s.players}
 
 
 def _whole_table(voice: ResistanceWords, votes: list[tuple[str, bool]],

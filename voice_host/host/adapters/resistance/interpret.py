@@ -9,6 +9,8 @@ spy)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from voice_host.games import GameState
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import (
@@ -113,7 +115,11 @@ def _votes(w: ResistanceWords, s: ResistanceState, match: IntentMatch) -> Decisi
         if "players" in params:
             params["players"] = w.names(params["players"])
         return Decision(reply=(w.line(reading.key, **params),))
-    return _cast(w, s, reading)
+    decision = _cast(w, s, reading)
+    if votes.named_twice(match.slots):  # a doubtful reading: said back as a question first
+        assert decision.action is not None
+        return replace(decision, confirm=narrate.describe(w, s, decision.action))
+    return decision
 
 
 def _cast(w: ResistanceWords, s: ResistanceState,

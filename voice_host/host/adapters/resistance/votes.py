@@ -6,6 +6,11 @@ Eve"), the vote of "the rest" (``vr``), of "everyone" (``va``) and the players "
 whom (``px``, voting the other way or as ``vx`` says). "The rest" and "everyone" are the
 players who have not voted yet (by voice or on their phone) and are not named.
 
+A player named twice with the same vote is taken, but only after a yes to the question
+(:func:`named_twice`): nobody says a name twice in a sentence of votes, a recognizer looping
+over the names does ("no Thomas, Hannah, Oliver and Emma, no Thomas, Hannah, Sophie" for
+"yes Hannah, Oliver and Emma, no Thomas and Sophie").
+
 A named player who already voted the same way is left out without a word (the table is
 only saying again what was shown); one who already voted the other way makes the sentence
 refused as a whole, and so does a player given both votes: nothing of it is taken, and the
@@ -66,6 +71,17 @@ def read(state: ResistanceState, slots: Mapping[str, Any], order: Sequence[str]
     if not new:
         return Problem("votes_nothing_new", {"players": tuple(order)})
     return new
+
+
+def named_twice(slots: Mapping[str, Any]) -> bool:
+    """True when the sentence names a player in two of its groups."""
+    seen: set[str] = set()
+    for slot in [f"p{index}" for index in range(1, GROUPS + 1)] + ["px"]:
+        for player in _names(slots, slot):
+            if player in seen:
+                return True
+            seen.add(player)
+    return False
 
 
 def _names(slots: Mapping[str, Any], slot: str) -> tuple[str, ...]:
