@@ -76,7 +76,7 @@ def test_a_five_player_resistance_demo_with_table_talk_plays_to_the_end_unanswer
     stop, players, transcript = demo_game(tmp_path, "resistance", seed, chatter=True)
     assert stop is Stop.FINISHED
     tally = players.tally
-    assert tally.lines >= 10
+    assert tally.lines >= 3  # one-sentence votes: fewer listens, so fewer chances to chat
     assert tally.answered == 0, tally.answers
     assert tally.changed == 0
     assert transcript.count("chats (table talk): ") == tally.lines

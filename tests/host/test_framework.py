@@ -31,6 +31,12 @@ def test_script_line_names_the_speaker_only_when_it_looks_like_a_name() -> None:
     assert parse_script_line("vote yes") == (None, "vote yes")
     assert parse_script_line("Mary Ann: yes") == ("Mary Ann", "yes")
     assert parse_script_line("well I think: we should go") == (None, "well I think: we should go")
+    # a word of the phase's commands before the colon is part of the sentence, not a name
+    words = frozenset({"yes", "no", "the", "rest", "oui"})
+    assert parse_script_line("yes: Ada, Ben; the rest no", words) == (
+        None, "yes: Ada, Ben; the rest no")
+    assert parse_script_line("oui : Ada et Ben", words) == (None, "oui : Ada et Ben")
+    assert parse_script_line("Ada: yes", words) == ("Ada", "yes")
 
 
 def test_script_listener_reads_lines_silence_and_end(tmp_path: Path) -> None:

@@ -145,7 +145,7 @@ def test_a_french_table_game_refuses_in_french(tmp_path: Path) -> None:
         "Ada: oui", "Ben: oui", "Dan: oui", "Eve: non",
         "il y a eu trois sabotages",   # 2 cards on mission 1
         "aucun sabotage",
-        "Ben, Cleo et Dan", "oui", "oui", "oui", "oui", "oui",
+        "Ben, Cleo et Dan", "tous oui",
         "trois sabotages",             # 3 cards, but only 2 spies
         "que des succès",
     ])

@@ -56,11 +56,15 @@ def run_script(tmp_path: Path, lines: list[str], *, confirm: str = "never",
                                state=state, rng=rng, host_state=host_state, undo=undo)
 
 
-def votes(yes: int, total: int = 5) -> list[str]:
-    """``yes`` yes-votes then no-votes, phrased variously, in calling order."""
+def votes(yes: int, total: int = 5, leader: str = "Ada") -> list[str]:
+    """``yes`` yes-votes then no-votes, phrased variously, in calling order from the
+    ``leader``. The first names its voter: right after the count-in the host asks the whole
+    table, so a plain "yes" then is nobody's vote; after it, the host asks the next voter by
+    name and a plain "yes" is theirs."""
     said_yes = ["yes", "I vote yes", "approve", "yeah"]
     said_no = ["no", "I vote no", "reject the team", "nope"]
-    return [said_yes[i % 4] if i < yes else said_no[i % 4] for i in range(total)]
+    said = [said_yes[i % 4] if i < yes else said_no[i % 4] for i in range(total)]
+    return [f"{leader}: {said[0]}", *said[1:]]
 
 
 def host_roles(seed: int, **opts: Any) -> dict[str, Role]:
@@ -79,10 +83,10 @@ def host_roles(seed: int, **opts: Any) -> dict[str, Role]:
 def test_spies_win_with_three_failed_missions(tmp_path: Path) -> None:
     script = [
         "Ada and Ben", *votes(3), "one sabotage",                  # m1 fails, Ben leads
-        "I choose Ben, Cleo and Dan", *votes(4), "two sabotages",  # m2 fails, Cleo leads
+        "I choose Ben, Cleo and Dan", *votes(4, leader="Ben"), "two sabotages",  # Cleo leads
         "score",
-        "my team is Cleo and Eve", *votes(5), "all success",       # m3 succeeds, Dan leads
-        "Dan: Dan, Eve and Ada", *votes(3), "there was one sabotage card",
+        "my team is Cleo and Eve", *votes(5, leader="Cleo"), "all success",  # m3, Dan leads
+        "Dan: Dan, Eve and Ada", *votes(3, leader="Dan"), "there was one sabotage card",
     ]
     run = run_script(tmp_path, script)
     assert run.stop is Stop.FINISHED
@@ -101,8 +105,9 @@ def test_spies_win_with_three_failed_missions(tmp_path: Path) -> None:
 def test_heroes_win_when_the_double_agent_is_missed(tmp_path: Path) -> None:
     script = [
         "Ada and Ben", *votes(5), "no sabotage",
-        "Ben: Ben, Cleo and Dan", *votes(2), "Cleo and Dan and Eve", *votes(4), "success",
-        "Dan and Ada", *votes(4), "zero",
+        "Ben: Ben, Cleo and Dan", *votes(2, leader="Ben"), "Cleo and Dan and Eve",
+        *votes(4, leader="Cleo"), "success",
+        "Dan and Ada", *votes(4, leader="Dan"), "zero",
         "the double agent is Ben", "no it wasn't",
     ]
     run = run_script(tmp_path, script, confirm="never")
@@ -123,8 +128,8 @@ def test_only_the_accused_answers_whether_they_were_the_double_agent(
     accuse = "the double agent is Dan" if lang == "en" else "l'agent double est Dan"
     script = [
         "Ada and Ben", *votes(5), "no sabotage",
-        "Ben: Ben, Cleo and Dan", *votes(5), "success",
-        "Cleo and Dan", *votes(5), "zero",
+        "Ben: Ben, Cleo and Dan", *votes(5, leader="Ben"), "success",
+        "Cleo and Dan", *votes(5, leader="Cleo"), "zero",
         accuse, f"Ben: {yes}", f"Eve: {yes}", f"Dan: {no}",
     ]
     if lang == "fr":
@@ -152,8 +157,8 @@ def test_confirmations_in_auto_mode(tmp_path: Path) -> None:
     "no" to the confirmation applies nothing."""
     script = [
         "Ada and Ben", *votes(5), "maybe one sabotage", "no", "no sabotage",
-        "Ben, Cleo and Dan", *votes(5), "success",
-        "Cleo and Dan", *votes(5), "perhaps zero", "yes",
+        "Ben, Cleo and Dan", *votes(5, leader="Ben"), "success",
+        "Cleo and Dan", *votes(5, leader="Cleo"), "perhaps zero", "yes",
         "maybe we accuse Eve", "yes", "yes it was",
     ]
     run = run_script(tmp_path, script, confirm="auto")
@@ -179,7 +184,7 @@ def test_five_rejections_make_the_spies_win(tmp_path: Path) -> None:
     script: list[str] = []
     teams = ["Ada and Ben", "Ben and Cleo", "Cleo and Dan", "Dan and Eve", "Eve and Ada"]
     for team in teams:
-        script += [team, *votes(2)]
+        script += [team, *votes(2, leader=team.split()[0])]
     run = run_script(tmp_path, script)
     over = run.game_over()
     assert over["winner"] == ["spies"]
@@ -194,8 +199,8 @@ def test_five_rejections_make_the_spies_win(tmp_path: Path) -> None:
 def test_without_double_agent_three_successes_win(tmp_path: Path) -> None:
     script = [
         "Ada and Ben", *votes(5), "no sabotage",
-        "Ben, Cleo and Dan", *votes(5), "all success",
-        "Cleo and Dan", *votes(3), "the mission succeeded",
+        "Ben, Cleo and Dan", *votes(5, leader="Ben"), "all success",
+        "Cleo and Dan", *votes(3, leader="Cleo"), "the mission succeeded",
     ]
     run = run_script(tmp_path, script, double_agent=False)
     over = run.game_over()
@@ -221,9 +226,11 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
     script = [
         hero_team, *votes(5), "one sabotage",   # impossible: only heroes on the team
         "no sabotage",                           # m1 succeeds
-        f"{leader_order[1]}: {spy_team3}", *votes(5), "one sabotage",  # m2 fails
-        " and ".join(heroes[:2]), *votes(5), "all success",           # m3 succeeds
-        f"{spies[0]}, {heroes[0]} and {heroes[1]}", *votes(5), "zero",  # m4 succeeds
+        f"{leader_order[1]}: {spy_team3}", *votes(5, leader=leader_order[1]),
+        "one sabotage",                                                   # m2 fails
+        " and ".join(heroes[:2]), *votes(5, leader=leader_order[2]), "all success",  # m3
+        f"{spies[0]}, {heroes[0]} and {heroes[1]}", *votes(5, leader=leader_order[3]),
+        "zero",                                                           # m4 succeeds
         f"{heroes[0]}: the double agent is {plain[0]}",   # a hero cannot accuse
         f"the double agent is {spies[1]}",                # a spy cannot be accused
         f"{spies[0]}: the double agent is {plain[0]}",
@@ -257,8 +264,8 @@ def test_host_deal_keeps_every_secret_off_the_air(tmp_path: Path) -> None:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_votes_are_shown_together_then_taken_in_any_order(tmp_path: Path, lang: str) -> None:
     """Everyone shows their vote on the host's count; the host then takes the votes in any
-    order (named, or from the player its prompt names), says none of them before the last,
-    and announces them all together."""
+    order (named, or from the player its prompt names), repeats back each sentence's votes
+    with who is still to vote, and announces them all together."""
     if lang == "en":
         team, said = "Ada and Ben", ["Eve: no", "Cleo yes", "Dan votes no", "yes", "Ben: yes"]
     else:
@@ -274,13 +281,14 @@ def test_votes_are_shown_together_then_taken_in_any_order(tmp_path: Path, lang: 
     assert result in after
     before_result = after.split(result, 1)[0]
     for word in (("yes", "no") if lang == "en" else ("oui", "non")):
-        # no vote is repeated aloud before the result (only "yes or no" in the prompts)
+        # each vote is repeated back as said, never as a yes/no question of its own
         assert f": {word}." not in before_result and f" : {word}." not in before_result
     if lang == "en":
-        assert "Tell me the votes, in any order: your name, then yes or no. Ada?" in after
-        assert "Still to vote: Ada, Ben, Cleo and Dan. Ada?" in before_result
-        assert "Still to vote: Ada and Ben. Ada?" in before_result
-        assert "Ben, your vote?" in before_result
+        assert ("Tell me the votes, in any order, one by one or all at once, for example: "
+                "Ada and Ben yes, Cleo no.") in after
+        assert "Eve no. Still to vote: Ada, Ben, Cleo and Dan. Ada?" in before_result
+        assert "Dan no. Still to vote: Ada and Ben. Ada?" in before_result
+        assert "Ada yes. Ben, your vote?" in before_result
     voted = [(a["action"]["player"], a["action"]["approve"]) for a in run.events("action")
              if a["action"]["type"] == "CastVote"]
     assert voted == [("Eve", False), ("Cleo", True), ("Dan", False), ("Ada", True),
@@ -289,8 +297,11 @@ def test_votes_are_shown_together_then_taken_in_any_order(tmp_path: Path, lang: 
 
 
 def test_a_second_vote_from_the_same_player_is_refused(tmp_path: Path) -> None:
-    run = run_script(tmp_path, ["Ada and Ben", "Cleo: yes", "Cleo no", "Ada: yes"])
-    assert "Cleo, you have already voted." in run.text
+    run = run_script(tmp_path, ["Ada and Ben", "Cleo: yes", "Cleo: no", "Cleo no",
+                                "Ada: yes"])
+    assert "Cleo, you have already voted." in run.text  # the engine's refusal
+    # named by someone else: the whole sentence is refused with the reason
+    assert "Cleo already voted yes, so I took none of these votes." in run.text
     assert run.state.votes == {"Cleo": True, "Ada": True}
 
 
@@ -469,7 +480,7 @@ def test_votes_out_of_turn_and_twice(tmp_path: Path) -> None:
 
 
 def test_undo_a_vote(tmp_path: Path) -> None:
-    script = ["Ada and Ben", "yes", "no", "undo", "yes"]
+    script = ["Ada and Ben", "Ada: yes", "no", "undo", "yes"]
     run = run_script(tmp_path, script)
     assert run.state.votes == {"Ada": True, "Ben": True}
     assert "Done: the last move is undone." in run.text
@@ -482,9 +493,10 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
     spy = next(p for p, r in host_roles(5).items() if r is Role.SPY)
     others = [p for p in PLAYERS if p != spy]
     first = [f"{spy} and {others[0]}", *votes(3), "one sabotage",
-             f"Ben: {spy}, {others[1]} and {others[2]}", "yes", "no"]
-    rest = ["yes", "yes", "no", "one sabotage", f"Cleo: {others[3]} and {spy}", *votes(2),
-            f"Dan: {spy} and {others[0]}", *votes(4), "one sabotage"]
+             f"Ben: {spy}, {others[1]} and {others[2]}", "Ben: yes", "no"]
+    rest = ["yes", "yes", "no", "one sabotage", f"Cleo: {others[3]} and {spy}",
+            *votes(2, leader="Cleo"), f"Dan: {spy} and {others[0]}", *votes(4, leader="Dan"),
+            "one sabotage"]
     whole = run_script(tmp_path, first + rest, name="whole", deal="host", seed=5)
     save = tmp_path / "game.json"
     part = run_script(tmp_path, first, name="part", save=save, deal="host", seed=5)
@@ -648,8 +660,9 @@ def test_cli_plays_a_scripted_game(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setenv("VOICE_HOST_DATA", str(tmp_path / "data"))
     script = tmp_path / "game.txt"
-    lines = ["Ada and Ben", *votes(5), "one sabotage", "Ben, Cleo and Dan", *votes(5),
-             "one sabotage", "Cleo and Dan", *votes(5), "two sabotages"]
+    lines = ["Ada and Ben", *votes(5), "one sabotage", "Ben, Cleo and Dan",
+             *votes(5, leader="Ben"), "one sabotage", "Cleo and Dan", *votes(5, leader="Cleo"),
+             "two sabotages"]
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     log = tmp_path / "log.jsonl"
     code = main(["play", "resistance", "--players", ",".join(PLAYERS), "--first", "Ada",
@@ -708,11 +721,11 @@ def test_french_narration_has_every_key_with_the_same_fields() -> None:
 
 def test_a_french_game_to_the_end(tmp_path: Path) -> None:
     script = [
-        "Ada et Ben", "oui", "oui", "oui", "non", "non", "un sabotage",
-        "je choisis Ben, Cléo et Dan", "oui", "je vote oui", "oui", "oui", "non",
+        "Ada et Ben", "Ada : oui", "oui", "oui", "non", "non", "un sabotage",
+        "je choisis Ben, Cléo et Dan", "Ben : oui", "je vote oui", "oui", "oui", "non",
         "il y a eu deux sabotages",
-        "Cléo et moi", "Dan et moi", "pouce en bas", "non", "non", "oui", "oui",
-        "Dan et Eve", "oui", "oui", "oui", "oui", "oui", "un sabotage",
+        "Cléo et moi", "Dan et moi", "Cléo : pouce en bas", "non", "non", "oui", "oui",
+        "Dan et Eve", "tout le monde oui", "un sabotage",
     ]
     run = run_script(tmp_path, script, lang="fr")
     over = run.game_over()

@@ -164,7 +164,7 @@ def test_undo_says_which_move_and_takes_back_a_mission_as_one_step(
         tmp_path: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     save = tmp_path / "game.json"
     # seed 3, host deal: Eve leads, Cleo and Dan are the spies
-    lines = ["Cleo and Dan", *["yes"] * 5, "one sabotage", "undo", "yes", "undo", "yes"]
+    lines = ["Cleo and Dan", "Eve: yes", *["yes"] * 4, "one sabotage", "undo", "yes", "undo", "yes"]
     code = main([*PLAY, "--deal", "host", "--input", "text", "--output", "text",
                  "--save", str(save), "--script", str(_script(tmp_path, "s", lines))])
     out = capsys.readouterr().out

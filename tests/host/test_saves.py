@@ -34,7 +34,7 @@ def _script(tmp_path: Path, name: str, lines: list[str]) -> Path:
 
 def _finished_game(tmp_path: Path, save: Path) -> None:
     """A whole Resistance game that the spies win (three failed missions)."""
-    yes = ["yes"] * 5
+    yes = ["everyone yes"]
     lines = ["Ada and Ben", *yes, "one sabotage", "Ben, Cleo and Dan", *yes, "two sabotages",
              "Cleo and Eve", *yes, "one sabotage"]
     code = main([*PLAY, "--script", str(_script(tmp_path, "whole", lines)), "--save",

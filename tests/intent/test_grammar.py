@@ -44,8 +44,8 @@ def test_phase_specific_intents() -> None:
     def own(game: str, phase: str) -> set[str]:
         return set(load_grammar(game).phase(phase).intents) - UNIVERSAL - {"list_tried"}
     assert own("resistance", "team") == {"propose_team"}
-    assert own("resistance", "vote") == {"vote"}
-    assert own("resistance", "count") == {"vote_count", "vote"}
+    assert own("resistance", "vote") == {"vote", "votes"}
+    assert own("resistance", "count") == {"vote_count", "vote", "votes"}
     assert own("resistance", "mission") == {"mission_result"}
     assert own("resistance", "accuse") == {"accuse"}
     assert own("codenames", "guess") == {"guess", "pass"}

@@ -56,3 +56,26 @@ def test_escape_path_loads_and_avoids_command_words(decoder) -> None:  # type: i
     assert garbage and not set(garbage) & grammar.vocabulary()
     assert all(decoder.lookup_word(w) is not None for w in garbage)
     decoder.add_jsgf_string("resistance_vote_escape", jsgf)
+
+
+@pytest.mark.parametrize(("lang", "sentences"), [
+    ("en", ["hannah and thomas yes sophie no", "everyone yes", "all yes except oliver",
+            "yes hannah thomas emma the rest no", "hannah yes the others no"]),
+    ("fr", ["hannah et thomas oui sophie non", "tout le monde oui", "tous oui sauf oliver",
+            "oui hannah thomas emma les autres non", "hannah oui les autres non"]),
+])
+def test_whole_table_votes_are_sentences_of_the_recognizer_grammar(
+        decoder, tmp_path, lang: str, sentences: list[str]) -> None:  # type: ignore[no-untyped-def]
+    from voice_host.intent import SlotValues
+
+    grammar = load_grammar("resistance", lang).phase("vote", SlotValues(
+        players=("Hannah", "Thomas", "Sophie", "Oliver", "Emma")))
+    jsgf = grammar.jsgf()
+    assert jsgf is not None
+    path = tmp_path / "vote.gram"
+    path.write_text(jsgf, encoding="utf-8")
+    document = pocketsphinx.Jsgf(str(path))
+    name = jsgf.split("grammar ", 1)[1].split(";", 1)[0]
+    fsg = document.build_fsg(document.get_rule(f"{name}.command"), decoder.logmath, 7.5)
+    assert [s for s in sentences if not fsg.accept(s)] == []
+    assert not fsg.accept("hannah banana")

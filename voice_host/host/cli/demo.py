@@ -43,7 +43,7 @@ PLAYER_VOICES = (
     ("en-us+f1", 170, 65), ("en-gb-x-rp", 160, 45),
 )
 MAX_UTTERANCES = 1500
-CHATTER_RATE = 0.35
+CHATTER_RATE = 0.5
 """How often a player chats instead of the host's answer coming at once."""
 CHATTER_IN_A_ROW = 2
 """At most this many chatter lines before somebody answers the host."""

@@ -7,11 +7,12 @@ import dataclasses
 import os
 import select
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
+from voice_host.intent.normalize import tokenize
 
 # --------------------------------------------------------------------------- text output
 
@@ -52,13 +53,27 @@ class TextOutput:
 # --------------------------------------------------------------------------- listeners
 
 
-def parse_script_line(line: str) -> tuple[str | None, str]:
+def parse_script_line(line: str, command_words: Iterable[str] = ()
+                      ) -> tuple[str | None, str]:
     """``"Hannah: heart and book"`` -> ("Hannah", "heart and book"); ``"yes"`` -> (None, "yes").
-    A colon counts only when what is before it looks like a name (one or two words)."""
+    A colon counts only when what is before it looks like a name (one or two words) and is
+    not a word of the phase's commands (``command_words``, normalized): "yes: Ada, Ben; the
+    rest no" is a sentence, not something a player called "yes" said."""
     head, sep, rest = line.partition(":")
     if sep and head.strip() and len(head.split()) <= 2 and not head.strip().endswith(".wav"):
-        return head.strip(), rest.strip()
+        words = frozenset(command_words)
+        if not (words and tokenize(head) and all(w in words for w in tokenize(head))):
+            return head.strip(), rest.strip()
     return None, line.strip()
+
+
+def _command_words(request: ListenRequest) -> frozenset[str]:
+    """The literal words of the phase's sentences (never a player's name)."""
+    grammar = request.grammar
+    if grammar is None:
+        return frozenset()
+    names = {w for name in grammar.slot_values.players for w in tokenize(name)}
+    return grammar.literal_words - names
 
 
 class TextListener:
@@ -105,7 +120,7 @@ class TextListener:
         line = line.strip()
         if not line:
             return Heard(HeardKind.SILENCE, source="keyboard")
-        speaker, text = parse_script_line(line)
+        speaker, text = parse_script_line(line, _command_words(request))
         return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
 
     def clock_prompt(self, remaining: int) -> str:
@@ -194,7 +209,7 @@ class ScriptListener:
         except StopIteration:
             return Heard(HeardKind.END)
         where = f"{self.path.name} line {no}"
-        speaker, text = parse_script_line(line)
+        speaker, text = parse_script_line(line, _command_words(request))
         if self.echo is not None:
             print(f"{speaker + ': ' if speaker else ''}{text}", file=self.echo, flush=True)
         if text.lower() in ("(silence)", "(nothing)", "(timeout)"):

@@ -14,17 +14,20 @@ names anyone. With the companion pages each team member picks a card on their ow
 
 Votes are simultaneous, as the rules want: when a team is proposed the host counts "three,
 two, one, vote!" and everyone shows a thumb at once (or votes on their phone with the
-companion page). Then the host takes each player's vote in any order ("Ada yes", "Ada: yes",
-or a plain "yes" from the player its prompt names: the first still to vote, in seating order
-from the leader) without repeating any, and announces them all together with the result. A
-vote is an ordinary engine action (``CastVote``), whoever delivers it: speech, a script, or a
-seat's page through the companion channel's queue. With ``options["votes"] == "count"`` the
-leader says how many voted yes instead.
+companion page). Then the host takes the votes in any order, one player's ("Ada yes", "Ada:
+yes") or many in one sentence ("Ada and Ben yes, Cleo no", "everyone yes", "all yes except
+Dan": :mod:`.votes`), repeats back what it took with who is still to vote, and announces
+them all together with the result. Right after the count-in it asks the whole table, so a
+plain "yes" then is nobody's vote; after that a plain "yes" is the vote of the player its
+prompt names (the first still to vote, in seating order from the leader). A vote is an
+ordinary engine action (``CastVote``), whoever delivers it: speech, a script, or a seat's
+page through the companion channel's queue; a sentence's votes are one move (one undo
+step). With ``options["votes"] == "count"`` the leader says how many voted yes instead.
 
 The host is split by concern: ``prompts`` (what to ask), ``interpret`` (what was said ->
-a move), ``narrate`` (events, opening, night, secret roles, moves in words), ``queries``
-(score, status, board), ``bots`` (demo players, outside the adapter) and ``phone`` (the
-companion page's choices). Every rule is the
+a move; ``votes`` reads a sentence of several votes), ``narrate`` (events, opening, night,
+secret roles, moves in words), ``queries`` (score, status, board), ``bots`` (demo players,
+outside the adapter) and ``phone`` (the companion page's choices). Every rule is the
 engine's: its refusals are said by :func:`voice_host.host.core.refusals.refusal_text` from the
 ``[resistance.refusal]`` tables.
 """

@@ -10,6 +10,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.games.base import Deal
 from voice_host.games.resistance import Phase, ResistanceState, Role
+from voice_host.host.adapters.resistance import prompts
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import GameAdapter, Prompt, narrow
 
@@ -30,9 +31,7 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
         return leader, _said(adapter, "count", rng,
                              number=_said(adapter, "number." + str(yes), rng))
     if phase == Phase.VOTE:
-        voter = prompt.expected[0] if prompt.expected else adapter.voting_order(s)[0]
-        approve = rng.random() < (0.9 if s.rejections >= 3 else 0.65)
-        return voter, _said(adapter, "vote_yes" if approve else "vote_no", rng)
+        return _votes(adapter, s, rng)
     if phase == Phase.MISSION:
         return leader, _sabotages(adapter, s, rng)
     if phase == Phase.ACCUSE:
@@ -45,6 +44,62 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
         accused = s.accused or s.players[0]
         return accused, _said(adapter, "answer_yes" if rng.random() < 0.3 else "answer_no", rng)
     return (prompt.expected[0] if prompt.expected else s.players[0]), "status"
+
+
+WHOLE_TABLE = 0.75
+"""How often the first speaker after the count-in says everyone's vote in one sentence."""
+THE_REST = 0.5
+"""How often, once some votes are in, one player says all the others'."""
+
+
+def _votes(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -> tuple[str, str]:
+    """A table's way of voting: usually one player (the leader, right after the count-in)
+    says everyone's vote in one sentence ("Hannah, Thomas and Emma yes; Sophie and Oliver
+    no", "everyone yes", "all yes except Oliver"); sometimes a few votes first, then the
+    rest in one sentence or one by one."""
+    order = voice.voting_order(s)
+    shown = _shown_votes(voice, s)
+    if not s.votes:
+        speaker = s.leader or order[0]
+        if rng.random() < WHOLE_TABLE or len(order) < 3:
+            return speaker, _whole_table(voice, [(p, shown[p]) for p in order], rng)
+        some = order[:rng.randint(1, len(order) - 2)]
+        return speaker, _groups(voice, [(p, shown[p]) for p in some])
+    if len(order) > 1 and rng.random() < THE_REST:
+        return order[0], _groups(voice, [(p, shown[p]) for p in order])
+    return order[0], _said(voice, "vote_yes" if shown[order[0]] else "vote_no", rng)
+
+
+def _shown_votes(voice: ResistanceWords, s: ResistanceState) -> dict[str, bool]:
+    """The thumbs each player showed on the count-in: drawn once per vote (from the game's
+    seed, the mission and the vote's number), so what is said again after the host did not
+    catch it is the same vote."""
+    dice = random.Random(f"{voice.options.get('seed')}|{s.mission}|{len(s.vote_history)}")
+    approve = 0.9 if s.rejections >= 3 else 0.65
+    return {p: dice.random() < approve for p in s.players}
+
+
+def _whole_table(voice: ResistanceWords, votes: list[tuple[str, bool]],
+                 rng: random.Random) -> str:
+    """Everyone's vote in one sentence, the shortest way a table would say it."""
+    yes = [p for p, v in votes if v]
+    no = [p for p, v in votes if not v]
+    if not no or not yes:
+        return _said(voice, "votes_all_yes" if yes else "votes_all_no", rng)
+    if len(no) == 1 or (len(no) == 2 and len(yes) > 4):  # one or two apart from the rest
+        return _said(voice, "votes_all_yes_except", rng, players=voice.names(no))
+    if len(yes) == 1 or (len(yes) == 2 and len(no) > 4):
+        return _said(voice, "votes_all_no_except", rng, players=voice.names(yes))
+    return _said(voice, "votes_split", rng, yes=voice.names(yes), no=voice.names(no))
+
+
+def _groups(voice: ResistanceWords, votes: list[tuple[str, bool]]) -> str:
+    """Some players' votes by name, the yeses and the noes each in one group."""
+    groups: dict[bool, list[str]] = {}
+    for player, approve in votes:
+        groups.setdefault(approve, []).append(player)
+    return ", ".join(prompts.group_vote(voice, players, approve)
+                     for approve, players in groups.items())
 
 
 def _said(voice: ResistanceWords, key: str, rng: random.Random, **params: Any) -> str:

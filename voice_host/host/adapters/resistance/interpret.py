@@ -9,6 +9,8 @@ spy)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from voice_host.games import GameState
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import (
@@ -23,7 +25,7 @@ from voice_host.games.resistance import (
     ResistanceState,
     Role,
 )
-from voice_host.host.adapters.resistance import narrate, prompts
+from voice_host.host.adapters.resistance import narrate, prompts, votes
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import Decision, narrow
 from voice_host.host.core.values import Line
@@ -52,9 +54,11 @@ def interpret(w: ResistanceWords, state: GameState, match: IntentMatch,
     if phase == Phase.VOTE and w.count_votes and intent in ("mission_result",
                                                             "vote_count"):
         return _vote_count(w, s, match, speaker)
-    if phase == Phase.VOTE and intent == "vote":
+    if phase == Phase.VOTE and intent in ("vote", "votes"):
         if w.count_votes:
             return Decision(reply=(w.line("count_individual", leader=s.leader),))
+        if intent == "votes":
+            return _votes(w, s, match)
         return _vote(w, s, match, speaker)
     if phase == Phase.MISSION and intent == "mission_result":
         if w.companion:
@@ -87,14 +91,45 @@ def _propose(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
 
 def _vote(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
           speaker: str | None) -> Decision:
+    """One vote that names nobody ("yes", "I vote no"): the speaker's when known, else the
+    player the prompt asks by name (none right after the count-in: then it is nobody's)."""
     order = w.voting_order(s)
     choice = match.slots.get("choice")
-    named = find_player(s.players, match.slots.get("player"))  # "Ben votes yes"
-    voter = named or (speaker if speaker is not None else order[0])
+    voter = speaker if speaker is not None else w.addressed(s)
+    if voter is None:
+        return Decision(reply=(w.line("vote_whose", example=prompts.vote_example(w, order)),))
     if choice not in ("yes", "no"):
         return Decision(reply=(w.line("vote_reminder", players=w.names(order),
                                       player=voter),))
-    return Decision(action=CastVote(voter, choice == "yes"))
+    return _cast(w, s, [(voter, choice == "yes")])
+
+
+def _votes(w: ResistanceWords, s: ResistanceState, match: IntentMatch) -> Decision:
+    """Named votes, one player's or many in one sentence (see
+    :func:`~voice_host.host.adapters.resistance.votes.read`)."""
+    reading = votes.read(s, match.slots, w.voting_order(s))
+    if isinstance(reading, votes.Problem):
+        params = dict(reading.params)
+        if "vote" in params:
+            params["vote"] = w.text("word_yes" if params["vote"] else "word_no")
+        if "players" in params:
+            params["players"] = w.names(params["players"])
+        return Decision(reply=(w.line(reading.key, **params),))
+    decision = _cast(w, s, reading)
+    if votes.named_twice(match.slots):  # a doubtful reading: said back as a question first
+        assert decision.action is not None
+        return replace(decision, confirm=narrate.describe(w, s, decision.action))
+    return decision
+
+
+def _cast(w: ResistanceWords, s: ResistanceState,
+          cast: list[tuple[str, bool]]) -> Decision:
+    """The votes as one move: the first CastVote and the others after it (one undo step;
+    the session tries them all first, so a refusal leaves the game untouched), each with its
+    voter as actor; the next prompt repeats them back."""
+    actions = [CastVote(player, approve) for player, approve in cast]
+    w.remember_echo(s, cast)
+    return Decision(action=actions[0], then=tuple(actions[1:]))
 
 
 def _said_number(w: ResistanceWords, match: IntentMatch) -> bool:

@@ -32,6 +32,7 @@ from voice_host.games.resistance import (
     VoteCast,
     VoteResult,
 )
+from voice_host.host.adapters.resistance import prompts
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import narrow
 from voice_host.host.core.secrets import deliver
@@ -77,7 +78,7 @@ def opening(w: ResistanceWords, state: GameState) -> list[Line]:
     else:
         lines.append(w.line("together_votes_companion"
                             if w.options.get("companion") else "together_votes",
-                            example=s.players[0]))
+                            example=prompts.vote_example(w, s.players)))
     first = find_player(s.players, w.options.get("first"))
     if first:
         lines.append(w.line("first_leader_chosen", leader=first))
@@ -248,6 +249,9 @@ def describe(w: ResistanceWords, state: GameState, action: Action) -> str:
         return w.text("describe_team", leader=action.player,
                       team=w.names(action.team), mission=s.mission)
     if isinstance(action, CastVote):
+        sentence = w.sentence_of(s, (action.player, action.approve))
+        if len(sentence) > 1:  # the first of a sentence's votes: the sentence is the move
+            return w.text("describe_votes", votes=prompts.said_votes(w, sentence))
         return w.text("describe_vote_yes" if action.approve else "describe_vote_no",
                       player=action.player)
     if isinstance(action, RecordVoteCount):

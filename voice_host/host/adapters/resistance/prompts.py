@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from voice_host.games import GameState
 from voice_host.games.resistance import Phase, ResistanceState
 from voice_host.host.adapters.resistance.words import ResistanceWords
@@ -38,19 +40,7 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                 phase=w.count_phase(), expected=(leader,), key=f"count|{n_votes}",
                 reminder=(w.line("count_reminder", leader=leader,
                                  players=len(s.players)),))
-        order = w.voting_order(s)
-        voter = order[0]
-        still = w.names(order)
-        if not s.votes:
-            line = w.line("vote_tell", player=voter)
-        elif len(order) == 1:
-            line = w.line("vote_last", player=voter)
-        else:
-            line = w.line("vote_waiting", players=still, player=voter)
-        return Prompt(lines=(line,), phase="vote", expected=tuple(order),
-                      key=f"vote|{n_votes}|{len(s.votes)}",
-                      reminder=(w.line("vote_reminder", players=still,
-                                       player=voter),))
+        return _vote_prompt(w, s)
     if phase == Phase.MISSION and w.companion:
         waiting = s.current_players()
         lines = [w.line("mission_companion", team=w.names(s.proposed_team or ()))]
@@ -83,3 +73,50 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                       expected=(accused,), key="answer",
                       reminder=(w.line("answer_reminder", player=accused),))
     return None
+
+
+def _vote_prompt(w: ResistanceWords, s: ResistanceState) -> Prompt:
+    """The votes still to come: right after the count-in, the whole table is asked (so a
+    plain "yes" then names nobody's vote); then the last sentence's votes are repeated back
+    (not a phone's), with who is still to vote, the first of them asked by name."""
+    order = w.voting_order(s)
+    voter = order[0]
+    still = w.names(order)
+    echo = w.echoed_votes(s)
+    if not s.votes:
+        line = w.line("vote_tell", example=vote_example(w, order))
+        again = w.line("vote_tell_reminder", example=vote_example(w, order))
+    else:
+        again = w.line("vote_reminder", players=still, player=voter)
+        if echo and len(order) == 1:
+            line = w.line("vote_echo_last", votes=said_votes(w, echo), player=voter)
+        elif echo:
+            line = w.line("vote_echo", votes=said_votes(w, echo), players=still,
+                          player=voter)
+        elif len(order) == 1:
+            line = w.line("vote_last", player=voter)
+        else:
+            line = w.line("vote_waiting", players=still, player=voter)
+    return Prompt(lines=(line,), phase="vote", expected=tuple(order),
+                  key=f"vote|{len(s.vote_history)}|{len(s.votes)}", reminder=(again,))
+
+
+def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
+    """Votes as the table says them, yes and no each in one group, in the order the first of
+    each was given: "Ada and Ben yes, Cleo no"."""
+    groups: dict[bool, list[str]] = {}
+    for player, approve in votes:
+        groups.setdefault(approve, []).append(player)
+    return ", ".join(group_vote(w, players, approve) for approve, players in groups.items())
+
+
+def group_vote(w: ResistanceWords, players: Sequence[str], approve: bool) -> str:
+    """One group of votes as the table says it: "Ada and Ben yes"."""
+    return f"{w.names(players)} {w.text('word_yes' if approve else 'word_no')}"
+
+
+def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
+    """A whole-table vote sentence with this table's names: "Ada and Ben yes, Cleo no"."""
+    if len(order) < 3:
+        return group_vote(w, order[:1], True)
+    return said_votes(w, [(order[0], True), (order[1], True), (order[2], False)])

@@ -57,6 +57,49 @@ class ResistanceWords(BaseAdapter):
         votes = state.votes
         return [p for p in players[start:] + players[:start] if p not in votes]
 
+    def echoed_votes(self, state: ResistanceState) -> list[tuple[str, bool]]:
+        """The votes the last spoken vote sentence recorded, to repeat back, when they are
+        the last votes taken (none when a phone's vote came after them, or the sentence
+        was not applied: a refusal, a "no" to its confirmation, an undo)."""
+        echo = self.host_state.get("vote_echo")
+        if not isinstance(echo, dict) or echo.get("count") != len(state.votes):
+            return []
+        votes = [(str(p), bool(v)) for p, v in echo.get("votes", ())]
+        if not votes or any(state.votes.get(p) is not v for p, v in votes):
+            return []
+        return votes
+
+    def sentence_of(self, state: ResistanceState, first: tuple[str, bool]
+                    ) -> list[tuple[str, bool]]:
+        """The votes of the spoken sentence that ``first`` opens, while none of them is taken
+        yet (being confirmed, or just taken back by an undo): to say the whole sentence, not
+        its first vote. Empty when ``first`` opens no such sentence."""
+        echo = self.host_state.get("vote_echo")
+        if not isinstance(echo, dict):
+            return []
+        votes = [(str(p), bool(v)) for p, v in echo.get("votes", ())]
+        if (not votes or votes[0] != first or echo.get("count") != len(state.votes) + len(votes)
+                or any(p in state.votes for p, _ in votes)):
+            return []
+        return votes
+
+    def addressed(self, state: ResistanceState) -> str | None:
+        """The player a plain "yes" (nobody named, speaker unknown) is the vote of: the first
+        still to vote, whom the vote prompt asks by name. None while no vote has been taken:
+        the first prompt, right after the count-in, asks the whole table, so a "yes" that
+        answers something else (the proposal just made) is never a vote."""
+        if not state.votes:
+            return None
+        order = self.voting_order(state)
+        return order[0] if order else None
+
+    def remember_echo(self, state: ResistanceState, votes: Sequence[tuple[str, bool]]
+                      ) -> None:
+        """Keep what a spoken vote sentence is about to record, for the next prompt to
+        repeat back (see :meth:`echoed_votes`)."""
+        self.host_state["vote_echo"] = {"count": len(state.votes) + len(votes),
+                                        "votes": [[p, v] for p, v in votes]}
+
     def night_pending(self, state: ResistanceState) -> bool:
         return (state.phase() == Phase.TEAM and state.mission == 1
                 and not state.vote_history and not self.host_state.get("night_done"))
