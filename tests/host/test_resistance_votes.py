@@ -440,3 +440,44 @@ def test_demo_players_say_the_same_votes_again_when_asked_again() -> None:
     for votes_said in meant:
         for player, approve in votes_said:
             assert given.setdefault(player, approve) is approve
+
+
+# --------------------------------------------------------------------------- two readings
+
+
+class Heard2:
+    """A listener handing over prepared utterances (with the recognizer's alternatives),
+    then the end of input."""
+
+    def __init__(self, heard: list[Any]) -> None:
+        self.heard = heard
+
+    def listen(self, request: Any) -> Any:
+        from voice_host.host.core.values import Heard, HeardKind
+        return self.heard.pop(0) if self.heard else Heard(HeardKind.END)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("alternative", "asked"), [
+    ("ada and ben yes cleo no dan no eve no", False),  # the same five votes, grouped apart
+    ("ada and ben yes cleo no dan no", True),           # Eve's vote differs: which was it?
+])
+def test_two_readings_of_the_same_votes_are_one_reading(tmp_path: Path, alternative: str,
+                                                        asked: bool) -> None:
+    from voice_host.host.core.values import Heard, HeardKind
+    said = "ada and ben yes cleo dan and eve no"
+    heard = [Heard(HeardKind.SPEECH, text="ada and ben", spoken=True),
+             Heard(HeardKind.SPEECH, text=said, spoken=True, speaker="Ada",
+                   alternatives=(alternative,))]
+    opts = options()
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("resistance", opts), state=new_game(
+        "resistance", opts), rng=random.Random(7), output=TextOutput(out),
+        listener=Heard2(heard), options=SessionOptions(confirm="never"), game_options=opts)
+    session.run(fresh=True)
+    text = out.getvalue()
+    assert ("Did you mean" in text) is asked
+    # taken as one reading: the five votes are in, and the team is rejected
+    assert ("The team is rejected, 2 to 3." in text) is not asked

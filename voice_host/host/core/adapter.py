@@ -144,6 +144,19 @@ class GameAdapter(Protocol):
 S = TypeVar("S", bound=GameState)
 
 
+def same_move(adapter: GameAdapter, state: GameState, first: IntentMatch,
+              second: IntentMatch, speaker: str | None) -> bool:
+    """True when two readings of one utterance make the same move: the same actions, in any
+    order ("Sophie and Oliver no" and "Sophie no, Oliver no"). Then they are one reading,
+    not a question for the players. Interpreting has no effect on the game."""
+    one = adapter.interpret(state, first, speaker)
+    two = adapter.interpret(state, second, speaker)
+    if one.action is None or two.action is None:
+        return False
+    return sorted(map(repr, (one.action, *one.then))) == \
+        sorted(map(repr, (two.action, *two.then)))
+
+
 class WrongGame(TypeError):
     """An adapter was handed another game's state (a bug of the caller, never a player's)."""
 

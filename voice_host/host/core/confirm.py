@@ -26,10 +26,10 @@ import enum
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.adapter import Decision, Prompt, same_move
 from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
-from voice_host.intent import IntentMatch, SlotValues
+from voice_host.intent import IntentMatch, MatchResult, SlotValues
 from voice_host.speech.decision import Verdict
 from voice_host.text import plain as plain_words
 
@@ -194,6 +194,20 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     # what was not done, and what the host is still waiting for
     s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
     return False
+
+
+def asked_which(s: Session, result: MatchResult, speaker: str | None) -> bool:
+    """Two close readings that make different moves: ask "Did you mean X, or Y?" (and
+    take neither; True). Two that make the same move ("Sophie and Oliver no" and "Sophie
+    no, Oliver no") are one reading: nothing is asked (False), as for a clear reading."""
+    if not result.ambiguous or len(result.alternatives) < 2:
+        return False
+    a, b = result.alternatives[:2]
+    if same_move(s.adapter, s.state, a, b, speaker):
+        return False
+    s.say([s.narrator.line("common.did_you_mean", first=a.text or a.intent,
+                           second=b.text or b.intent)])
+    return True
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:

@@ -21,7 +21,7 @@ from voice_host.games.base import find_player, public_record
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
 from voice_host.host.core.attention import Answer, addressed, answer_for, without_address
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
-from voice_host.host.core.confirm import confirm_decision
+from voice_host.host.core.confirm import asked_which, confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
@@ -269,10 +269,7 @@ class Session:
                        rejected=heard.rejected)
         if best is None or result is None:
             return self.not_a_command(prompt, heard, understood, speaker, call is not None)
-        if result.ambiguous and len(result.alternatives) >= 2:
-            a, b = result.alternatives[:2]
-            self.say([self.narrator.line("common.did_you_mean", first=a.text or a.intent,
-                                         second=b.text or b.intent)])
+        if asked_which(self, result, speaker):
             return None
         if best.intent in UNIVERSAL:
             return self.universal(best, prompt)
