@@ -54,3 +54,19 @@ def test_a_length_is_said_with_the_decimal_comma_and_agreement_in_french() -> No
     assert fr.quantity(Quantity(2.5, "common.seconds")) == "2,5 secondes"
     assert en.quantity(Quantity(0.9, "common.seconds")) == "0.9 seconds"
     assert en.quantity(Quantity(1.0, "common.seconds")) == "1.0 second"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_recognizer_line_is_in_the_games_language(lang: str) -> None:
+    """The start-up line that says which recognizer listens: French in a French game (the
+    speech layer's own sentence is English)."""
+    from voice_host.host.core.narration import Narrator
+    from voice_host.host.io.wiring import make_recognizer
+
+    recognizer, line = make_recognizer("pocketsphinx", None, lang,
+                                       screen=Narrator("resistance", lang).text)
+    if lang == "fr":
+        assert line.startswith("Reconnaissance vocale : PocketSphinx")
+        assert "Speech recognition" not in line
+    else:  # English keeps the speech layer's sentence, which says why in detail
+        assert line == recognizer.description and line.startswith("Speech recognition")

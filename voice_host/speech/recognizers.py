@@ -150,6 +150,11 @@ def create_recognizer(
     """Build the recognizer; its ``description`` is the start-up sentence saying which
     backend runs and why."""
     choice = choose_backend(asr, vosk_model=vosk_model, lang=lang, whisper_model=whisper_model)
+    return create_chosen(choice, lang)
+
+
+def create_chosen(choice: RecognizerChoice, lang: str = "en") -> Recognizer:
+    """Build the recognizer :func:`choose_backend` chose for ``lang``."""
     assert choice.model_path is not None or choice.backend == "pocketsphinx"
     if choice.backend == "whisper":
         from voice_host.speech.whisper_asr import WhisperRecognizer

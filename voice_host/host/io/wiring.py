@@ -37,14 +37,21 @@ class WiringError(Exception):
 
 
 def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
-                    whisper_model: str | None = None) -> tuple[Recognizer, str]:
-    """The recognizer ``--asr`` chose, and the sentence that describes it."""
+                    whisper_model: str | None = None,
+                    screen: Callable[..., str] | None = None) -> tuple[Recognizer, str]:
+    """The recognizer ``--asr`` chose, and the sentence that describes it: the speech
+    layer's own (English), or with ``screen`` (the game's narration) in the game's language."""
     try:
-        recognizer = recognizers.create_recognizer(asr, vosk_model=vosk_model, lang=lang,
-                                                    whisper_model=whisper_model)
+        choice = recognizers.choose_backend(asr, vosk_model=vosk_model, lang=lang,
+                                            whisper_model=whisper_model)
+        recognizer = recognizers.create_chosen(choice, lang)
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
-    return recognizer, recognizer.description
+    if screen is None or (lang == "en" and choice.backend == "pocketsphinx"):
+        return recognizer, recognizer.description  # (its English says why, in detail)
+    folder = choice.model_path
+    return recognizer, screen(f"common.screen_asr_{choice.backend}", name=choice.model_name
+                              or (folder.name if folder else ""), folder=folder or "")
 
 
 # --------------------------------------------------------------------------- assembly
@@ -93,7 +100,7 @@ def build_io(config: SessionConfig) -> HostIO:
         choice = config.recognizer
         recognizer, described = make_recognizer(
             choice.asr, choice.vosk_model, config.lang,
-            choice.whisper_model)
+            choice.whisper_model, screen=screen)
         ears = PhaseEars(recognizer)
         banner.append(described)
 
