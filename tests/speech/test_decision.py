@@ -294,3 +294,46 @@ def test_two_readings_one_decision(grammar: Candidate[str] | None, free: Candida
                                    other: str | None) -> None:
     decision = decide(grammar, free)
     assert (decision.verdict, decision.chosen, decision.other) == (verdict, chosen, other)
+
+
+CROWDED = ("#JSGF V1.0;\ngrammar crowded;\n"
+           "public <s> = book | bell | well | pass | approve | chips | the | i vote yes;\n")
+
+
+def crowded_table(first: float) -> dict[tuple[int, ...], dict[int, float]]:
+    """The decoder freely writes "Bye me vote yes"; at the first step seven one-word
+    sentences are likelier than " I", whose sentence it then says with certainty."""
+    table = say(("bye", 0.0), ("me", 0.0), ("vote", 0.0), ("yes", 0.0), ("<end>", 0.0))
+    for rank, word in enumerate(("book", "bell", "well", "pass", "approve", "chips", "the")):
+        table[()][IDS[word]] = -1.0 - 0.2 * rank
+    table[()][IDS["i"]] = first
+    table[ids("i")] = {IDS["vote"]: 0.0}
+    table[ids("i", "vote")] = {IDS["yes"]: 0.0}
+    table[ids("i", "vote", "yes")] = {EOT: 0.0}
+    return table
+
+
+def test_the_nearest_sentences_are_searched_when_the_grammar_search_finds_none_good() -> None:
+    table = crowded_table(-2.5)
+    # alone, the search branches to the seven likelier words and never tries " I"
+    alone = run(table, CROWDED, tuning=SearchTuning(near_sentences=0))
+    assert not alone.accepted
+    assert alone.reading is not None and alone.reading.text == "book"
+    # the grammar's sentence nearest "bye me vote yes" letter by letter is tried too
+    judged = run(table, CROWDED)
+    assert judged.accepted and judged.reading is not None
+    assert judged.reading.text == "i vote yes"
+    assert judged.reading.margin == pytest.approx(-2.5 / 4, abs=0.02)
+
+
+def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:
+    # the same nearness, but the decoder finds " I" far less likely: rejected on its margin
+    judged = run(crowded_table(-5.0), CROWDED)
+    assert not judged.accepted  # (the first search's rejected reading is kept)
+    near = run(crowded_table(-5.0), "#JSGF V1.0;\ngrammar v;\npublic <s> = i vote yes;\n")
+    assert near.reading is not None and near.reading.text == "i vote yes"
+    assert not near.accepted and near.reason is Rejection.LOW_MARGIN
+    # and talk far from every sentence gets no near sentence at all
+    far = run(say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("the", -0.1), ("chips", -0.1),
+                  ("<end>", 0.0)), CROWDED)
+    assert not far.accepted

@@ -41,13 +41,18 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz
 
-from voice_host.speech.grammar_search import TokenConstraint, TokenTrie
+from voice_host.speech.grammar_search import (
+    TokenConstraint,
+    TokenTrie,
+    WordGraph,
+    nearest_sentences,
+)
 from voice_host.text import plain
 
 # --------------------------------------------------------------------------- the decoder
@@ -169,6 +174,19 @@ class SearchTuning:
     """Queued prefixes kept (the best ones)."""
     rescored: int = 4
     """Sentences found that are scored exactly at the end (the best and its rivals)."""
+    near_sentences: int = 4
+    """When no grammar sentence passes, the sentences of the grammar nearest to the free
+    transcript letter by letter (:func:`~voice_host.speech.grammar_search.nearest_sentences`)
+    are searched again as a grammar of their own (0 = never). The decoder's exact scores
+    still decide, with the same rejection: the nearness only picks which sentences get
+    tried, where the search cannot step over a word the decoder inserted or split
+    ("jacksept" for "j'accepte", "des jadi" for "déjà dit")."""
+    near_cost: float = 0.5
+    """Nearest sentences farther than this (edit cost per letter) are not tried."""
+    near_beam: int = 160
+    """Partial alignments kept per letter of the transcript."""
+    near_rounds: int = 4
+    """Rounds of rollouts of that second search."""
 
 
 # --------------------------------------------------------------------------- results
@@ -435,7 +453,33 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
         if judged.accepted:
             return judged
         first = first or judged
+    if tuning.near_sentences > 0 and free_text and not looped and searches:
+        judged = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
+        if judged is not None and judged.accepted:
+            return judged
+        first = first or judged
     return first or base
+
+
+def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
+                base: Judgement, *, cap: int, tuning: SearchTuning) -> Judgement | None:
+    """The grammar's sentences nearest to the free transcript, searched as a small grammar
+    of their own (see ``SearchTuning.near_sentences``), judged as any reading is; None
+    when none is near enough or the search finds none of them."""
+    graph = item.constraint.graph
+    near = nearest_sentences(graph, base.free_text, limit=tuning.near_sentences,
+                             beam=tuning.near_beam, max_cost=tuning.near_cost)
+    if not near:
+        return None
+    document = ("#JSGF V1.0;\ngrammar near;\npublic <s> = "
+                + " | ".join("( " + " ".join(words) + " )" for words, _ in near) + ";\n")
+    constraint = TokenConstraint(WordGraph(document), item.constraint.spellings)
+    rounds = replace(tuning, rounds=tuning.near_rounds, rescue_rounds=0)
+    found = search(decoder, constraint, vocab, free, cap=cap, tuning=rounds,
+                   suppress=item.suppress)
+    if not found:
+        return None
+    return rank(decoder, found, base, tuning)
 
 
 def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
