@@ -28,7 +28,7 @@ from voice_host.speech.decision import (
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
 
 WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
-         " approve", " book", " Bye", " well", " bell"]
+         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please"]
 TEXTS = dict(enumerate(WORDS))
 EOT = len(WORDS)
 IDS = {text.strip().lower() if text.strip() != "Yes" else "Yes": i for i, text in TEXTS.items()}
@@ -337,3 +337,24 @@ def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:
     far = run(say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("the", -0.1), ("chips", -0.1),
                   ("<end>", 0.0)), CROWDED)
     assert not far.accepted
+
+
+UNDO = "#JSGF V1.0;\ngrammar answer;\npublic <s> = undo please | yes | no;\n"
+
+
+@pytest.mark.parametrize(("undo", "accepted"), [(-2.8, True), (-4.5, False)])
+def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_margin(
+        undo: float, accepted: bool) -> None:
+    # the decoder cut "undo please" as "and do please": the grammar reading costs it a
+    # middling margin, and its letters are nearly the transcript's
+    table = say(("and", 0.0), ("do", 0.0), ("please", 0.0), ("<end>", 0.0))
+    table[()][IDS["undo"]] = undo
+    table[ids("undo")] = {IDS["please"]: 0.0}
+    table[ids("undo", "please")] = {EOT: 0.0}
+    judged = run(table, UNDO)
+    assert judged.reading is not None and judged.reading.text == "undo please"
+    assert judged.accepted is accepted
+    if accepted:
+        assert judged.confidence == 0.6  # the lowest: the host confirms it first
+    # the plain search alone does not take it
+    assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted

@@ -51,6 +51,7 @@ from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
     WordGraph,
+    letters,
     nearest_sentences,
 )
 from voice_host.text import plain
@@ -187,6 +188,12 @@ class SearchTuning:
     """Partial alignments kept per letter of the transcript."""
     near_rounds: int = 4
     """Rounds of rollouts of that second search."""
+    near_close_cost: float = 0.15
+    """A near sentence the free transcript spells almost letter for letter (edit cost per
+    letter at most this, sentences of two words or more) is accepted down to
+    ``close_margin``, at the lowest confidence (the host confirms it first): the decoder
+    wrote nearly these letters ("and do please" for "undo please"), and only how it cut
+    them into words cost the margin."""
 
 
 # --------------------------------------------------------------------------- results
@@ -479,7 +486,15 @@ def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
                    suppress=item.suppress)
     if not found:
         return None
-    return rank(decoder, found, base, tuning)
+    judged = rank(decoder, found, base, tuning)
+    reading = judged.reading
+    if judged.accepted or reading is None or reading.margin < tuning.close_margin:
+        return judged
+    spelled = {letters("".join(words)): (cost, len(words)) for words, cost in near}
+    cost, length = spelled.get(letters(reading.text), (math.inf, 0))
+    if cost <= tuning.near_close_cost and length >= 2:
+        return replace(judged, accepted=True, reason=Rejection.NONE, confidence=0.6)
+    return judged
 
 
 def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,

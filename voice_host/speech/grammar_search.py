@@ -534,7 +534,7 @@ def _substitution(a: str, b: str) -> float:
     return 0.5 if same else 1.0
 
 
-def _letters(text: str) -> str:
+def letters(text: str) -> str:
     """Folded letters and digits only: what a spoken sentence is aligned on (word breaks and
     apostrophes are where a decoder is least reliable: "jacksept" for "j'accepte")."""
     return "".join(c for c in fold_text(text) if c.isalnum())
@@ -548,7 +548,7 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
     of the two letter strings; only those at most ``max_cost``. Open-slot words are not
     taken (an open slot matches anything). A beam of ``beam`` partial alignments is kept
     per letter of ``text``, so the result does not depend on anything but its inputs."""
-    target = _letters(text)
+    target = letters(text)
     if not target:
         return []
     # a hypothesis: (state, word being written or "", letters of it written, words so far)
@@ -558,7 +558,7 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
     def letters_of(word: str) -> str:
         got = spelled.get(word)
         if got is None:
-            got = spelled[word] = _letters(word)
+            got = spelled[word] = letters(word)
         return got
 
     def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
