@@ -461,10 +461,10 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return judged
         first = first or judged
     if tuning.near_sentences > 0 and free_text and not looped and searches:
-        judged = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
-        if judged is not None and judged.accepted:
-            return judged
-        first = first or judged
+        near = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
+        if near is not None and near.accepted:
+            return near
+        first = first or near
     return first or base
 
 

@@ -626,10 +626,10 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
         state, word, done, words = hyp
         if word:
             rest = len(letters_of(word)) - done
-            nxt = graph.next_words(state).get(word)
-            if nxt is None:
+            ended = graph.next_words(state).get(word)
+            if ended is None:
                 continue
-            state, words, cost = nxt, (*words, word), cost + rest
+            state, words, cost = ended, (*words, word), cost + rest
         if not words or not graph.is_final(state):
             continue
         length = max(len(target), sum(len(letters_of(w)) for w in words))
