@@ -1025,7 +1025,14 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import Candidate, GrammarReading, Rejection, decide, rejection
+    from voice_host.speech.decision import (
+        Candidate,
+        GrammarReading,
+        Rejection,
+        decide,
+        free_is_talk,
+        rejection,
+    )
 
     f = json.loads(outcome.features)
     if "g_reading" not in f:
@@ -1035,7 +1042,9 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     if g is not None and route != "free":
         reading = GrammarReading(f["heard"], f["margin"], f["score"], int(f["steps"]),
                                  f["similarity"])
-        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning) is Rejection.NONE)
+        sure = free_is_talk(f["free_text"], f["free_logp"], bool(f["looped"]), f["heard"],
+                            tuning)
+        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning, sure) is Rejection.NONE)
     if fr is not None and route != "grammar":
         sure = (fr[2] >= tuning.free_min_match and not f["looped"]
                 and f["free_logp"] >= tuning.free_min_logp)

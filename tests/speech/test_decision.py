@@ -21,6 +21,7 @@ from voice_host.speech.decision import (
     SearchTuning,
     Verdict,
     decide,
+    free_is_talk,
     judge,
     rejection,
     without_loops,
@@ -358,3 +359,38 @@ def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_ma
         assert judged.confidence == 0.6  # the lowest: the host confirms it first
     # the plain search alone does not take it
     assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted
+
+
+def test_a_reading_unlike_a_confident_transcript_is_rejected_even_at_a_sure_margin() -> None:
+    sure = reading("pass", -0.1, 5, similarity=0.2)
+    assert rejection(sure, TUNING, free_sure=True) is Rejection.UNLIKE_TRANSCRIPT
+    assert rejection(sure, TUNING, free_sure=False) is Rejection.NONE
+    # a reading like the transcript is unaffected
+    assert rejection(reading("pass", -0.1, 5, similarity=0.8), TUNING, True) is Rejection.NONE
+    assert free_is_talk("pass me the chips", -0.3, False, "pass", TUNING)
+    assert not free_is_talk("pass me the chips", -0.3, True, "pass", TUNING)  # looped
+    assert not free_is_talk("pass me the chips", -1.5, False, "pass", TUNING)  # unsure
+    assert not free_is_talk("bye", -0.1, False, "book", TUNING)  # a word for a word
+    assert not free_is_talk("", 0.0, False, "book", TUNING)
+
+
+def test_clear_table_talk_is_not_forced_onto_a_short_answer() -> None:
+    # the decoder writes "the chips me" with certainty, but "book" then end-of-text is
+    # close behind at every step: a sure-looking margin, a sentence unlike what it wrote
+    table = say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("<end>", 0.0))
+    table[()][IDS["book"]] = -0.15
+    table[ids("book")] = {EOT: 0.0}
+    judged = run(table, BOOK)
+    assert judged.reading is not None and judged.reading.text == "book"
+    assert judged.reading.margin > TUNING.sure_alone
+    assert not judged.accepted and judged.reason is Rejection.UNLIKE_TRANSCRIPT
+    # when the transcript itself is unsure (flat at every step), the margin alone decides
+    flat = say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("<end>", 0.0))
+    for row in list(flat.values()):
+        for word in ("me", "well", "pass", "approve"):
+            row.setdefault(IDS[word], -0.05)
+    flat[()][IDS["book"]] = -0.15
+    flat[ids("book")] = {EOT: 0.0}
+    unsure = run(flat, BOOK)
+    assert unsure.free_logp < TUNING.free_min_logp
+    assert unsure.accepted and unsure.reading is not None and unsure.reading.text == "book"

@@ -143,6 +143,11 @@ class SearchTuning:
     a single word, which any noise can be forced onto."""
     short_accept_margin: float = -0.6
     """The margin a short sentence needs (stricter than ``accept_margin``)."""
+    talk_words: int = 2
+    """A confident free transcript this many words longer than a grammar reading unlike it
+    is talk the reading was forced from (see :func:`rejection`). Checked on the saved
+    outcomes of three report-split runs: it rejected one false action ("he talks about
+    football all the time" -> "hit") and no command."""
     sure_margin: float = -0.15
     """At or above this margin the confidence is 1 (between the two it rises from 0.6)."""
     free_min_logp: float = -0.6
@@ -517,7 +522,8 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
     similarity = fuzz.ratio(base.free_text, text) / 100
     reading = GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps,
                              similarity)
-    reason = rejection(reading, tuning)
+    reason = rejection(reading, tuning, free_is_talk(base.free_text, base.free_logp,
+                                                     base.looped, text, tuning))
     if reason is not Rejection.NONE:
         return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
                          0.0, open_phase=base.open_phase)
@@ -541,15 +547,31 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
     return tuning.short_accept_margin if steps <= tuning.short_steps else tuning.accept_margin
 
 
-def rejection(reading: GrammarReading, tuning: SearchTuning) -> Rejection:
-    """Why this grammar reading is not believed, or ``Rejection.NONE``."""
+def rejection(reading: GrammarReading, tuning: SearchTuning,
+              free_sure: bool = False) -> Rejection:
+    """Why this grammar reading is not believed, or ``Rejection.NONE``. ``free_sure``: the
+    decoder's own transcript is a confident sentence longer than the reading
+    (:func:`free_is_talk`); a reading unlike it is then never believed, however small its
+    margin (table talk written out clearly, "he talks about football all the time", forced
+    onto "hit" with a sure-looking margin, since ending early costs the decoder little; a
+    single word misheard as another, "Bye." for "book", is not such a case)."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
         return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN
-    if reading.similarity < tuning.min_similarity and reading.margin < tuning.sure_alone:
+    if reading.similarity < tuning.min_similarity and (reading.margin < tuning.sure_alone
+                                                       or free_sure):
         return Rejection.UNLIKE_TRANSCRIPT
     return Rejection.NONE
+
+
+def free_is_talk(free_text: str, free_logp: float, looped: bool, reading: str,
+                 tuning: SearchTuning) -> bool:
+    """The decoder's own transcript is a confident sentence of at least ``talk_words`` more
+    words than the grammar reading ``reading``: written without a loop, at a mean
+    log-probability per step of at least ``free_min_logp``."""
+    return (bool(free_text) and not looped and free_logp >= tuning.free_min_logp
+            and len(free_text.split()) >= len(reading.split()) + tuning.talk_words)
 
 
 # --------------------------------------------------------------------------- two readings
