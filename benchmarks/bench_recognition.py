@@ -52,6 +52,7 @@ import functools
 import hashlib
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -1042,8 +1043,8 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     if g is not None and route != "free":
         reading = GrammarReading(f["heard"], f["margin"], f["score"], int(f["steps"]),
                                  f["similarity"])
-        sure = free_is_talk(f["free_text"], f["free_logp"], bool(f["looped"]), f["heard"],
-                            tuning)
+        sure = free_is_talk(f.get("free_text", ""), f.get("free_logp", -math.inf),
+                            bool(f.get("looped", 0)), f["heard"], tuning)
         grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning, sure) is Rejection.NONE)
     if fr is not None and route != "grammar":
         sure = (fr[2] >= tuning.free_min_match and not f["looped"]
