@@ -52,6 +52,7 @@ import functools
 import hashlib
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -80,6 +81,7 @@ from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_
 from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
+from voice_host.text import fold  # noqa: E402
 
 
 def game_phases(lang: str = "en") -> dict[str, tuple[str, ...]]:
@@ -302,11 +304,43 @@ REVERB = ("reverb", None)
 _ELIDED = re.compile(r"\b(\w+)' +")
 
 
-def spoken_form(text: str) -> str:
+def spoken_form(text: str, lang: str = "en") -> str:
     """A sampled sentence as a person writes it for a synthesizer: the grammar keeps an
     elision apart ("c' est", "l' equipe"), which espeak-ng (and so Kokoro, reading its
-    phonemes) says as a letter and a word ("sé è"); joined, it is "c'est"."""
-    return _ELIDED.sub(r"\1'", text)
+    phonemes) says as a letter and a word ("sé è"); joined, it is "c'est". French gets its
+    accents back (:func:`with_accents`)."""
+    joined = _ELIDED.sub(r"\1'", text)
+    return with_accents(joined) if lang == "fr" else joined
+
+
+@functools.cache
+def _accented_forms() -> dict[str, str]:
+    """Folded French word -> its most frequent written form (wordfreq's list, most frequent
+    first; empty without wordfreq)."""
+    try:
+        import wordfreq
+    except ImportError:  # pragma: no cover - wordfreq is a dependency
+        return {}
+    out: dict[str, str] = {}
+    for index, word in enumerate(wordfreq.iter_wordlist("fr")):
+        if index >= 200_000:
+            break
+        out.setdefault(fold(word), word)
+    return out
+
+
+def with_accents(text: str) -> str:
+    """French written without accents, as the grammars and the chatter lists are
+    ("revenez en arriere"), with each word's accents restored to its most frequent written
+    form ("revenez en arrière"). espeak-ng, and so Kokoro, says an unaccented e as a schwa
+    ("desole" as "dəzɔl", "réussites" as "ʁøsit"): without this the French test audio is
+    mispronounced French, not French."""
+    forms = _accented_forms()
+
+    def word(match: re.Match[str]) -> str:
+        return "'".join(forms.get(part, part) for part in match.group(0).split("'"))
+
+    return re.sub(r"[a-z']+", word, text)
 
 
 def build_cases(plan: Plan, *, split: str, seed: int,
@@ -337,7 +371,7 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
                 got = pg.sample(rng, 1)
                 if got:
                     s = got[0]
-                    utterances.append((setup, phase, spoken_form(s.text), s.intent,
+                    utterances.append((setup, phase, spoken_form(s.text, lang), s.intent,
                                        canonical_slots(s.slots)))
     chatter = data.chatter_split(split, lang)
     all_phases = [(g, p) for g, ps in phases_of.items() for p in ps]
@@ -345,7 +379,8 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
         for game, phase in rng.sample(all_phases, plan.chatter_repeats):
             setup = rng.choice(setups[game])
             p, q = rng.sample(setup.players, 2)
-            utterances.append((setup, phase, line.format(p=p.lower(), q=q.lower()), None, "{}"))
+            utterances.append((setup, phase, spoken_form(line.format(p=p.lower(), q=q.lower()),
+                                                         lang), None, "{}"))
     cases: list[Case] = []
     for ident, (setup, phase, text, intent, slots) in enumerate(utterances, start=first):
         voice = _voices(rng, lang)
@@ -991,7 +1026,14 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import Candidate, GrammarReading, Rejection, decide, rejection
+    from voice_host.speech.decision import (
+        Candidate,
+        GrammarReading,
+        Rejection,
+        decide,
+        free_is_talk,
+        rejection,
+    )
 
     f = json.loads(outcome.features)
     if "g_reading" not in f:
@@ -1001,7 +1043,9 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     if g is not None and route != "free":
         reading = GrammarReading(f["heard"], f["margin"], f["score"], int(f["steps"]),
                                  f["similarity"])
-        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning) is Rejection.NONE)
+        sure = free_is_talk(f.get("free_text", ""), f.get("free_logp", -math.inf),
+                            bool(f.get("looped", 0)), f["heard"], tuning)
+        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning, sure) is Rejection.NONE)
     if fr is not None and route != "grammar":
         sure = (fr[2] >= tuning.free_min_match and not f["looped"]
                 and f["free_logp"] >= tuning.free_min_logp)

@@ -120,3 +120,18 @@ def test_closed_decoder_output_must_be_a_sentence() -> None:
     assert vote.match("i vote yes please thanks", closed=False).best is not None
     assert vote.match("i vote yes please thanks", closed=True).best is None
     assert matcher("resistance", "team").match("sophie on the", closed=True).best is None
+
+
+def test_closed_decoder_sentence_may_start_with_a_lead_in() -> None:
+    # the recognizer's grammar allows a hedge before a move ("[<h_hedge>] yes"), so a closed
+    # decoder's "let's try yes" is a sentence of the grammar, read as exactly as "yes"
+    answer = matcher("resistance", "answer")
+    best = answer.match("let's try yes", closed=True).best
+    assert best is not None and (best.intent, dict(best.slots)) == ("answer", {"choice": "yes"})
+    vote = matcher("resistance", "vote")
+    best = vote.match("perhaps thumbs down", closed=True).best
+    assert best is not None and best.slots == {"choice": "no"}
+    assert best.confidence <= 0.6  # tentative: still confirmed first
+    # a lead-in does not make a partial path exact
+    assert vote.match("i think i vote yes please thanks", closed=True).best is None
+    assert answer.match("let's try", closed=True).best is None

@@ -21,6 +21,7 @@ from voice_host.speech.decision import (
     SearchTuning,
     Verdict,
     decide,
+    free_is_talk,
     judge,
     rejection,
     without_loops,
@@ -28,7 +29,7 @@ from voice_host.speech.decision import (
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
 
 WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
-         " approve", " book", " Bye", " well", " bell"]
+         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please"]
 TEXTS = dict(enumerate(WORDS))
 EOT = len(WORDS)
 IDS = {text.strip().lower() if text.strip() != "Yes" else "Yes": i for i, text in TEXTS.items()}
@@ -294,3 +295,102 @@ def test_two_readings_one_decision(grammar: Candidate[str] | None, free: Candida
                                    other: str | None) -> None:
     decision = decide(grammar, free)
     assert (decision.verdict, decision.chosen, decision.other) == (verdict, chosen, other)
+
+
+CROWDED = ("#JSGF V1.0;\ngrammar crowded;\n"
+           "public <s> = book | bell | well | pass | approve | chips | the | i vote yes;\n")
+
+
+def crowded_table(first: float) -> dict[tuple[int, ...], dict[int, float]]:
+    """The decoder freely writes "Bye me vote yes"; at the first step seven one-word
+    sentences are likelier than " I", whose sentence it then says with certainty."""
+    table = say(("bye", 0.0), ("me", 0.0), ("vote", 0.0), ("yes", 0.0), ("<end>", 0.0))
+    for rank, word in enumerate(("book", "bell", "well", "pass", "approve", "chips", "the")):
+        table[()][IDS[word]] = -1.0 - 0.2 * rank
+    table[()][IDS["i"]] = first
+    table[ids("i")] = {IDS["vote"]: 0.0}
+    table[ids("i", "vote")] = {IDS["yes"]: 0.0}
+    table[ids("i", "vote", "yes")] = {EOT: 0.0}
+    return table
+
+
+def test_the_nearest_sentences_are_searched_when_the_grammar_search_finds_none_good() -> None:
+    table = crowded_table(-2.5)
+    # alone, the search branches to the seven likelier words and never tries " I"
+    alone = run(table, CROWDED, tuning=SearchTuning(near_sentences=0))
+    assert not alone.accepted
+    assert alone.reading is not None and alone.reading.text == "book"
+    # the grammar's sentence nearest "bye me vote yes" letter by letter is tried too
+    judged = run(table, CROWDED)
+    assert judged.accepted and judged.reading is not None
+    assert judged.reading.text == "i vote yes"
+    assert judged.reading.margin == pytest.approx(-2.5 / 4, abs=0.02)
+
+
+def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:
+    # the same nearness, but the decoder finds " I" far less likely: rejected on its margin
+    judged = run(crowded_table(-5.0), CROWDED)
+    assert not judged.accepted  # (the first search's rejected reading is kept)
+    near = run(crowded_table(-5.0), "#JSGF V1.0;\ngrammar v;\npublic <s> = i vote yes;\n")
+    assert near.reading is not None and near.reading.text == "i vote yes"
+    assert not near.accepted and near.reason is Rejection.LOW_MARGIN
+    # and talk far from every sentence gets no near sentence at all
+    far = run(say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("the", -0.1), ("chips", -0.1),
+                  ("<end>", 0.0)), CROWDED)
+    assert not far.accepted
+
+
+UNDO = "#JSGF V1.0;\ngrammar answer;\npublic <s> = undo please | yes | no;\n"
+
+
+@pytest.mark.parametrize(("undo", "accepted"), [(-2.8, True), (-4.5, False)])
+def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_margin(
+        undo: float, accepted: bool) -> None:
+    # the decoder cut "undo please" as "and do please": the grammar reading costs it a
+    # middling margin, and its letters are nearly the transcript's
+    table = say(("and", 0.0), ("do", 0.0), ("please", 0.0), ("<end>", 0.0))
+    table[()][IDS["undo"]] = undo
+    table[ids("undo")] = {IDS["please"]: 0.0}
+    table[ids("undo", "please")] = {EOT: 0.0}
+    judged = run(table, UNDO)
+    assert judged.reading is not None and judged.reading.text == "undo please"
+    assert judged.accepted is accepted
+    if accepted:
+        assert judged.confidence == 0.6  # the lowest: the host confirms it first
+    # the plain search alone does not take it
+    assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted
+
+
+def test_a_reading_unlike_a_confident_transcript_is_rejected_even_at_a_sure_margin() -> None:
+    sure = reading("pass", -0.1, 5, similarity=0.2)
+    assert rejection(sure, TUNING, free_sure=True) is Rejection.UNLIKE_TRANSCRIPT
+    assert rejection(sure, TUNING, free_sure=False) is Rejection.NONE
+    # a reading like the transcript is unaffected
+    assert rejection(reading("pass", -0.1, 5, similarity=0.8), TUNING, True) is Rejection.NONE
+    assert free_is_talk("pass me the chips", -0.3, False, "pass", TUNING)
+    assert not free_is_talk("pass me the chips", -0.3, True, "pass", TUNING)  # looped
+    assert not free_is_talk("pass me the chips", -1.5, False, "pass", TUNING)  # unsure
+    assert not free_is_talk("bye", -0.1, False, "book", TUNING)  # a word for a word
+    assert not free_is_talk("", 0.0, False, "book", TUNING)
+
+
+def test_clear_table_talk_is_not_forced_onto_a_short_answer() -> None:
+    # the decoder writes "the chips me" with certainty, but "book" then end-of-text is
+    # close behind at every step: a sure-looking margin, a sentence unlike what it wrote
+    table = say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("<end>", 0.0))
+    table[()][IDS["book"]] = -0.15
+    table[ids("book")] = {EOT: 0.0}
+    judged = run(table, BOOK)
+    assert judged.reading is not None and judged.reading.text == "book"
+    assert judged.reading.margin > TUNING.sure_alone
+    assert not judged.accepted and judged.reason is Rejection.UNLIKE_TRANSCRIPT
+    # when the transcript itself is unsure (flat at every step), the margin alone decides
+    flat = say(("the", 0.0), ("chips", 0.0), ("me", 0.0), ("<end>", 0.0))
+    for row in list(flat.values()):
+        for word in ("me", "well", "pass", "approve"):
+            row.setdefault(IDS[word], -0.05)
+    flat[()][IDS["book"]] = -0.15
+    flat[ids("book")] = {EOT: 0.0}
+    unsure = run(flat, BOOK)
+    assert unsure.free_logp < TUNING.free_min_logp
+    assert unsure.accepted and unsure.reading is not None and unsure.reading.text == "book"

@@ -15,6 +15,7 @@ from voice_host.speech.grammar_search import (
     TokenTrie,
     WordGraph,
     fold_text,
+    nearest_sentences,
     parse_jsgf,
     phase_tokens,
 )
@@ -180,3 +181,41 @@ def test_whisper_loops_are_cut_from_a_free_transcript() -> None:
     assert without_loops("i wrote yes i wrote yes i wrote yes") == "i wrote yes"
     assert without_loops("ocean two") == "ocean two"
     assert without_loops("yes no yes") == "yes no yes"  # not a repeat in a row
+
+
+FRENCH = """#JSGF V1.0;
+grammar vote;
+public <command> = ( [ je ] vote <l_choice> ) | ( j' accepte [ l' equipe ] ) | ( deja dit )
+    | ( qui mene );
+<l_choice> = oui | non;
+"""
+
+
+def test_nearest_sentences_step_over_split_and_merged_words() -> None:
+    graph = WordGraph(FRENCH)
+    # a decoder that split, merged or misspelled the words still lands nearest the sentence
+    assert nearest_sentences(graph, "jacksept")[0][0] == ("j'", "accepte")
+    assert nearest_sentences(graph, "des jadi")[0][0] == ("deja", "dit")
+    assert nearest_sentences(graph, "kimen")[0][0] == ("qui", "mene")
+    assert nearest_sentences(graph, "Je vote oui !")[0] == (("je", "vote", "oui"), 0.0)
+    # an inserted word costs its letters: the sentence with the word is still nearest
+    best, cost = nearest_sentences(graph, "j'accepte l'équipe")[0]
+    assert best == ("j'", "accepte", "l'", "equipe") and cost == 0.0
+
+
+def test_nearest_sentences_are_ranked_bounded_and_far_talk_finds_none() -> None:
+    graph = WordGraph(FRENCH)
+    near = nearest_sentences(graph, "vote non", limit=2)
+    assert [words for words, _ in near] == [("vote", "non"), ("je", "vote", "non")]
+    assert near[0][1] < near[1][1]
+    assert nearest_sentences(graph, "il fait beau dehors aujourd'hui") == []
+    assert nearest_sentences(graph, "") == []
+    # a wider bound lets farther sentences in, never fewer
+    assert len(nearest_sentences(graph, "vote", max_cost=0.9, limit=10)) >= \
+        len(nearest_sentences(graph, "vote", max_cost=0.3, limit=10))
+
+
+def test_nearest_sentences_never_take_an_open_slot() -> None:
+    graph = WordGraph(CLUE)
+    assert nearest_sentences(graph, "ocean two") == []
+    assert nearest_sentences(graph, "pas")[0][0] == ("pass",)

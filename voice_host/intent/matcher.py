@@ -397,10 +397,21 @@ class Matcher:
                     tagged_all.append((seq, cost + penalty + extra))
             tagged_all.sort(key=lambda item: item[1])
             passes.append((tagged_all, lead))
+            if closed:
+                # a closed decoder's sentence is read exactly; a lead-in the grammar allows
+                # before it ("[<h_move>] the heart") costs only its own penalty
+                found: dict[tuple[str, str], _Reading] = {}
+                for seq, cost in tagged_all:
+                    self._exact(seq, cost, who, found, lead)
+                for key, reading in found.items():
+                    exact = reading.cost == 0.0 or (lead is not None and reading.cost == extra)
+                    if exact and (key not in readings or reading.cost < readings[key].cost):
+                        readings[key] = reading
+                continue
             for seq, cost in tagged_all:
                 self._exact(seq, cost, who, readings, lead)
         if closed:
-            readings = {k: r for k, r in readings.items() if r.cost == 0.0}
+            pass
         elif not any(r.cost <= 0.3 for r in readings.values()):
             for tagged_all, lead in passes:
                 seen: set[tuple[str, ...]] = set()

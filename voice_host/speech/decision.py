@@ -41,13 +41,19 @@ import heapq
 import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from rapidfuzz import fuzz
 
-from voice_host.speech.grammar_search import TokenConstraint, TokenTrie
+from voice_host.speech.grammar_search import (
+    TokenConstraint,
+    TokenTrie,
+    WordGraph,
+    letters,
+    nearest_sentences,
+)
 from voice_host.text import plain
 
 # --------------------------------------------------------------------------- the decoder
@@ -137,6 +143,11 @@ class SearchTuning:
     a single word, which any noise can be forced onto."""
     short_accept_margin: float = -0.6
     """The margin a short sentence needs (stricter than ``accept_margin``)."""
+    talk_words: int = 2
+    """A confident free transcript this many words longer than a grammar reading unlike it
+    is talk the reading was forced from (see :func:`rejection`). Checked on the saved
+    outcomes of three report-split runs: it rejected one false action ("he talks about
+    football all the time" -> "hit") and no command."""
     sure_margin: float = -0.15
     """At or above this margin the confidence is 1 (between the two it rises from 0.6)."""
     free_min_logp: float = -0.6
@@ -169,6 +180,25 @@ class SearchTuning:
     """Queued prefixes kept (the best ones)."""
     rescored: int = 4
     """Sentences found that are scored exactly at the end (the best and its rivals)."""
+    near_sentences: int = 4
+    """When no grammar sentence passes, the sentences of the grammar nearest to the free
+    transcript letter by letter (:func:`~voice_host.speech.grammar_search.nearest_sentences`)
+    are searched again as a grammar of their own (0 = never). The decoder's exact scores
+    still decide, with the same rejection: the nearness only picks which sentences get
+    tried, where the search cannot step over a word the decoder inserted or split
+    ("jacksept" for "j'accepte", "des jadi" for "déjà dit")."""
+    near_cost: float = 0.5
+    """Nearest sentences farther than this (edit cost per letter) are not tried."""
+    near_beam: int = 160
+    """Partial alignments kept per letter of the transcript."""
+    near_rounds: int = 4
+    """Rounds of rollouts of that second search."""
+    near_close_cost: float = 0.15
+    """A near sentence the free transcript spells almost letter for letter (edit cost per
+    letter at most this, sentences of two words or more) is accepted down to
+    ``close_margin``, at the lowest confidence (the host confirms it first): the decoder
+    wrote nearly these letters ("and do please" for "undo please"), and only how it cut
+    them into words cost the margin."""
 
 
 # --------------------------------------------------------------------------- results
@@ -435,7 +465,41 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
         if judged.accepted:
             return judged
         first = first or judged
+    if tuning.near_sentences > 0 and free_text and not looped and searches:
+        near = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
+        if near is not None and near.accepted:
+            return near
+        first = first or near
     return first or base
+
+
+def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
+                base: Judgement, *, cap: int, tuning: SearchTuning) -> Judgement | None:
+    """The grammar's sentences nearest to the free transcript, searched as a small grammar
+    of their own (see ``SearchTuning.near_sentences``), judged as any reading is; None
+    when none is near enough or the search finds none of them."""
+    graph = item.constraint.graph
+    near = nearest_sentences(graph, base.free_text, limit=tuning.near_sentences,
+                             beam=tuning.near_beam, max_cost=tuning.near_cost)
+    if not near:
+        return None
+    document = ("#JSGF V1.0;\ngrammar near;\npublic <s> = "
+                + " | ".join("( " + " ".join(words) + " )" for words, _ in near) + ";\n")
+    constraint = TokenConstraint(WordGraph(document), item.constraint.spellings)
+    rounds = replace(tuning, rounds=tuning.near_rounds, rescue_rounds=0)
+    found = search(decoder, constraint, vocab, free, cap=cap, tuning=rounds,
+                   suppress=item.suppress)
+    if not found:
+        return None
+    judged = rank(decoder, found, base, tuning)
+    reading = judged.reading
+    if judged.accepted or reading is None or reading.margin < tuning.close_margin:
+        return judged
+    spelled = {letters("".join(words)): (cost, len(words)) for words, cost in near}
+    cost, length = spelled.get(letters(reading.text), (math.inf, 0))
+    if cost <= tuning.near_close_cost and length >= 2:
+        return replace(judged, accepted=True, reason=Rejection.NONE, confidence=0.6)
+    return judged
 
 
 def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
@@ -458,7 +522,8 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
     similarity = fuzz.ratio(base.free_text, text) / 100
     reading = GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps,
                              similarity)
-    reason = rejection(reading, tuning)
+    reason = rejection(reading, tuning, free_is_talk(base.free_text, base.free_logp,
+                                                     base.looped, text, tuning))
     if reason is not Rejection.NONE:
         return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
                          0.0, open_phase=base.open_phase)
@@ -482,15 +547,31 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
     return tuning.short_accept_margin if steps <= tuning.short_steps else tuning.accept_margin
 
 
-def rejection(reading: GrammarReading, tuning: SearchTuning) -> Rejection:
-    """Why this grammar reading is not believed, or ``Rejection.NONE``."""
+def rejection(reading: GrammarReading, tuning: SearchTuning,
+              free_sure: bool = False) -> Rejection:
+    """Why this grammar reading is not believed, or ``Rejection.NONE``. ``free_sure``: the
+    decoder's own transcript is a confident sentence longer than the reading
+    (:func:`free_is_talk`); a reading unlike it is then never believed, however small its
+    margin (table talk written out clearly, "he talks about football all the time", forced
+    onto "hit" with a sure-looking margin, since ending early costs the decoder little; a
+    single word misheard as another, "Bye." for "book", is not such a case)."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
         return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN
-    if reading.similarity < tuning.min_similarity and reading.margin < tuning.sure_alone:
+    if reading.similarity < tuning.min_similarity and (reading.margin < tuning.sure_alone
+                                                       or free_sure):
         return Rejection.UNLIKE_TRANSCRIPT
     return Rejection.NONE
+
+
+def free_is_talk(free_text: str, free_logp: float, looped: bool, reading: str,
+                 tuning: SearchTuning) -> bool:
+    """The decoder's own transcript is a confident sentence of at least ``talk_words`` more
+    words than the grammar reading ``reading``: written without a loop, at a mean
+    log-probability per step of at least ``free_min_logp``."""
+    return (bool(free_text) and not looped and free_logp >= tuning.free_min_logp
+            and len(free_text.split()) >= len(reading.split()) + tuning.talk_words)
 
 
 # --------------------------------------------------------------------------- two readings

@@ -22,6 +22,7 @@ inside the grammar, and may the text end here?*
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -516,3 +517,124 @@ class TokenTrie:
                 node = node.children.setdefault(char, _VocabNode())
             node.tokens.append(token)
             self.size += 1
+
+
+# --------------------------------------------------------------------------- nearest sentences
+
+_SOUND_CLASSES = ("aeiouy", "bp", "dt", "fv", "gj", "mn", "ckqsxz", "lr", "w")
+"""Letters a misheard word often trades for one another (vowels; voiced and unvoiced pairs;
+the letters of k and s): trading within a class costs half."""
+_CLASS_OF = {ch: index for index, letters in enumerate(_SOUND_CLASSES) for ch in letters}
+
+
+def _substitution(a: str, b: str) -> float:
+    if a == b:
+        return 0.0
+    same = _CLASS_OF.get(a, -1) == _CLASS_OF.get(b, -2)
+    return 0.5 if same else 1.0
+
+
+def letters(text: str) -> str:
+    """Folded letters and digits only: what a spoken sentence is aligned on (word breaks and
+    apostrophes are where a decoder is least reliable: "jacksept" for "j'accepte")."""
+    return "".join(c for c in fold_text(text) if c.isalnum())
+
+
+def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int = 256,
+                      max_cost: float = 0.5) -> list[tuple[tuple[str, ...], float]]:
+    """The grammar's sentences nearest to ``text`` letter by letter (a weighted edit
+    distance over the word automaton: substituting a letter of the same sound class costs
+    half, any other edit one), at most ``limit``, each with its cost divided by the longer
+    of the two letter strings; only those at most ``max_cost``. Open-slot words are not
+    taken (an open slot matches anything). A beam of ``beam`` partial alignments is kept
+    per letter of ``text``, so the result does not depend on anything but its inputs."""
+    target = letters(text)
+    if not target:
+        return []
+    # a hypothesis: (state, word being written or "", letters of it written, words so far)
+    Hyp = tuple[State, str, int, tuple[str, ...]]
+    spelled: dict[str, str] = {}
+
+    def letters_of(word: str) -> str:
+        got = spelled.get(word)
+        if got is None:
+            got = spelled[word] = letters(word)
+        return got
+
+    def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
+        state, word, done, words = hyp
+        out: list[tuple[str, Hyp]] = []
+        if word:
+            after = letters_of(word)
+            char = after[done]
+            if done + 1 == len(after):
+                nxt = graph.next_words(state).get(word)
+                if nxt is not None:
+                    out.append((char, (nxt, "", 0, (*words, word))))
+            else:
+                out.append((char, (state, word, done + 1, words)))
+            return out
+        for candidate, nxt in graph.next_words(state).items():
+            if candidate == ANY_WORD:
+                continue
+            after = letters_of(candidate)
+            if not after:
+                continue
+            if len(after) == 1:
+                out.append((after, (nxt, "", 0, (*words, candidate))))
+            else:
+                out.append((after[0], (state, candidate, 1, words)))
+        return out
+
+    def deletions(layer: dict[Hyp, float]) -> dict[Hyp, float]:
+        # a letter of the grammar the text lacks costs one; up to two in a row
+        out = dict(layer)
+        frontier = layer
+        for _ in range(2):
+            grown: dict[Hyp, float] = {}
+            for hyp, cost in frontier.items():
+                for _char, nxt in grammar_steps(hyp):
+                    value = cost + 1.0
+                    if value < out.get(nxt, math.inf) and value < grown.get(nxt, math.inf):
+                        grown[nxt] = value
+            out.update(grown)
+            frontier = grown
+        return out
+
+    def prune(layer: dict[Hyp, float]) -> dict[Hyp, float]:
+        if len(layer) <= beam:
+            return layer
+        kept = sorted(layer.items(), key=lambda item: (item[1], item[0][3], item[0][1:3]))
+        return dict(kept[:beam])
+
+    layer: dict[Hyp, float] = {(graph.start, "", 0, ()): 0.0}
+    for char in target:
+        expanded = deletions(layer)
+        nxt_layer: dict[Hyp, float] = {}
+        for hyp, cost in expanded.items():
+            # a letter the grammar lacks (the decoder inserted it) costs one
+            if cost + 1.0 < nxt_layer.get(hyp, math.inf):
+                nxt_layer[hyp] = cost + 1.0
+            for g_char, nxt in grammar_steps(hyp):
+                value = cost + _substitution(g_char, char)
+                if value < nxt_layer.get(nxt, math.inf):
+                    nxt_layer[nxt] = value
+        layer = prune(nxt_layer)
+    # the end: finish the word being written (each missing letter costs one) at a final state
+    finished: dict[tuple[str, ...], float] = {}
+    for hyp, cost in deletions(layer).items():
+        state, word, done, words = hyp
+        if word:
+            rest = len(letters_of(word)) - done
+            ended = graph.next_words(state).get(word)
+            if ended is None:
+                continue
+            state, words, cost = ended, (*words, word), cost + rest
+        if not words or not graph.is_final(state):
+            continue
+        length = max(len(target), sum(len(letters_of(w)) for w in words))
+        value = cost / length
+        if value <= max_cost and value < finished.get(words, math.inf):
+            finished[words] = value
+    ranked = sorted(finished.items(), key=lambda item: (item[1], item[0]))
+    return ranked[:limit]
