@@ -73,7 +73,7 @@ def test_wav_inputs_go_through_the_recognizer(capsys: pytest.CaptureFixture[str]
     from voice_host.speech.wav import write_wav
 
     recognizer = ScriptedRecognizer(["both yes", "did you see his face"])
-    monkeypatch.setattr(recognizers, "create_recognizer", lambda asr="auto", **_: recognizer)
+    monkeypatch.setattr(recognizers, "create_chosen", lambda choice, lang="en": recognizer)
     paths = []
     for name in ("a.wav", "b.wav"):
         path = tmp_path / name
