@@ -127,7 +127,7 @@ def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path)
         members = [p for p in PLAYERS if p == spy or p in heroes[: size - 1]]
         return " and ".join([", ".join(members[:-1]), members[-1]])
 
-    yes = ["yes", "I vote yes", "approve", "yeah", "yes"]
+    yes = ["Ada: yes", "I vote yes", "approve", "yeah", "yes"]
     # missions of 2, 3 and 2 players, each with a spy: the spies sabotage all three
     script = [f"I choose {team(2)}", *yes, f"I choose {team(3)}", *yes,
               f"I choose {team(2)}", *yes]

@@ -120,7 +120,8 @@ class SessionConfig:
         return {"input": "text" if self.script is not None else self.input,
                 "output": output, "asr": rec.asr, "whisper_model": rec.whisper_model,
                 "vosk_model": where(rec.vosk_model),
-                "companion": comp.enabled, "port": comp.port, "companion_host": comp.bind,
+                # port 0 asked for any free port: the one it got is kept with the seats
+                "companion": comp.enabled, "port": comp.port or None, "companion_host": comp.bind,
                 "tls": [where(p) for p in comp.tls] if comp.tls else None,
                 "confirm": self.confirm, "silence_timeout": self.silence_timeout,
                 "log": where(self.log)}
