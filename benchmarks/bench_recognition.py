@@ -1030,6 +1030,7 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
         Candidate,
         GrammarReading,
         Rejection,
+        command_in_talk,
         decide,
         free_is_talk,
         rejection,
@@ -1050,7 +1051,10 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
         sure = (fr[2] >= tuning.free_min_match and not f["looped"]
                 and f["free_logp"] >= tuning.free_min_logp)
         free = Candidate(fr, (fr[0], fr[1]), sure)
-    decision = decide(grammar, free)
+    talk = route == "both" and g is not None and command_in_talk(
+        f.get("free_text", ""), f.get("free_logp", -math.inf), bool(f.get("looped", 0)),
+        f["heard"], tuning)
+    decision = decide(grammar, free, free_talk=talk)
     chosen = decision.chosen
     asked = decision.other is not None
     return replace(outcome, system=f"{outcome.system}/{route}",

@@ -236,3 +236,18 @@ def test_a_free_transcript_that_holds_every_value_vouches_for_a_doubtful_reading
     decision = Decision(action=CLUE)
     assert (why_confirm(decision, confidence=confidence, plain=False, echoed=vouched)
             is (Why.NONE if expected else Why.DOUBTFUL))
+
+
+def test_a_universal_command_buried_in_clear_talk_is_not_taken() -> None:
+    """The demo's "Honestly, I have no idea what is going on." was read by the grammar as
+    "what is going on" (status) and answered; typed, the matcher finds no command in it."""
+    from voice_host.intent import load_grammar
+
+    state = _dealt()
+    pg = load_grammar("codenames", "en").phase("guess", make_adapter(
+        "codenames", OPTS).slot_values(state))
+    talk = _judged("Honestly, I have no idea what is going on.", "what is going on")
+    assert understand(talk, pg.matcher, speaker="Hannah").best is None
+    asked = _judged("What is going on?", "what is going on")  # the command itself
+    best = understand(asked, pg.matcher, speaker="Hannah").best
+    assert best is not None and best.intent == "status"

@@ -20,6 +20,7 @@ from voice_host.speech.decision import (
     Search,
     SearchTuning,
     Verdict,
+    command_in_talk,
     decide,
     free_is_talk,
     judge,
@@ -394,3 +395,26 @@ def test_clear_table_talk_is_not_forced_onto_a_short_answer() -> None:
     unsure = run(flat, BOOK)
     assert unsure.free_logp < TUNING.free_min_logp
     assert unsure.accepted and unsure.reading is not None and unsure.reading.text == "book"
+
+
+@pytest.mark.parametrize(("free_text", "reading", "buried"), [
+    ("Honestly, I have no idea what is going on.", "what is going on", True),
+    ("i vote no more cards from last time", "i vote no", True),
+    ("what can i say now what can i say now", "what can i say now", False),  # said twice
+    ("I don't need to hear that", "i didn't hear that", False),  # not the same words
+    ("what is going on", "what is going on", False),  # not longer
+    ("what is going on here", "what is going on", False),  # one word more: not talk
+])
+def test_a_command_buried_in_sure_talk(free_text: str, reading: str, buried: bool) -> None:
+    assert command_in_talk(free_text, -0.1, False, reading, TUNING) is buried
+    # an unsure or looped transcript is no evidence of talk
+    assert not command_in_talk(free_text, TUNING.free_min_logp - 1, False, reading, TUNING)
+    assert not command_in_talk(free_text, -0.1, True, reading, TUNING)
+
+
+def test_a_command_buried_in_talk_is_taken_only_when_the_talk_reads_as_a_command() -> None:
+    sure = c("status", True)
+    assert decide(sure, None, free_talk=True).verdict is Verdict.NEITHER
+    assert decide(sure, None, free_talk=False).verdict is Verdict.GRAMMAR
+    # the matcher found the command in the whole transcript: the readings agree
+    assert decide(sure, c("status", True), free_talk=True).verdict is Verdict.AGREE

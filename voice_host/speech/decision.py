@@ -568,10 +568,28 @@ def rejection(reading: GrammarReading, tuning: SearchTuning,
 def free_is_talk(free_text: str, free_logp: float, looped: bool, reading: str,
                  tuning: SearchTuning) -> bool:
     """The decoder's own transcript is a confident sentence of at least ``talk_words`` more
-    words than the grammar reading ``reading``: written without a loop, at a mean
+    words than the grammar reading ``reading`` (a phrase it wrote twice in a row counted
+    once): written without a loop, at a mean
     log-probability per step of at least ``free_min_logp``."""
     return (bool(free_text) and not looped and free_logp >= tuning.free_min_logp
-            and len(free_text.split()) >= len(reading.split()) + tuning.talk_words)
+            and len(without_loops(free_text).split()) >= len(reading.split())
+            + tuning.talk_words)
+
+
+def command_in_talk(free_text: str, free_logp: float, looped: bool, reading: str,
+                    tuning: SearchTuning) -> bool:
+    """The grammar reading's words stand, together and in order, inside a sure, longer
+    free transcript (:func:`free_is_talk`) that is not only the reading said again:
+    "what is going on" in "honestly, I have no idea what is going on". When the matcher
+    finds no command in the whole transcript, the reading is a command's words buried in
+    talk (see :func:`decide`)."""
+    if not free_is_talk(free_text, free_logp, looped, reading, tuning):
+        return False
+    said, words = plain(reading).split(), plain(free_text).split()
+    n = len(said)
+    if not n or len(words) % n == 0 and words == said * (len(words) // n):
+        return False
+    return any(words[i:i + n] == said for i in range(len(words) - n + 1))
 
 
 # --------------------------------------------------------------------------- two readings
@@ -618,8 +636,15 @@ class Decision(Generic[M]):
     """For ``ASK``: the second reading to ask about."""
 
 
-def decide(grammar: Candidate[M] | None, free: Candidate[M] | None) -> Decision[M]:
-    """Two readings, one decision (see the module docstring)."""
+def decide(grammar: Candidate[M] | None, free: Candidate[M] | None, *,
+           free_talk: bool = False) -> Decision[M]:
+    """Two readings, one decision (see the module docstring). ``free_talk``: the grammar
+    reading stands inside a sure, longer free transcript (:func:`command_in_talk`); when
+    the matcher finds no command in that transcript at all, as it would find none typed,
+    the reading is a command's words buried in talk ("I have no idea what is going on" read
+    as "what is going on"), and neither is taken."""
+    if free is None and free_talk:
+        return Decision(Verdict.NEITHER, None)
     g = grammar if grammar is not None and grammar.confident else None
     f = free if free is not None and free.confident else None
     if g is not None and f is not None:
