@@ -251,3 +251,23 @@ def test_a_universal_command_buried_in_clear_talk_is_not_taken() -> None:
     asked = _judged("What is going on?", "what is going on")  # the command itself
     best = understand(asked, pg.matcher, speaker="Hannah").best
     assert best is not None and best.intent == "status"
+
+
+@pytest.mark.parametrize(("free", "asked"), [
+    ("{word}qx two", False),  # no word of English: no clue anyone could mean, no rival
+    ("motion two", True),     # a real word: another clue the spymaster may have said
+])
+def test_a_free_transcript_that_names_no_real_clue_is_no_rival(tmp_path: Path, free: str,
+                                                                asked: bool) -> None:
+    from voice_host.games import lexicon
+
+    if not lexicon.dictionary_available("en"):
+        pytest.skip("wordfreq's English list is not installed: no dictionary to ask")
+    word = _clue_word(_dealt())
+    yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
+    # the free transcript unsure (as Whisper's "marikit one" was), the grammar sentence sure
+    said = _judged(free.format(word=word), f"{word} two", free_logp=-2.0)
+    session, out, table = _session(tmp_path, [said, yes])
+    session.run(fresh=True)
+    assert ("Is that right?" in out.getvalue()) is asked
+    assert session.state.clue == (word, 2)

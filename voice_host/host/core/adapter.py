@@ -140,6 +140,11 @@ class GameAdapter(Protocol):
         """Icons already named this round (Ici Londres), or what fits the game."""
         ...
 
+    def plausible(self, state: GameState, match: IntentMatch) -> bool:
+        """Whether a reading names a move a player could mean: a reading that does not (a
+        Codenames clue that is no word, "marikit") is no rival to another reading."""
+        ...
+
 
 S = TypeVar("S", bound=GameState)
 
@@ -202,3 +207,6 @@ class BaseAdapter:
 
     def on_timeout(self, state: GameState) -> Action | None:
         return None
+
+    def plausible(self, state: GameState, match: IntentMatch) -> bool:
+        return True

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt, same_move
@@ -174,6 +175,11 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
                                                                           prompt))
         if understood.best is not None and _same(understood.best, match):
             confidence = understood.confidence
+        rival = understood.free
+        if rival is not None and not _same(rival, match) and \
+                not s.adapter.plausible(s.state, rival):
+            # "marikit one" for "market one": no move a player could mean, so no rival
+            understood = replace(understood, free=None)
     plain = said_plainly(heard, match, understood)
     vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0].slot_values)
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,

@@ -37,6 +37,7 @@ class Adapter(CodenamesWords):
     """The Codenames adapter (see :class:`voice_host.host.core.adapter.GameAdapter`): the
     words of :class:`CodenamesWords`, and each protocol method its concern module's function."""
 
+    plausible = interpret.plausible
     opening = narrate.opening
     narrate = narrate.narrate
     prompt = prompts.prompt

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from voice_host.games import GameState
+from voice_host.games import GameState, lexicon
 from voice_host.games.codenames import (
     CodenamesState,
     Colour,
@@ -53,6 +53,16 @@ def interpret(w: CodenamesWords, state: GameState, match: IntentMatch,
     if phase == "penalty":
         return _penalty(w, s, match, speaker)
     return reply(w, "not_now")
+
+
+def plausible(w: CodenamesWords, state: GameState, match: IntentMatch) -> bool:
+    """A clue whose word no dictionary of the game's language knows ("marikit", Whisper's
+    spelling of "market") is no clue a spymaster could mean; anything else may be. Without
+    a dictionary installed, every reading may be meant."""
+    if match.intent != "clue" or not isinstance(match.slots.get("word"), str):
+        return True
+    s = narrow(state, CodenamesState)
+    return lexicon.is_dictionary_word(str(match.slots["word"]), s.language) is not False
 
 
 def reply(w: CodenamesWords, key: str, **params: Any) -> Decision:
