@@ -6,11 +6,11 @@ import io
 import json
 import random
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import scripted
+from phone_votes import VotingPages
 from scripted import Run
 
 from voice_host.games import SetupError
@@ -26,7 +26,6 @@ from voice_host.games.resistance import (
 )
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.adapters.resistance import Adapter
-from voice_host.host.companion.news import SeatNews, seat_news
 from voice_host.host.core.adapter import Decision, Prompt, winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
@@ -309,46 +308,7 @@ def test_a_vote_sent_from_a_seats_page_enters_the_same_flow(tmp_path: Path) -> N
     """The companion channel queues a seat's vote as ``CastVote(seat, approve)``; the session
     takes it before it listens again, like a spoken one, and says none of it."""
 
-    class Pages:
-        """The parts of a CompanionChannel the session uses, with every seat confirmed."""
-
-        seats = SimpleNamespace(locked=True, all_confirmed=lambda: True, seats=lambda: [],
-                                pending_request=lambda: None)
-        wait_for_everyone = False
-        news = SeatNews()
-
-        def game_started(self) -> None:
-            pass
-
-        def __init__(self) -> None:
-            self.queue: list[Any] = []
-            self.published = 0
-
-        def pending(self) -> int:
-            return len(self.queue)
-
-        def phone_turn(self, state: Any) -> bool:
-            return False
-
-        def take_seat_events(self) -> list[Any]:
-            return []
-
-        def say_seat_news(self, session: Any) -> bool:
-            return seat_news(self, session)
-
-        def publish(self, state: Any) -> None:
-            self.published += 1
-            if state.phase() == "vote" and not state.votes and not self.queue:
-                self.queue = [CastVote("Dan", False), CastVote("Eve", True)]
-
-        def private_turn(self, state: Any) -> tuple[str, ...]:
-            return ()
-
-        def take_actions(self, state: Any = None) -> list[Any]:
-            out, self.queue = self.queue, []
-            return out
-
-    pages = Pages()
+    pages = VotingPages([CastVote("Dan", False), CastVote("Eve", True)])
     opts = options()
     script = tmp_path / "s.txt"
     script.write_text("Ada and Ben\nAda yes\nBen yes\nCleo no\n", encoding="utf-8")

@@ -7,16 +7,15 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 import scripted
+from phone_votes import VotingPages
 from scripted import Run
 
 from voice_host.games.resistance import CastVote
 from voice_host.host.adapters import make_adapter, new_game
-from voice_host.host.companion.news import SeatNews
 from voice_host.host.core.session import Session, SessionOptions
 from voice_host.host.io.terminal import ScriptListener, TextOutput
 
@@ -249,46 +248,6 @@ def test_no_vote_is_taken_before_the_vote_is_open(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- phones
 
 
-class Pages:
-    """The parts of a CompanionChannel the session uses, every seat confirmed; the phones'
-    votes arrive once the vote is open (before anything is said aloud)."""
-
-    seats = SimpleNamespace(locked=True, all_confirmed=lambda: True, seats=lambda: [],
-                            pending_request=lambda: None)
-    wait_for_everyone = False
-    news = SeatNews()
-
-    def __init__(self, phone_votes: list[CastVote]) -> None:
-        self.queue: list[Any] = []
-        self.phone_votes = phone_votes
-
-    def game_started(self) -> None:
-        pass
-
-    def pending(self) -> int:
-        return len(self.queue)
-
-    def phone_turn(self, state: Any) -> bool:
-        return False
-
-    def take_seat_events(self) -> list[Any]:
-        return []
-
-    def say_seat_news(self, session: Any) -> bool:  # no seat changes here
-        return False
-
-    def publish(self, state: Any) -> None:
-        if state.phase() == "vote" and not state.votes and self.phone_votes:
-            self.queue, self.phone_votes = self.phone_votes, []
-
-    def private_turn(self, state: Any) -> tuple[str, ...]:
-        return ()
-
-    def take_actions(self, state: Any = None) -> list[Any]:
-        out, self.queue = self.queue, []
-        return out
-
-
 def with_phones(tmp_path: Path, phone_votes: list[CastVote], lines: list[str]
                 ) -> tuple[Session, str]:
     opts = options()
@@ -299,7 +258,7 @@ def with_phones(tmp_path: Path, phone_votes: list[CastVote], lines: list[str]
                       state=new_game("resistance", opts), rng=random.Random(7),
                       output=TextOutput(out), listener=ScriptListener(script),
                       options=SessionOptions(confirm="never"),
-                      companion=Pages(phone_votes))
+                      companion=VotingPages(phone_votes))
     session.run(fresh=True)
     return session, out.getvalue()
 
