@@ -52,7 +52,6 @@ import functools
 import hashlib
 import itertools
 import json
-import math
 import multiprocessing
 import os
 import random
@@ -1026,35 +1025,19 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import (
-        Candidate,
-        GrammarReading,
-        Rejection,
-        command_in_talk,
-        decide,
-        free_is_talk,
-        rejection,
-    )
+    from voice_host.speech.decision import Judgement, Rejection, decide_judgement
 
     f = json.loads(outcome.features)
     if "g_reading" not in f:
         return outcome
-    grammar = free = None
-    g, fr = f["g_reading"], f["f_reading"]
-    if g is not None and route != "free":
-        reading = GrammarReading(f["heard"], f["margin"], f["score"], int(f["steps"]),
-                                 f["similarity"])
-        sure = free_is_talk(f.get("free_text", ""), f.get("free_logp", -math.inf),
-                            bool(f.get("looped", 0)), f["heard"], tuning)
-        grammar = Candidate(g, (g[0], g[1]), rejection(reading, tuning, sure) is Rejection.NONE)
-    if fr is not None and route != "grammar":
-        sure = (fr[2] >= tuning.free_min_match and not f["looped"]
-                and f["free_logp"] >= tuning.free_min_logp)
-        free = Candidate(fr, (fr[0], fr[1]), sure)
-    talk = route == "both" and g is not None and command_in_talk(
-        f.get("free_text", ""), f.get("free_logp", -math.inf), bool(f.get("looped", 0)),
-        f["heard"], tuning)
-    decision = decide(grammar, free, free_talk=talk)
+    judgement = Judgement.from_figures(f)
+    reading = judgement.reading
+    accepted = reading is not None and judgement.rejection_of(reading, tuning) is Rejection.NONE
+    decision = decide_judgement(
+        judgement, f["g_reading"] if route != "free" else None,
+        f["f_reading"] if route != "grammar" else None, key=lambda r: (r[0], r[1]),
+        match_confidence=lambda r: r[2], tuning=tuning, accepted=accepted,
+        buried=route == "both")
     chosen = decision.chosen
     asked = decision.other is not None
     return replace(outcome, system=f"{outcome.system}/{route}",

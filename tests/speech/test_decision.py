@@ -418,3 +418,17 @@ def test_a_command_buried_in_talk_is_taken_only_when_the_talk_reads_as_a_command
     assert decide(sure, None, free_talk=False).verdict is Verdict.GRAMMAR
     # the matcher found the command in the whole transcript: the readings agree
     assert decide(sure, c("status", True), free_talk=True).verdict is Verdict.AGREE
+
+
+def test_a_judgement_comes_back_from_its_recorded_figures() -> None:
+    # the recognition benchmark decides again from these records: they must round-trip
+    reading = GrammarReading("vote yes", -0.3, -0.9, 4, 0.75)
+    judged = Judgement("i vote yes", -0.25, False, reading, True, Rejection.NONE, 0.9,
+                       ("vote no",), open_phase=True)
+    back = Judgement.from_figures(judged.figures() | {"open_phase": 1})
+    assert back.reading == GrammarReading("vote yes", -0.3, -0.9, 4, 0.75)
+    assert (back.free_text, back.free_logp, back.looped) == ("i vote yes", -0.25, False)
+    assert back.accepted and back.reason is Rejection.NONE and back.open_phase
+    silent = Judgement("", -math.inf, False, None, False, Rejection.NO_AUDIO, 0.0)
+    assert Judgement.from_figures(silent.figures()).reading is None
+    assert Judgement.from_figures(silent.figures()).reason is Rejection.NO_AUDIO

@@ -40,7 +40,7 @@ import enum
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -275,6 +275,12 @@ class Judgement:
         span = max(1e-6, -tuning.free_min_logp)
         return round(0.8 + 0.2 * min(1.0, (self.free_logp - tuning.free_min_logp) / span), 4)
 
+    def rejection_of(self, reading: GrammarReading, tuning: SearchTuning) -> Rejection:
+        """Why ``reading`` is not believed beside this free transcript, or
+        ``Rejection.NONE`` (see :func:`rejection`)."""
+        return rejection(reading, tuning, free_is_talk(self.free_text, self.free_logp,
+                                                       self.looped, reading.text, tuning))
+
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
         out: dict[str, float | str] = {
@@ -286,6 +292,22 @@ class Judgement:
                        score=round(self.reading.score, 4), steps=self.reading.steps,
                        similarity=round(self.reading.similarity, 3))
         return out
+
+    @classmethod
+    def from_figures(cls, record: Mapping[str, Any]) -> Judgement:
+        """A judgement again from its :meth:`figures` (the benchmark decides again from
+        recorded figures); the grammar reading's confidence and alternatives are not
+        recorded and come back as 0 and none."""
+        reading = None
+        if "heard" in record:
+            reading = GrammarReading(str(record["heard"]), float(record["margin"]),
+                                     float(record["score"]), int(record["steps"]),
+                                     float(record["similarity"]))
+        return cls(str(record.get("free_text", "")),
+                   float(record.get("free_logp", -math.inf)),
+                   bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
+                   Rejection(record.get("rejected_because", Rejection.NONE.value)), 0.0,
+                   open_phase=bool(record.get("open_phase", 0)))
 
 
 # --------------------------------------------------------------------------- search
@@ -522,8 +544,7 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
     similarity = fuzz.ratio(base.free_text, text) / 100
     reading = GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps,
                              similarity)
-    reason = rejection(reading, tuning, free_is_talk(base.free_text, base.free_logp,
-                                                     base.looped, text, tuning))
+    reason = base.rejection_of(reading, tuning)
     if reason is not Rejection.NONE:
         return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
                          0.0, open_phase=base.open_phase)
@@ -658,6 +679,29 @@ def decide(grammar: Candidate[M] | None, free: Candidate[M] | None, *,
         agree = grammar is not None and grammar.key == f.key
         return Decision(Verdict.AGREE if agree else Verdict.FREE, f.meaning)
     return Decision(Verdict.NEITHER, None)
+
+
+def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
+                     key: Callable[[M], Hashable], match_confidence: Callable[[M], float],
+                     tuning: SearchTuning, accepted: bool | None = None,
+                     buried: bool = True) -> Decision[M]:
+    """The two readings of one utterance decided together: ``grammar`` and ``free`` are
+    what the matcher made of the judgement's grammar sentence and of its free transcript
+    (None when it made nothing of one, or that route is not wanted). The grammar reading
+    is confident when ``accepted`` (the judgement's own verdict when None), the free one
+    when :meth:`Judgement.free_confident`; ``buried``: a grammar reading standing inside
+    sure, longer talk (:func:`command_in_talk`) may be refused. One function for the host
+    and the recognition benchmark, so the benchmark decides exactly as the host does."""
+    if accepted is None:
+        accepted = judgement.accepted
+    reading = judgement.reading
+    talk = buried and reading is not None and command_in_talk(
+        judgement.free_text, judgement.free_logp, judgement.looped, reading.text, tuning)
+    return decide(
+        candidate(grammar, key, accepted),
+        candidate(free, key, free is not None
+                  and judgement.free_confident(match_confidence(free), tuning)),
+        free_talk=talk)
 
 
 def candidate(meaning: M | None, key: Callable[[M], Hashable],

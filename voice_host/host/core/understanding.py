@@ -22,9 +22,7 @@ from voice_host.speech.decision import (
     Judgement,
     SearchTuning,
     Verdict,
-    candidate,
-    command_in_talk,
-    decide,
+    decide_judgement,
 )
 
 
@@ -101,14 +99,9 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
         free_result = matcher.match(judgement.free_text, speaker=speaker)
     g = grammar_result.best if grammar_result is not None else None
     f = free_result.best if free_result is not None else None
-    talk = judgement.reading is not None and command_in_talk(
-        judgement.free_text, judgement.free_logp, judgement.looped, judgement.reading.text,
-        tuning)
-    decision = decide(
-        candidate(g, _meaning, judgement.accepted),
-        candidate(f, _meaning, f is not None and judgement.free_confident(f.confidence,
-                                                                          tuning)),
-        free_talk=talk and route is Route.BOTH)
+    decision = decide_judgement(judgement, g, f, key=_meaning,
+                                match_confidence=lambda m: m.confidence, tuning=tuning,
+                                buried=route is Route.BOTH)
     def answer(best: IntentMatch | None, result: MatchResult | None, confidence: float,
                why_not: str = "") -> Understood:
         return Understood(best, result, confidence, why_not, decision.verdict, f, g)
