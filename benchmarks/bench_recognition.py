@@ -685,17 +685,16 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import HeardKind, ListenRequest
     from voice_host.host.io.listening import MicListener
-    from voice_host.intent import Matcher
     ears = make_ears(system)
     babble = babble_track() if any(c.noise == "babble" for c in cases) else None
     result = WorkerResult(system)
-    grammars: dict[tuple[Setup, str], tuple[Any, Matcher]] = {}
+    grammars: dict[tuple[Setup, str], Any] = {}
     for case in cases:
         key = (case.setup, case.phase)
         if key not in grammars:
-            pg = phase_grammar(case.setup, case.phase)
-            grammars[key] = (pg, Matcher(pg))
-        pg, matcher = grammars[key]
+            grammars[key] = phase_grammar(case.setup, case.phase)
+        pg = grammars[key]
+        matcher = pg.matcher  # the phase's own matcher, as the host matches with
         request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
                                 f"{abs(hash(case.setup)) % 10**8}", expected=())
         stream = stream_for(case, babble)
