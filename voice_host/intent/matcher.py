@@ -140,13 +140,12 @@ class _Compiled:
         self.list_slots = phase.list_slots
         self.diagnostic = phase.diagnostic_intents
         self.tentative = settings.tentative
-        self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = []
         by_phrase: dict[tuple[str, ...], set[str]] = {}
         for rule, phrases in phase.lead_ins.items():
             for phrase in phrases:
                 by_phrase.setdefault(phrase, set()).add(rule)
-        self.lead_ins = sorted(((p, frozenset(r)) for p, r in by_phrase.items()),
-                               key=lambda item: -len(item[0]))
+        self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = sorted(
+            ((p, frozenset(r)) for p, r in by_phrase.items()), key=lambda item: -len(item[0]))
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in phase.skeletons(keep_optional=False):
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
@@ -410,9 +409,7 @@ class Matcher:
                 continue
             for seq, cost in tagged_all:
                 self._exact(seq, cost, who, readings, lead)
-        if closed:
-            pass
-        elif not any(r.cost <= 0.3 for r in readings.values()):
+        if not closed and not any(r.cost <= 0.3 for r in readings.values()):
             for tagged_all, lead in passes:
                 seen: set[tuple[str, ...]] = set()
                 for seq, cost in tagged_all[:6]:
