@@ -1019,24 +1019,38 @@ ROUTES = ("free", "grammar", "both")
 decided together (the host's way)."""
 
 
+@functools.lru_cache(maxsize=65536)
+def _recorded(features: str) -> tuple[Any, Any, Any] | None:
+    """The judgement and the matcher's two readings recorded in an outcome's features, or
+    None when it has none (not Whisper); parsed once, since the calibration decides each
+    outcome again for every combination of thresholds."""
+    from voice_host.speech.decision import Judgement
+
+    f = json.loads(features)
+    if "g_reading" not in f:
+        return None
+    def reading(record: list[Any] | None) -> tuple[Any, ...] | None:
+        return None if record is None else tuple(record)
+    return Judgement.from_figures(f), reading(f["g_reading"]), reading(f["f_reading"])
+
+
 def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     """What ``route`` with ``tuning``'s thresholds makes of this Whisper outcome, from the
     readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import Judgement, Rejection, decide_judgement
+    from voice_host.speech.decision import Rejection, decide_judgement
 
-    f = json.loads(outcome.features)
-    if "g_reading" not in f:
+    recorded = _recorded(outcome.features)
+    if recorded is None:
         return outcome
-    judgement = Judgement.from_figures(f)
+    judgement, g, fr = recorded
     reading = judgement.reading
     accepted = reading is not None and judgement.rejection_of(reading, tuning) is Rejection.NONE
     decision = decide_judgement(
-        judgement, f["g_reading"] if route != "free" else None,
-        f["f_reading"] if route != "grammar" else None, key=lambda r: (r[0], r[1]),
-        match_confidence=lambda r: r[2], tuning=tuning, accepted=accepted,
-        buried=route == "both")
+        judgement, g if route != "free" else None, fr if route != "grammar" else None,
+        key=lambda r: (r[0], r[1]), match_confidence=lambda r: r[2], tuning=tuning,
+        accepted=accepted, buried=route == "both")
     chosen = decision.chosen
     asked = decision.other is not None
     return replace(outcome, system=f"{outcome.system}/{route}",
