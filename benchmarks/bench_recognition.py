@@ -502,9 +502,12 @@ def babble_track(seconds: float = 90.0, talkers: int = 5) -> Samples:
     return samples
 
 
-def stream_for(case: Case, babble: Samples | None, *, tail_seconds: float = TAIL) -> Samples:
-    """The utterance with noise before and after, as a microphone would hear it."""
-    speech = synthesize(case.text, case.voice)
+def stream_for(case: Case, babble: Samples | None, *, tail_seconds: float = TAIL,
+               speech: Samples | None = None) -> Samples:
+    """The utterance with noise before and after, as a microphone would hear it
+    (``speech``: the case's synthesized speech, when the caller has it already)."""
+    if speech is None:
+        speech = synthesize(case.text, case.voice)
     lead, tail = int(LEAD_IN * SAMPLE_RATE), int(tail_seconds * SAMPLE_RATE)
     padded = np.concatenate([np.zeros(lead, np.int16), speech, np.zeros(tail, np.int16)])
     if case.noise == "reverb":
@@ -697,7 +700,8 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         matcher = pg.matcher  # the phase's own matcher, as the host matches with
         request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
                                 f"{abs(hash(case.setup)) % 10**8}", expected=())
-        stream = stream_for(case, babble)
+        spoken = synthesize(case.text, case.voice)
+        stream = stream_for(case, babble, speech=spoken)
         source = PacedSource(stream) if os.environ.get(REALTIME_ENV) else ArraySource(stream)
         prime_floor(source, case, babble)
         listener = MicListener(ears, source, _NoOutput())  # type: ignore[arg-type]
@@ -729,7 +733,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             closed=heard.closed_grammar,
             features=json.dumps(features, ensure_ascii=False),
             utterance=heard.audio_seconds,
-            speech=len(synthesize(case.text, case.voice)) / SAMPLE_RATE))
+            speech=len(spoken) / SAMPLE_RATE))
     result.peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return result
 
