@@ -170,19 +170,19 @@ def move_words(s: Session, decision: Decision) -> str:
 
 
 def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
-                     heard: Heard) -> bool:
+                     heard: Heard, understood: Understood | None) -> bool:
     """True when the decision's move may go ahead: the policy (:func:`why_confirm`) asks
     nothing, or the players said yes. On a no, the host says what was not done and what it
-    still waits for. The move's words are kept for ``undo`` (``Session.move_said``)."""
+    still waits for. The move's words are kept for ``undo`` (``Session.move_said``).
+    ``understood`` is the session's reading of ``heard`` (its two readings, when a
+    recognizer searched the grammar; not read again here)."""
     assert decision.action is not None
     confidence = match.confidence * heard.confidence
-    understood = None
-    if heard.spoken and heard.judgement is not None:
-        # the two readings again, as the session read them: the host's own confidence
-        # combines them (both agreeing and the grammar sentence accepted count as sure)
-        _, matcher = s.phase_grammar(prompt.phase)
-        understood = understand(heard, matcher, speaker=s.resolve_speaker(heard.speaker,
-                                                                          prompt))
+    if not (heard.spoken and heard.judgement is not None):
+        understood = None
+    if understood is not None:
+        # the host's own confidence combines the two readings (both agreeing and the
+        # grammar sentence accepted count as sure)
         if understood.best is not None and _same(understood.best, match):
             confidence = understood.confidence
         rival = understood.free
