@@ -21,6 +21,7 @@ from typing import Any, ClassVar, TypeVar
 
 from voice_host.games import SetupError
 from voice_host.games.base import join_names
+from voice_host.host.core.narration import LANGS
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
@@ -68,7 +69,7 @@ class GameOptions:
 
     deal: str = option("table", "table: players use physical cards; host: the host deals",
                        choices=("table", "host"), cli=False)
-    lang: str = option("en", "language of narration and commands", choices=("en", "fr"),
+    lang: str = option("en", "language of narration and commands", choices=LANGS,
                        cli=False)
     seed: int | None = option(None, "random seed", cli=False)
 
