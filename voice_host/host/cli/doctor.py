@@ -25,6 +25,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from voice_host.host.cli import models as models_cmd
+from voice_host.host.core.narration import LANGS
 from voice_host.speech.types import Recognizer, SpeechError
 
 ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "oui"}
@@ -55,7 +56,7 @@ class Check:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``voice-host doctor``."""
     models_cmd.add_recognizer_arguments(parser)
-    parser.add_argument("--lang", choices=("en", "fr"), default="en",
+    parser.add_argument("--lang", choices=LANGS, default="en",
                         help="language of the round trip (default: en)")
     parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
                         default="auto", help="text-to-speech engine to check (default: auto: "

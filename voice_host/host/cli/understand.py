@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.host.cli import models as models_cmd
+from voice_host.host.core.narration import LANGS
 from voice_host.host.core.registry import game_names, registration
 from voice_host.host.core.understanding import Understood
 from voice_host.host.core.values import Heard
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='who is talking, so "me" and "myself" resolve')
     parser.add_argument("--board", default=None, metavar="W1,...,W25",
                         help="Codenames board words (default: the first 25 of the word list)")
-    parser.add_argument("--lang", default="en", choices=("en", "fr"),
+    parser.add_argument("--lang", default="en", choices=LANGS,
                         help="grammar language (default en)")
     models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--json", action="store_true",

@@ -29,24 +29,34 @@ answer without talking over the table."""
 from __future__ import annotations
 
 import enum
+import tomllib
 from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
 
 from voice_host.host.core.adapter import Prompt
 from voice_host.host.core.understanding import Understood
 from voice_host.host.core.values import Heard
+from voice_host.intent.grammar import grammar_dir
 from voice_host.text import tokenize
 
 KEYBOARD = "keyboard"
 """The ``source`` of a line typed at the host's terminal."""
 
-ADDRESS: dict[str, tuple[tuple[str, ...], ...]] = {
-    "en": (("hey", "host"), ("okay", "host"), ("ok", "host"), ("hi", "host"), ("host",),
-           ("hey", "game", "master"), ("game", "master"), ("voice", "host")),
-    "fr": (("dis", "l'", "hote"), ("dites", "l'", "hote"), ("eh", "l'", "hote"),
-           ("l'", "hote"), ("hote",), ("monsieur", "l'", "animateur"), ("animateur",),
-           ("animatrice",), ("le", "maitre", "du", "jeu"), ("maitre", "du", "jeu")),
-}
-"""Words that call the host, as folded tokens (longest first within a start), per language."""
+@cache
+def _address_words(folder: str, lang: str) -> tuple[tuple[str, ...], ...]:
+    common = Path(folder) / lang / "common.toml"
+    if not common.is_file():
+        common = Path(folder) / "en" / "common.toml"
+    settings = tomllib.loads(common.read_text(encoding="utf-8")).get("settings", {})
+    words = (tokenize(phrase) for phrase in settings.get("address", ()))
+    return tuple(sorted((w for w in words if w), key=len, reverse=True))
+
+
+def address_words(lang: str) -> tuple[tuple[str, ...], ...]:
+    """Words that call the host, as folded tokens, longest first: the ``address`` setting
+    of the language's ``grammars/<lang>/common.toml`` (read once per grammar folder)."""
+    return _address_words(str(grammar_dir()), lang)
 
 
 class Answer(enum.StrEnum):
@@ -73,7 +83,7 @@ def addressed(text: str, lang: str) -> Addressed | None:
     when it does not start with one of the language's address words (only the start: "you
     are a good host" is said about the host, not to it)."""
     tokens = tokenize(text)
-    for words in ADDRESS.get(lang, ADDRESS["en"]):
+    for words in address_words(lang):
         n = len(words)
         if len(tokens) >= n and tokens[:n] == words:
             return Addressed(" ".join(tokens[n:]))

@@ -33,13 +33,6 @@ class RecognizerConfig:
                    vosk_model=Path(vosk) if vosk else None)
 
 
-SETTINGS = ("input", "output", "asr", "whisper_model", "vosk_model", "companion", "port",
-            "companion_host", "tls", "confirm", "silence_timeout", "log")
-"""The ``play`` options that say how a game is played, as argparse names: kept in the save
-file (:meth:`SessionConfig.settings`), so ``resume`` plays the game the same way unless
-the command line says otherwise (the game's own options, its language included, are
-kept with the game)."""
-
 DEFAULT_PORT = 8765
 """The companion page's port when none is given (a resumed game keeps the one it used)."""
 
@@ -136,3 +129,10 @@ class SessionConfig:
                    silence_timeout=args.silence_timeout,
                    pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,
                    save_path=args.save)
+
+
+SETTINGS: tuple[str, ...] = tuple(SessionConfig(game="", options={}).settings())
+"""The ``play`` options that say how a game is played, as argparse names: the keys of
+:meth:`SessionConfig.settings`, kept in the save file, so ``resume`` plays the game the same
+way unless the command line says otherwise (the game's own options, its language included,
+are kept with the game)."""

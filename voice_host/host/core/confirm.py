@@ -31,7 +31,7 @@ from voice_host.host.core.adapter import Decision, Prompt, same_move
 from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch, MatchResult, SlotValues
-from voice_host.speech.decision import Verdict
+from voice_host.speech.decision import Judgement, Verdict
 from voice_host.text import plain as plain_words
 
 if TYPE_CHECKING:
@@ -100,12 +100,9 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
     if judgement is not None:
         if understood is None or understood.best is None:
             return False
-        free, grammar = understood.free, understood.grammar
-        if not (judgement.accepted and grammar is not None and _same(grammar, match)
-                and grammar.confidence >= PLAIN_MATCH):
+        grammar, free = _grammar_reading(judgement, understood, match), understood.free
+        if grammar is None or grammar.confidence < PLAIN_MATCH:
             return False
-        if free is not None and not _same(free, match):
-            return False  # the free transcript means another move ("marikit one")
         if (free is not None and understood.verdict is Verdict.AGREE
                 and free.confidence >= PLAIN_MATCH
                 and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
@@ -124,10 +121,9 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     carrier words were misheard). The grammar sentence must have passed the rejection test
     and be read exactly (no tentative lead-in), the free decode must not have looped."""
     j = heard.judgement
-    if (j is None or not j.accepted or j.reading is None or j.looped or understood is None
-            or understood.grammar is None or not _same(understood.grammar, match)
-            or (understood.free is not None and not _same(understood.free, match))
-            or match.confidence < PLAIN_MATCH or j.reading.similarity < ECHO_SIMILARITY):
+    if (j is None or j.reading is None or j.looped or match.confidence < PLAIN_MATCH
+            or j.reading.similarity < ECHO_SIMILARITY
+            or _grammar_reading(j, understood, match) is None):
         return False
     heard_words = _words(j.free_text)
     wanted: list[str] = []
@@ -141,6 +137,20 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
     return all(any(_words(form) and _words(form) <= heard_words
                    for form in (item, *spoken.get(item, ()))) for item in wanted)
+
+
+def _grammar_reading(judgement: Judgement, understood: Understood | None,
+                     match: IntentMatch) -> IntentMatch | None:
+    """The grammar sentence's reading, when it passed the rejection test and means the move
+    while the free transcript means no other move ("marikit one" for "market one"); else
+    None. Both :func:`said_plainly` and :func:`echoed` start from it."""
+    if understood is None or not judgement.accepted:
+        return None
+    grammar, free = understood.grammar, understood.free
+    if grammar is None or not _same(grammar, match) or (free is not None
+                                                        and not _same(free, match)):
+        return None
+    return grammar
 
 
 def _words(text: str) -> set[str]:
@@ -160,19 +170,19 @@ def move_words(s: Session, decision: Decision) -> str:
 
 
 def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
-                     heard: Heard) -> bool:
+                     heard: Heard, understood: Understood | None) -> bool:
     """True when the decision's move may go ahead: the policy (:func:`why_confirm`) asks
     nothing, or the players said yes. On a no, the host says what was not done and what it
-    still waits for. The move's words are kept for ``undo`` (``Session.move_said``)."""
+    still waits for. The move's words are kept for ``undo`` (``Session.move_said``).
+    ``understood`` is the session's reading of ``heard`` (its two readings, when a
+    recognizer searched the grammar; not read again here)."""
     assert decision.action is not None
     confidence = match.confidence * heard.confidence
-    understood = None
-    if heard.spoken and heard.judgement is not None:
-        # the two readings again, as the session read them: the host's own confidence
-        # combines them (both agreeing and the grammar sentence accepted count as sure)
-        _, matcher = s.phase_grammar(prompt.phase)
-        understood = understand(heard, matcher, speaker=s.resolve_speaker(heard.speaker,
-                                                                          prompt))
+    if not (heard.spoken and heard.judgement is not None):
+        understood = None
+    if understood is not None:
+        # the host's own confidence combines the two readings (both agreeing and the
+        # grammar sentence accepted count as sure)
         if understood.best is not None and _same(understood.best, match):
             confidence = understood.confidence
         rival = understood.free

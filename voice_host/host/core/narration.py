@@ -17,6 +17,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from voice_host.games.base import join_names
 from voice_host.host.core.values import Line, Style
 from voice_host.speech.pronunciation import Pronunciation
 
@@ -160,10 +161,6 @@ class Narrator:
 
     def names(self, names: Sequence[str], *, lang: str | None = None) -> str:
         """'Ada', 'Ada and Ben', 'Ada, Ben and Cleo' in the session's language."""
-        names = list(names)
         if not names:
             return self.text("common.nobody", lang=lang)
-        if len(names) == 1:
-            return names[0]
-        conj = self.text("common.and", lang=lang)
-        return ", ".join(names[:-1]) + f" {conj} " + names[-1]
+        return join_names(names, self.text("common.and", lang=lang))

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from voice_host.games import SetupError
+from voice_host.games.base import join_names
+from voice_host.host.core.narration import LANGS
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
@@ -67,7 +69,7 @@ class GameOptions:
 
     deal: str = option("table", "table: players use physical cards; host: the host deals",
                        choices=("table", "host"), cli=False)
-    lang: str = option("en", "language of narration and commands", choices=("en", "fr"),
+    lang: str = option("en", "language of narration and commands", choices=LANGS,
                        cli=False)
     seed: int | None = option(None, "random seed", cli=False)
 
@@ -133,7 +135,7 @@ def _checked(f: dataclasses.Field[Any], spec: Spec, tp: Any, value: Any) -> Any:
     if not isinstance(value, str):
         raise SetupError(f"{flag} must be a word, not {value}.")
     if spec.choices and value not in spec.choices:
-        raise SetupError(f"{flag} must be {_or(spec.choices)}, not {value}.")
+        raise SetupError(f"{flag} must be {join_names(spec.choices, 'or')}, not {value}.")
     return value
 
 
@@ -170,10 +172,6 @@ def _names(flag: str, value: Any) -> tuple[str, ...]:
             raise SetupError(f"{where} in {flag} is empty: write the names separated by "
                              "commas, like Ada,Ben,Cleo.")
     return names
-
-
-def _or(choices: tuple[str, ...]) -> str:
-    return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
 
 
 def _help(f: dataclasses.Field[Any], spec: Spec) -> str:

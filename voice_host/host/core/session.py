@@ -278,7 +278,7 @@ class Session:
             self.log.write("resumed", by=best.intent)
             self.say_key("common.resuming")
         decision = self.adapter.interpret(self.state, best, speaker)
-        return self.carry_out(decision, best, prompt, heard, speaker)
+        return self.carry_out(decision, best, prompt, heard, speaker, understood)
 
     def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
         if named:
@@ -307,7 +307,7 @@ class Session:
         return None
 
     def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
-                  speaker: str | None) -> Stop | None:
+                  speaker: str | None, understood: Understood | None = None) -> Stop | None:
         """Say the adapter's reply; then check the action on a copy of the game, confirm it
         when it needs it, and apply it with its follow-ups."""
         if decision.reply:
@@ -320,7 +320,7 @@ class Session:
             return None
         if not self.dry_run([decision.action, *decision.then]):
             return None
-        if not confirm_decision(self, decision, match, prompt, heard):
+        if not confirm_decision(self, decision, match, prompt, heard, understood):
             return None
         if self.apply(decision.action):
             for action in decision.then:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import GameError, SetupError
-from voice_host.host.core.narration import Narrator
+from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
 
 SAVE_FORMAT = "voice-host-save"
@@ -136,7 +136,7 @@ class SavedGame:
             raise SaveError("That saved game is damaged: the host's own part cannot be read.")
         if not _is_rng(saved.rng):
             raise SaveError("That saved game is damaged: its random state cannot be read.")
-        if saved.options.get("lang", "en") not in ("en", "fr"):
+        if saved.options.get("lang", "en") not in LANGS:
             raise SaveError("That saved game is damaged: its language is neither English nor "
                             "French.")
         for snap in saved.undo:

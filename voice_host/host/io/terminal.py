@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TextIO
 
+from voice_host.host.core.attention import KEYBOARD
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
 from voice_host.intent.normalize import tokenize
 
@@ -104,7 +105,7 @@ class TextListener:
                 print(self.prompt, end="", file=self.echo, flush=True)
             self._prompted = False
             if waited is False:
-                return Heard(HeardKind.SILENCE, source="keyboard")
+                return Heard(HeardKind.SILENCE, source=KEYBOARD)
         else:
             if self.echo is not None and not self._prompted:
                 print(self.prompt, end="", file=self.echo, flush=True)
@@ -112,16 +113,16 @@ class TextListener:
             if request.purpose == "slice" and self.listens_in_slices:
                 ready, _, _ = select.select([self.stream.fileno()], [], [], request.timeout)
                 if not ready:
-                    return Heard(HeardKind.SILENCE, source="keyboard")
+                    return Heard(HeardKind.SILENCE, source=KEYBOARD)
             self._prompted = False
         line = self.stream.readline()
         if not line:
             return Heard(HeardKind.END)
         line = line.strip()
         if not line:
-            return Heard(HeardKind.SILENCE, source="keyboard")
+            return Heard(HeardKind.SILENCE, source=KEYBOARD)
         speaker, text = parse_script_line(line, _command_words(request))
-        return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
+        return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source=KEYBOARD)
 
     def clock_prompt(self, remaining: int) -> str:
         """The input prompt with the seconds left, always the same width (so redrawing it
