@@ -23,6 +23,10 @@ ALLOWED: dict[str, Any] = {
     "sabotages": set(range(10)), "yes": set(range(11)),
     "colour": {"red", "blue", "neutral", "assassin"},
     "number": set(range(10)) | {"unlimited"}, "number_word": set(range(11)),
+    # a whole table's votes in one sentence: groups of players (p1..p6, px: "except") and
+    # their votes (v1..v6; vr: the rest, va: everyone, vx: the excepted)
+    **{f"p{i}": set(PLAYERS) for i in (*range(1, 7), "x")},
+    **{f"v{i}": {"yes", "no"} for i in (*range(1, 7), "r", "a", "x")},
 }
 
 text = st.one_of(st.text(max_size=60),
