@@ -112,7 +112,8 @@ def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
 
 def group_vote(w: ResistanceWords, players: Sequence[str], approve: bool) -> str:
     """One group of votes as the table says it: "Ada and Ben yes"."""
-    return f"{w.names(players)} {w.text('word_yes' if approve else 'word_no')}"
+    return w.text("vote_group", players=w.names(players),
+                  vote=w.text("word_yes" if approve else "word_no"))
 
 
 def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
