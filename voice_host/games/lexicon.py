@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -72,7 +71,7 @@ def dictionary_available(language: str) -> bool:
 def zipf(word: str, language: str) -> float:
     """Zipf frequency of lowercase ``word`` as spelled (0 when unknown or no word list)."""
     table = _zipf_table(language)
-    return 0.0 if table is None else table.get(unicodedata.normalize("NFC", word), 0.0)
+    return 0.0 if table is None else table.get(spelled(word), 0.0)
 
 
 def is_dictionary_word(word: str, language: str) -> bool | None:

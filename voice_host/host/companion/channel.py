@@ -88,6 +88,7 @@ class CompanionChannel(SeatRoom):
         self._arrived = threading.Condition(self._lock)
         self._state_cls: type[GameState] | None = None
         self._state_json: dict[str, Any] | None = None
+        self._published: GameState | None = None  # read back from _state_json, once
         self._shadow: GameState | None = None
         self._queue: deque[Action] = deque()
         self._server: Any = None
@@ -171,7 +172,7 @@ class CompanionChannel(SeatRoom):
         with self._lock:
             if self._state_json is not None and self._state_cls is not None:
                 self._rebuild_shadow()
-                self._post_views(self._state_cls.from_json(self._state_json), self.players)
+                self._post_views(self._published_state(), self.players)
 
     def _post_views(self, state: GameState, seats: Sequence[str]) -> None:
         """Every seat's view of ``state``, padded to one size whatever the roles (lock
@@ -213,6 +214,7 @@ class CompanionChannel(SeatRoom):
         with self._lock:
             self._state_cls = type(state)
             self._state_json = state.to_json()
+            self._published = None
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
@@ -273,7 +275,7 @@ class CompanionChannel(SeatRoom):
             self._queue.append(action)
             self._arrived.notify_all()
             log.info("companion: input from %s queued", safe(seat))
-            self._post_seat_view(seat, None)
+            self._post_view(seat, self._seat_view(seat, None))
         done = "sent_card" if games.is_private(self.game, action) else "sent"
         return True, self.words(f"choice.{done}")
 
@@ -303,7 +305,7 @@ class CompanionChannel(SeatRoom):
             if not self._queue:
                 return None
             action = self._queue.popleft()
-        return action if state is None else self._requeue_check(action, state)
+        return action if state is None or self._fits(state.copy(), action) else None
 
     def private_turn(self, state: GameState) -> tuple[str, ...]:
         """Players who must now act on their page (the host waits for the channel)."""
@@ -330,20 +332,22 @@ class CompanionChannel(SeatRoom):
         self._queue = kept
         self._shadow = shadow
 
-    def _post_seat_view(self, seat: str, state: GameState | None) -> None:
-        """Post ``seat``'s view (from ``state``, else the published one) with its choices
-        (lock held)."""
-        self._post_view(seat, self._seat_view(seat, state))
+    def _published_state(self) -> GameState:
+        """The published state read back from its JSON once per publish (lock held)."""
+        if self._published is None:
+            assert self._state_cls is not None and self._state_json is not None
+            self._published = self._state_cls.from_json(self._state_json)
+        return self._published
 
     def _post_view(self, seat: str, view: dict[str, Any]) -> None:
         self.hub.post(seat_audience(seat), view, keep="latest", pad_to=self._view_size,
                       pad_step=VIEW_STEP)
 
     def _seat_view(self, seat: str, state: GameState | None) -> dict[str, Any]:
-        """``seat``'s view message (lock held)."""
+        """``seat``'s view message (from ``state``, else the published one), with its
+        choices (lock held)."""
         if state is None:
-            assert self._state_cls is not None and self._state_json is not None
-            state = self._state_cls.from_json(self._state_json)
+            state = self._published_state()
         assert self._shadow is not None
         offered = games.choices(self.game, self._shadow, seat, self.words)
         waiting = any(actor(a) == seat for a in self._queue)
@@ -365,7 +369,7 @@ class CompanionChannel(SeatRoom):
             if not self.wait_for_everyone and self._state_json is not None:
                 for player in self.players:  # a seat just confirmed gets its view
                     if self._may_show(player):
-                        self._post_seat_view(player, None)
+                        self._post_view(player, self._seat_view(player, None))
             self._arrived.notify_all()
 
     def _may_show(self, seat: str) -> bool:
@@ -381,10 +385,6 @@ class CompanionChannel(SeatRoom):
                       keep="latest")
         self.hub.post(seat_audience(seat), {"type": "notice", "key": "code_replaced"})
         self.seats.on_change()  # a kept game keeps the new code
-
-    def _requeue_check(self, action: Action, state: GameState) -> Action | None:
-        trial = state.copy()
-        return action if self._fits(trial, action) else None
 
     def _fits(self, trial: GameState, action: Action) -> bool:
         """Apply ``action`` to the throw-away copy ``trial``; when the rules refuse it, tell

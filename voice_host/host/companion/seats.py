@@ -97,10 +97,6 @@ class SeatBook:
         with self._lock:
             return [SeatInfo(p, p in self._tokens, p in self._confirmed) for p in self.players]
 
-    def all_claimed(self) -> bool:
-        with self._lock:
-            return all(p in self._tokens for p in self.players)
-
     def all_confirmed(self) -> bool:
         with self._lock:
             return self._all_confirmed_locked()

@@ -128,12 +128,11 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     """The ASGI application of ``channel``."""
     seats = channel.seats
     lang = channel.lang
+    own = frozenset(channel.own_addresses())  # a route lookup: once
     pending: FairSlots[WebSocket] = FairSlots(
-        PENDING_PER_ADDRESS, PENDING_PER_NETWORK, PENDING_SOCKETS, PENDING_PER_ADDRESS,
-        frozenset(channel.own_addresses()))
+        PENDING_PER_ADDRESS, PENDING_PER_NETWORK, PENDING_SOCKETS, PENDING_PER_ADDRESS, own)
     tables: FairSlots[WebSocket] = FairSlots(
-        TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS,
-        frozenset(channel.own_addresses()))
+        TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS, own)
 
     def refuse(exc: SeatError) -> JSONResponse:
         return refused(exc, lang)

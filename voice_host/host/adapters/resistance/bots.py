@@ -64,9 +64,9 @@ def _votes(voice: ResistanceWords, s: ResistanceState, rng: random.Random) -> tu
         if rng.random() < WHOLE_TABLE or len(order) < 3:
             return speaker, _whole_table(voice, [(p, shown[p]) for p in order], rng)
         some = order[:rng.randint(1, len(order) - 2)]
-        return speaker, _groups(voice, [(p, shown[p]) for p in some])
+        return speaker, prompts.said_votes(voice, [(p, shown[p]) for p in some])
     if len(order) > 1 and rng.random() < THE_REST:
-        return order[0], _groups(voice, [(p, shown[p]) for p in order])
+        return order[0], prompts.said_votes(voice, [(p, shown[p]) for p in order])
     return order[0], _said(voice, "vote_yes" if shown[order[0]] else "vote_no", rng)
 
 
@@ -91,15 +91,6 @@ def _whole_table(voice: ResistanceWords, votes: list[tuple[str, bool]],
     if len(yes) == 1 or (len(yes) == 2 and len(no) > 4):
         return _said(voice, "votes_all_no_except", rng, players=voice.names(yes))
     return _said(voice, "votes_split", rng, yes=voice.names(yes), no=voice.names(no))
-
-
-def _groups(voice: ResistanceWords, votes: list[tuple[str, bool]]) -> str:
-    """Some players' votes by name, the yeses and the noes each in one group."""
-    groups: dict[bool, list[str]] = {}
-    for player, approve in votes:
-        groups.setdefault(approve, []).append(player)
-    return ", ".join(prompts.group_vote(voice, players, approve)
-                     for approve, players in groups.items())
 
 
 def _said(voice: ResistanceWords, key: str, rng: random.Random, **params: Any) -> str:

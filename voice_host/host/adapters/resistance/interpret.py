@@ -132,20 +132,20 @@ def _cast(w: ResistanceWords, s: ResistanceState,
     return Decision(action=actions[0], then=tuple(actions[1:]))
 
 
-def _said_number(w: ResistanceWords, match: IntentMatch) -> bool:
+def _said_number(match: IntentMatch) -> bool:
     """True when the words hold a number and no mission word ("one sabotage" answers
     another question than "how many voted yes?")."""
     words = match.text.lower().split()
-    if any(w.startswith(MISSION_WORDS) for w in words):
+    if any(word.startswith(MISSION_WORDS) for word in words):
         return False
-    return any(w.isdigit() or w in NUMBER_WORDS for w in words)
+    return any(word.isdigit() or word in NUMBER_WORDS for word in words)
 
 
 def _vote_count(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
                 speaker: str | None) -> Decision:
     value = match.slots.get("yes", match.slots.get("sabotages"))
     if not isinstance(value, int) or isinstance(value, bool) or (
-            match.intent == "mission_result" and not _said_number(w, match)):
+            match.intent == "mission_result" and not _said_number(match)):
         return Decision(reply=(w.line("count_need_number"),))
     action = RecordVoteCount(speaker or s.leader or "", value)
     return Decision(action=action, irreversible=narrate.describe(w, s, action))
@@ -178,10 +178,8 @@ def _mission(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
 
 def _accuse(w: ResistanceWords, s: ResistanceState, match: IntentMatch,
             speaker: str | None) -> Decision:
-    spies = s.spies()
     player = find_player(s.players, match.slots.get("player"))
     if player is None:
-        example = next((p for p in s.players if p not in (spies or ())), s.players[0])
-        return Decision(reply=(w.line("accuse_reminder", example=example),))
+        return Decision(reply=(w.line("accuse_reminder", example=prompts.accuse_example(s)),))
     action = Accuse(speaker or s.current_players()[0], player)
     return Decision(action=action, irreversible=narrate.describe(w, s, action))

@@ -63,10 +63,9 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
     if phase == Phase.ACCUSE:
         spies = s.spies()
         expected = tuple(spies) if spies else tuple(s.players)
-        example = next((p for p in s.players if p not in (spies or ())), s.players[0])
         return Prompt(lines=(w.line("accuse_prompt"),), phase="accuse",
                       expected=expected, key="accuse", discussion=True,
-                      reminder=(w.line("accuse_reminder", example=example),))
+                      reminder=(w.line("accuse_reminder", example=accuse_example(s)),))
     if phase == Phase.ANSWER:
         accused = s.accused or ""
         return Prompt(lines=(w.line("answer_prompt", player=accused),), phase="answer",
@@ -112,7 +111,8 @@ def said_votes(w: ResistanceWords, votes: Sequence[tuple[str, bool]]) -> str:
 
 def group_vote(w: ResistanceWords, players: Sequence[str], approve: bool) -> str:
     """One group of votes as the table says it: "Ada and Ben yes"."""
-    return f"{w.names(players)} {w.text('word_yes' if approve else 'word_no')}"
+    return w.text("vote_group", players=w.names(players),
+                  vote=w.text("word_yes" if approve else "word_no"))
 
 
 def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
@@ -120,3 +120,9 @@ def vote_example(w: ResistanceWords, order: Sequence[str]) -> str:
     if len(order) < 3:
         return group_vote(w, order[:1], True)
     return said_votes(w, [(order[0], True), (order[1], True), (order[2], False)])
+
+
+def accuse_example(s: ResistanceState) -> str:
+    """A player the spies could name in an accusation: the first who is not a known spy."""
+    spies = s.spies() or ()
+    return next((p for p in s.players if p not in spies), s.players[0])

@@ -61,11 +61,8 @@ class ResistanceWords(BaseAdapter):
         """The votes the last spoken vote sentence recorded, to repeat back, when they are
         the last votes taken (none when a phone's vote came after them, or the sentence
         was not applied: a refusal, a "no" to its confirmation, an undo)."""
-        echo = self.host_state.get("vote_echo")
-        if not isinstance(echo, dict) or echo.get("count") != len(state.votes):
-            return []
-        votes = [(str(p), bool(v)) for p, v in echo.get("votes", ())]
-        if not votes or any(state.votes.get(p) is not v for p, v in votes):
+        count, votes = self._echo()
+        if count != len(state.votes) or any(state.votes.get(p) is not v for p, v in votes):
             return []
         return votes
 
@@ -74,14 +71,19 @@ class ResistanceWords(BaseAdapter):
         """The votes of the spoken sentence that ``first`` opens, while none of them is taken
         yet (being confirmed, or just taken back by an undo): to say the whole sentence, not
         its first vote. Empty when ``first`` opens no such sentence."""
-        echo = self.host_state.get("vote_echo")
-        if not isinstance(echo, dict):
-            return []
-        votes = [(str(p), bool(v)) for p, v in echo.get("votes", ())]
-        if (not votes or votes[0] != first or echo.get("count") != len(state.votes) + len(votes)
+        count, votes = self._echo()
+        if (not votes or votes[0] != first or count != len(state.votes) + len(votes)
                 or any(p in state.votes for p, _ in votes)):
             return []
         return votes
+
+    def _echo(self) -> tuple[int | None, list[tuple[str, bool]]]:
+        """What :meth:`remember_echo` kept: the number of votes taken once the sentence is
+        recorded, and its votes (None and none when nothing was kept)."""
+        echo = self.host_state.get("vote_echo")
+        if not isinstance(echo, dict):
+            return None, []
+        return echo.get("count"), [(str(p), bool(v)) for p, v in echo.get("votes", ())]
 
     def addressed(self, state: ResistanceState) -> str | None:
         """The player a plain "yes" (nobody named, speaker unknown) is the vote of: the first
