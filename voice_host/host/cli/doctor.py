@@ -182,7 +182,7 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import ListenRequest
     from voice_host.host.io.listening import PhaseEars
-    from voice_host.intent import GrammarError, Matcher, SlotValues, load_grammar
+    from voice_host.intent import GrammarError, SlotValues, load_grammar
     from voice_host.speech.effects import silence
     from voice_host.speech.source import WavSource
     from voice_host.speech.synthesizer import TtsSynthesizer
@@ -211,7 +211,7 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
         asr_ms = (time.perf_counter() - t1) * 1000
     except SpeechError as error:
         return Check("round trip", False, str(error))
-    understood = understand(heard, Matcher(phase), speaker=ROUND_TRIP_PLAYERS[0])
+    understood = understand(heard, phase.matcher, speaker=ROUND_TRIP_PLAYERS[0])
     best = understood.best
     ok = (best is not None and best.intent == "vote" and best.slots.get("choice") == "yes"
           and not (understood.result is not None and understood.result.ambiguous))
