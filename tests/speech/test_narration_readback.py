@@ -40,11 +40,13 @@ def test_english_narration_is_heard_back_better_with_piper_than_with_espeak() ->
         PiperEngine()
     except SynthesisError as error:
         pytest.skip(f"Piper is not installed here: {error}")
-    every = bench.narration_lines(40)  # the lines with French terms first, then the rest
-    lines = every[:4] + every[-8:]
+    # all 40 of the benchmark's lines (French terms first, then the rest): a rate over 12
+    # of them moved with which lines the narration files happened to hold (0.73 to 0.78)
+    lines = bench.narration_lines(40)
     model = bench.whisper_tiny()
     piper = bench.summary(bench.read_back("piper", lines, model))
     espeak = bench.summary(bench.read_back("espeak-ng", lines, model))
-    # measured here: Piper 93% of words, 78% of 40 lines; espeak-ng 62% and 25%
+    # measured here (40 lines, 2 Dec 2026): Piper 89% of words, 68% of lines; espeak-ng 68%
+    # and 25%
     assert piper["words"] >= 0.8 and piper["lines"] >= 0.5, piper
     assert piper["words"] > espeak["words"], (piper, espeak)
