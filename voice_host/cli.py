@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -24,10 +25,38 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+class GameParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are said in the game's language (``lang``,
+    known from ``--lang`` before the words are parsed); its subparsers are of its class."""
+
+    lang = "en"
+
+    def error(self, message: str) -> NoReturn:
+        if self.lang == "en":
+            super().error(message)
+        from voice_host.host.core.messages import in_language
+
+        usage = self.format_usage()
+        if usage.startswith("usage: "):
+            usage = in_language("usage: ", self.lang) + usage[len("usage: "):]
+        self.exit(2, usage + in_language(f"{self.prog}: error: {message}", self.lang) + "\n")
+
+
+def game_language(words: Sequence[str]) -> str:
+    """The language ``--lang`` names among ``words`` (the last one), else English."""
+    lang = "en"
+    for i, word in enumerate(words):
+        if word == "--lang" and i + 1 < len(words):
+            lang = words[i + 1]
+        elif word.startswith("--lang="):
+            lang = word.partition("=")[2]
+    return lang if lang in ("en", "fr") else "en"
+
+
+def build_parser(command: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported (the others
-    are listed, for ``--help``, but not loaded)."""
-    parser = argparse.ArgumentParser(
+    are listed, for ``--help``, but not loaded). Usage errors are said in ``lang``."""
+    parser = type("GameParser", (GameParser,), {"lang": lang})(
         prog="voice-host",
         description="An offline, voice-driven host for Ici Londres, Resistance and Codenames.",
     )
@@ -49,7 +78,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     command = next((w for w in words if not w.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else "")
+    lang = game_language(words)
+    parser = build_parser(command if command in COMMANDS else "", lang)
     args, unknown = parser.parse_known_args(words)
     if unknown and not getattr(args, "_takes_any_options", False):
         parser.parse_args(words)  # says which arguments it does not know, and exits
@@ -62,13 +92,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args._run(args)
     except KeyboardInterrupt:
-        print("\nStopped.", file=sys.stderr)
+        print("\n" + _said("Stopped.", lang), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (``voice-host simulate --json | head``)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so that the exit's flush does not fail too
         return 0
     return result
+
+
+def _said(message: str, lang: str) -> str:
+    if lang == "en":
+        return message
+    from voice_host.host.core.messages import in_language
+
+    return in_language(message, lang)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.options import add_arguments as game_options_arguments
 from voice_host.host.core.options import cli_values
@@ -79,6 +80,7 @@ def pause_after(text: str) -> float:
         seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"a number of seconds, not {text}") from None
+    # (argparse's error is said in the game's language: host/lang/fr/messages.toml)
     if not low <= seconds <= high:
         raise argparse.ArgumentTypeError(
             f"from {low:.0f} to {high:.0f} seconds; {text} is not")
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         options["seed"] = seed
         state = new_game(args.game, options)
     except SetupError as exc:
-        print(exc.reason, file=sys.stderr)
+        print(in_language(exc.reason, args.lang), file=sys.stderr)
         return 2
     config = SessionConfig.from_args(args, args.game, options)
     if config.save_path is None:
@@ -154,7 +156,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     try:
         io = wiring.build_io(config)
     except wiring.WiringError as exc:
-        print(exc, file=sys.stderr)
+        print(in_language(str(exc), config.lang), file=sys.stderr)
         return 2
     companion = None
     if config.companion.enabled:
@@ -162,7 +164,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
             companion = start_companion(config, state, io, resumed=not fresh)
         except wiring.WiringError as exc:
             io.close()
-            print(exc, file=sys.stderr)
+            print(in_language(str(exc), config.lang), file=sys.stderr)
             return 2
     session = wiring.wire_session(config, state, io, rng=rng, companion=companion,
                                   saved=saved)

@@ -15,6 +15,7 @@ from typing import Any
 from voice_host.games import GameError, GameState, SetupError
 from voice_host.host.cli.play import add_common, run_session
 from voice_host.host.core.config import SETTINGS, SessionConfig
+from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved, state, rng = open_saved(path)
     except SaveError as exc:
-        print(exc, file=sys.stderr)
+        print(in_language(str(exc), _screen(args.lang).lang), file=sys.stderr)
         return 2
     screen = _screen(args.lang or saved.options.get("lang"))
     if state.is_terminal():

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from voice_host.host.companion.refusal_log import safe
 from voice_host.host.core.config import DEFAULT_PORT, SessionConfig
+from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
@@ -74,7 +75,7 @@ def keep_seats_in(channel: CompanionChannel, seats_file: SeatsFile) -> None:
     keep_seats()
 
 
-def check_key_file(key: Path) -> None:
+def check_key_file(key: Path, lang: str = "en") -> None:
     """A TLS private key anyone may change is refused; one others may read gets a
     warning (anyone on this computer could then pose as the page)."""
     import stat
@@ -85,8 +86,8 @@ def check_key_file(key: Path) -> None:
         raise WiringError(f"The private key {shown} can be changed by anyone on this "
                           f"computer; make it private first: chmod 600 {shown}")
     if mode & (stat.S_IRGRP | stat.S_IROTH | stat.S_IWGRP):
-        print(f"Warning: other users of this computer can read the private key {shown}; "
-              f"chmod 600 {shown} keeps it yours.", file=sys.stderr)
+        print(in_language(f"Warning: other users of this computer can read the private key "
+                          f"{shown}; chmod 600 {shown} keeps it yours.", lang), file=sys.stderr)
 
 
 def seats_path(save_path: Path) -> Path:
@@ -119,7 +120,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         for path in tls:
             if not Path(path).is_file():
                 raise WiringError(f"There is no certificate or key file at {path}.")
-        check_key_file(Path(tls[1]))
+        check_key_file(Path(tls[1]), config.lang)
     channel = CompanionChannel(config.game, state.players, host=host, port=port,
                                lang=config.lang,
                                tls=(str(tls[0]), str(tls[1])) if tls else None,
@@ -133,8 +134,8 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
                 channel.requested_port = int(data["port"])  # where the phones look
             channel.restore(data)
         except (OSError, ValueError, AttributeError, TypeError):
-            print(f"(The seats kept in {kept} cannot be read: the phones join again.)",
-                  file=sys.stderr)
+            print(in_language(f"(The seats kept in {kept} cannot be read: the phones join "
+                              "again.)", config.lang), file=sys.stderr)
     try:
         channel.start()
     except ImportError:

@@ -23,6 +23,7 @@ from voice_host.host.core.attention import Answer, addressed, answer_for, withou
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import asked_which, confirm_decision
 from voice_host.host.core.countdown import Countdown
+from voice_host.host.core.messages import error_line
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.recordings import take_recording
@@ -235,10 +236,7 @@ class Session:
             return Stop.INPUT_ENDED
         if heard.kind is HeardKind.ERROR:
             self.log.write("input_error", error=heard.error, source=heard.source)
-            said = (self.narrator.line(heard.error_key, **dict(heard.error_params))
-                    if heard.error_key and self.narrator.has(heard.error_key)
-                    else Line(heard.error, lang="en"))
-            self.say([said, *self.reminder(prompt)])
+            self.say([error_line(self.narrator, heard), *self.reminder(prompt)])
             return None
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)

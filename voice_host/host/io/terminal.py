@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from voice_host.host.core.attention import KEYBOARD
+from voice_host.host.core.messages import in_language
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
 from voice_host.intent.normalize import tokenize
 
@@ -36,7 +37,8 @@ class TextOutput:
                 continue
             prefix = "[radio] " if line.style is Style.RADIO else ""
             cue = f"({line.cue}) " if line.cue else ""
-            played = " [recording played back]" if line.recording is not None else ""
+            played = " " + in_language("[recording played back]", line.lang) \
+                if line.recording is not None else ""
             print(f"HOST: {cue}{prefix}{line.text}{played}", file=self.stream, flush=True)
 
     def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:

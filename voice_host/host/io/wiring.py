@@ -15,6 +15,7 @@ from pathlib import Path
 
 from voice_host.games import GameState
 from voice_host.host.core.config import SessionConfig
+from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator, pronunciations
 from voice_host.host.core.phones import Companion
 from voice_host.host.core.registry import make_adapter
@@ -67,13 +68,15 @@ class HostIO:
     banner: str = ""
     summary: Callable[[], str] | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    lang: str = "en"
+    """The game's language (what ``close`` may have to say)."""
 
     def close(self) -> None:
         for close in self.closers:
             try:
                 close()
             except Exception as exc:  # noqa: BLE001 - closing must not hide the game's end
-                print(f"(while closing: {exc})", file=sys.stderr)
+                print(in_language(f"(while closing: {exc})", self.lang), file=sys.stderr)
 
 
 def build_io(config: SessionConfig) -> HostIO:
@@ -129,7 +132,8 @@ def build_io(config: SessionConfig) -> HostIO:
         assert ears is not None
         listener = _mic_listener(ears, output, gate)
     io = HostIO(output=output, listener=listener, secret_sink=secrets,
-                banner="\n".join(banner), closers=[listener.close, output.close])
+                banner="\n".join(banner), closers=[listener.close, output.close],
+                lang=config.lang)
     if out_dir is not None:
         io.summary = lambda: screen("common.screen_narration_written", folder=out_dir)
     return io

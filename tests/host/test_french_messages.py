@@ -1,0 +1,172 @@
+"""No English in a French game: what the rules, the wiring, the speech layer and argparse
+write in English is printed in French when the game is French (``host/lang/fr/messages.toml``,
+read by ``host/core/messages.py``), and the catalogue stays in step with the program."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voice_host.cli import main
+from voice_host.host.core import messages
+from voice_host.host.core.messages import in_language, templates
+from voice_host.host.core.values import Line
+from voice_host.host.io import wiring
+from voice_host.host.io.terminal import TextOutput
+from voice_host.speech import mic
+from voice_host.speech.fakes import ScriptedRecognizer
+from voice_host.speech.types import AudioDeviceError
+
+PLAYERS = ["--players", "Ada,Ben,Cleo,Dan,Eve"]
+TEXT = ["--input", "text", "--output", "text"]
+ENGLISH = re.compile(r"\b(the|must|needs|named|error|usage|required|unrecognized|cannot|"
+                     r"there|find|choose|invalid|plug|which|is|not|of|with)\b", re.IGNORECASE)
+"""Words of the English messages that no French sentence has."""
+PACKAGE = Path(messages.__file__).resolve().parents[2]
+
+
+def printed(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) if _usage_error(argv) else _no_raise() as caught:
+        code = main(argv)
+    if caught is not None:
+        code = caught.value.code
+    assert code == 2
+    return capsys.readouterr().err.strip()
+
+
+class _no_raise:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: Any) -> bool:
+        return False
+
+
+def _usage_error(argv: list[str]) -> bool:
+    return any(a in argv for a in ("--bogus", "--pause-after", "--input=bogus")) or \
+        argv[:2] == ["play", "codenames"] and "--red" not in argv
+
+
+BAD = [
+    ["play", "resistance", "--lang", "fr", *PLAYERS, "--bogus", *TEXT],  # unknown option
+    ["play", "resistance", "--lang", "fr", *PLAYERS, "--input=bogus"],  # a bad choice
+    ["play", "ici-londres", "--lang", "fr", *PLAYERS, "--pause-after", "1", *TEXT],
+    ["play", "ici-londres", "--lang", "fr", *PLAYERS, "--pause-after", "x", *TEXT],
+    ["play", "codenames", "--lang", "fr", *TEXT],  # required options missing
+    ["play", "resistance", "--lang", "fr", "--players", "Ada,Ben", *TEXT],  # too few
+    ["play", "resistance", "--lang", "fr", "--players", "Ada,,Ben,Cleo,Dan", *TEXT],
+    ["play", "resistance", "--lang", "fr", "--players", "Ada,Ben,ada,Cleo,Dan", *TEXT],
+    ["play", "ici-londres", "--lang", "fr", *PLAYERS, "--rounds", "100000", *TEXT],
+    ["play", "resistance", "--lang", "fr", *PLAYERS, "--first", "Zed", *TEXT],
+    ["play", "codenames", "--lang", "fr", "--red", "Ada", "--blue", "Ben,Cleo,Dan", *TEXT],
+    ["play", "resistance", "--lang", "fr", *PLAYERS, "--input", "text", "--output", "foo"],
+    ["play", "resistance", "--lang", "fr", *PLAYERS, *TEXT, "--script", "/no/such/script"],
+    ["play", "resistance", "--lang", "fr", *PLAYERS, *TEXT, "--companion", "--port",
+     "99999"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD, ids=lambda a: " ".join(a[1:2] + a[3:]))
+def test_a_french_game_refuses_bad_input_in_french(
+        argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    said = printed([*argv, "--save", str(tmp_path / "game.json")], capsys)
+    last = said.splitlines()[-1]
+    assert last and not ENGLISH.search(last), last
+
+
+def test_the_same_input_in_an_english_game_stays_english(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["play", "resistance", "--lang", "en", "--players", "Ada,Ben", *TEXT]
+    assert printed(argv, capsys) == \
+        "Resistance with a double agent needs 5 to 10 players, you named 2."
+
+
+def test_a_missing_microphone_is_said_in_french(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    def no_microphone(**_: Any) -> Any:
+        raise AudioDeviceError(mic.NO_MICROPHONE)
+
+    monkeypatch.setattr(wiring, "make_recognizer",
+                        lambda *a, **k: (ScriptedRecognizer(), "Reconnaissance : test."))
+    monkeypatch.setattr(mic, "MicrophoneSource", no_microphone)
+    monkeypatch.setattr(wiring, "_has_speaker", lambda: False)
+    argv = ["play", "resistance", "--lang", "fr", *PLAYERS, "--output", "text",
+            "--save", str(tmp_path / "game.json")]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1] == \
+        "Je ne trouve pas de microphone. Branchez-en un, ou jouez avec --input text."
+
+
+def test_usage_errors_are_french_from_the_first_word(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", "resistance", "--lang", "fr", "--input", "bogus"])
+    err = capsys.readouterr().err
+    assert err.startswith("utilisation : voice-host play resistance")
+    assert "erreur : argument --input : choix impossible : 'bogus'" in err
+    assert "usage" not in err and "error" not in err
+
+
+def test_a_recording_played_back_is_marked_in_the_game_language() -> None:
+    lines: list[str] = []
+
+    class Stream:
+        def write(self, text: str) -> int:
+            lines.append(text)
+            return len(text)
+
+        def flush(self) -> None:
+            pass
+
+    import numpy as np
+
+    out = TextOutput(stream=Stream())  # type: ignore[arg-type]
+    recording = np.zeros(160, dtype=np.int16)
+    out.emit([Line("Message reçu.", lang="fr", recording=recording)])
+    out.emit([Line("Message received.", lang="en", recording=recording)])
+    shown = "".join(lines)
+    assert "Message reçu. [enregistrement réécouté]" in shown
+    assert "Message received. [recording played back]" in shown
+    assert shown.count("recording played back") == 1
+
+
+def test_parts_of_a_message_are_translated_too() -> None:
+    assert in_language("argument --votes: invalid choice: 'x' (choose from 'together', "
+                       "'count')", "fr") == \
+        "argument --votes : choix impossible : 'x' (choisissez parmi 'together', 'count')"
+    assert in_language("--mode must be fragments, competing or countdown, not x.", "fr") == \
+        "--mode doit être fragments, competing ou countdown, pas x."
+    assert in_language("Something nobody translated.", "fr") == "Something nobody translated."
+    assert in_language("Every player needs a name.", "en") == "Every player needs a name."
+
+
+def _sources() -> str:
+    """The program's text with implicit string concatenations joined ("a " "b" -> "a b")."""
+    texts = [p.read_text(encoding="utf-8") for p in PACKAGE.rglob("*.py")]
+    texts.append(Path(argparse.__file__).read_text(encoding="utf-8"))
+    joined = "\n".join(texts)
+    return re.sub(r"\"\s*\\?\s*\n\s*f?\"", "", joined).replace("%(prog)s", "{prog}")
+
+
+def test_every_entry_fills_in_only_fields_of_its_english() -> None:
+    for t in templates("fr"):
+        assert set(re.findall(r"\{(\w+)\}", t.translated)) <= set(t.fields), t.english
+
+
+def test_every_entry_is_still_something_the_program_writes() -> None:
+    """A sentence the program no longer writes (reworded in English) would leave its French
+    behind unused: every fixed piece of ten letters or more of each entry is in the code."""
+    source = _sources()
+    stale = []
+    for t in templates("fr"):
+        for piece in re.split(r"\{\w+\}", t.english):
+            # argparse writes its fields as %(name)s or %s, we write them as {name}
+            if len(piece) >= 10 and piece not in source and \
+                    re.sub(r"\{\w+\}", "%s", piece) not in source:
+                stale.append(piece)
+    assert not stale
