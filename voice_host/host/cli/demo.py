@@ -1,9 +1,10 @@
 """``voice-host demo``: a complete game with no audio device. Scripted players choose legal
-moves and say them in synthesized voices (espeak-ng, a different voice, speed and pitch
-each); every utterance goes through the real recognizer with the phase's grammar, exactly as
-a microphone's would. Between moves the players chat (:mod:`voice_host.host.cli.chatter`,
-on unless ``--no-chatter``): the host should answer none of it. The host's narration is
-rendered to numbered WAV files, and a transcript of both sides is written next to them."""
+moves and say them in synthesized voices (Piper's natural voice at each seat's own pitch and
+pace, else espeak-ng's voices: :mod:`voice_host.host.cli.demo_voices`); every utterance goes
+through the real recognizer with the phase's grammar, exactly as a microphone's would.
+Between moves the players chat (:mod:`voice_host.host.cli.chatter`, on unless
+``--no-chatter``): the host should answer none of it. The host's narration is rendered to
+numbered WAV files, and a transcript of both sides is written next to them."""
 
 from __future__ import annotations
 
@@ -11,17 +12,20 @@ import argparse
 import dataclasses
 import json
 import random
-import shutil
-import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from voice_host.host.cli import demo_audio
 from voice_host.host.cli import models as models_cmd
 from voice_host.host.cli.chatter import ChatterTally, CountingOutput, chatter_line
+from voice_host.host.cli.demo_voices import (
+    VOICE_CHOICES,
+    PlayerSpeech,
+    PlayerVoice,
+    player_speech,
+)
 from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
@@ -31,17 +35,10 @@ from voice_host.host.io import wiring
 from voice_host.host.io.listening import PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.terminal import TextOutput
+from voice_host.speech.synthesizer import SynthesisError
 from voice_host.speech.types import Samples
-from voice_host.speech.wav import read_wav, write_wav
+from voice_host.speech.wav import write_wav
 
-# (espeak-ng voice, words per minute, pitch 0-99): one per seat, all different. The bundled
-# recognizer model is US English, so the demo's table speaks mostly American-accented
-# English; the recognition benchmark measures the other accents too.
-PLAYER_VOICES = (
-    ("en-us", 165, 45), ("en-us+f3", 170, 60), ("en-us+m3", 155, 35), ("en-us+f2", 160, 70),
-    ("en-gb", 150, 50), ("en-us+m7", 175, 40), ("en-us+f4", 165, 55), ("en-us+m1", 150, 50),
-    ("en-us+f1", 170, 65), ("en-gb-x-rp", 160, 45),
-)
 MAX_UTTERANCES = 1500
 CHATTER_RATE = 0.5
 """How often a player chats instead of the host's answer coming at once."""
@@ -49,22 +46,16 @@ CHATTER_IN_A_ROW = 2
 """At most this many chatter lines before somebody answers the host."""
 
 
-@dataclass(frozen=True)
-class PlayerVoice:
-    """One synthesized player's espeak-ng voice."""
-
-    name: str
-    speed: int
-    pitch: int
-
-
 class ScriptedPlayers:
     """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
 
     def __init__(self, *, ears: PhaseEars, voices: dict[str, PlayerVoice],
                  folder: Path, transcript: TextIO, rng: random.Random,
-                 chatter: tuple[CountingOutput, random.Random] | None = None) -> None:
+                 chatter: tuple[CountingOutput, random.Random] | None = None,
+                 speech: PlayerSpeech | None = None) -> None:
         self.ears = ears
+        self.speech = speech
+        """How the players' words become audio (the speech layer's engines)."""
         self.voices = voices
         self.folder = folder
         self.transcript = transcript
@@ -154,12 +145,8 @@ class ScriptedPlayers:
         return (best.intent, repr(sorted(best.slots.items()))) if best else None
 
     def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Samples:
-        raw = path.with_suffix(".raw.wav")
-        subprocess.run(["espeak-ng", "-v", voice.name, "-s", str(voice.speed), "-p",
-                        str(voice.pitch), "-w", str(raw), text], check=True,
-                       capture_output=True)
-        samples = read_wav(raw)
-        raw.unlink()
+        assert self.speech is not None
+        samples = self.speech.render(text, voice)
         write_wav(path, samples)
         return samples
 
@@ -192,6 +179,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=None,
                         help="Ici Londres: number of rounds (default: the full game)")
     models_cmd.add_recognizer_arguments(parser)
+    parser.add_argument("--voices", choices=VOICE_CHOICES, default="auto",
+                        help="the players' voices: Piper's natural voice at a pitch and pace "
+                             "of each seat's own when installed (auto, the default), Piper "
+                             "only, or espeak-ng's voices")
     parser.add_argument("--quiet", action="store_true", help="do not echo the transcript")
     parser.add_argument("--no-chatter", dest="chatter", action="store_false",
                         help="players do not chat between moves (by default they do, and "
@@ -199,9 +190,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if shutil.which("espeak-ng") is None:
-        print("The demo needs espeak-ng to give the players voices: apt-get install espeak-ng",
-              file=sys.stderr)
+    try:
+        speech = player_speech(getattr(args, "voices", "auto"))
+    except SynthesisError as exc:
+        print(f"The demo's players cannot speak: {exc}", file=sys.stderr)
         return 2
     reg = registration(args.game)
     options: dict[str, Any] = {**reg.defaults(), **reg.demo_seats, "deal": "host",
@@ -226,17 +218,17 @@ def run(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return 2
     print(described, file=sys.stderr)
+    print(speech.description, file=sys.stderr)
     transcript_file = (out / "transcript.txt").open("w", encoding="utf-8")
     stream: TextIO = transcript_file if args.quiet else Tee(transcript_file, sys.stdout)  # type: ignore[assignment]
     output.captions = TextOutput(stream=stream, private_sink=output.secret_sink)
-    voices = {p: PlayerVoice(*PLAYER_VOICES[i % len(PLAYER_VOICES)])
-              for i, p in enumerate(state.players)}
+    voices = speech.voices(state.players)
     counted = CountingOutput(output)
     players = ScriptedPlayers(ears=PhaseEars(recognizer), voices=voices,
                               folder=out / "players", transcript=stream,
                               rng=random.Random(args.seed + 1),
                               chatter=(counted, random.Random(args.seed + 2))
-                              if getattr(args, "chatter", True) else None)
+                              if getattr(args, "chatter", True) else None, speech=speech)
     io = wiring.HostIO(output=counted, listener=players, secret_sink=output.secret_sink)
     session = wiring.wire_session(config, state, io, rng=random.Random(args.seed))
     players.session = session
