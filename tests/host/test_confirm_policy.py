@@ -68,10 +68,11 @@ def _clue_word(state: CodenamesState) -> str:
 
 
 def _judged(free: str, grammar: str | None, *, accepted: bool = True,
-            free_logp: float = -0.1, confidence: float = 1.0, looped: bool = False) -> Heard:
+            free_logp: float = -0.1, confidence: float = 1.0, looped: bool = False,
+            similarity: float = 1.0) -> Heard:
     """An utterance as Whisper's grammar search hands it over: two readings."""
     reading = None if grammar is None else GrammarReading(
-        grammar, margin=-0.05, score=-0.1, steps=4, similarity=1.0)
+        grammar, margin=-0.05, score=-0.1, steps=4, similarity=similarity)
     judgement = Judgement(free_text=free, free_logp=free_logp, looped=looped, reading=reading,
                           accepted=accepted,
                           reason=Rejection.NONE if accepted else Rejection.LOW_MARGIN,
@@ -92,7 +93,8 @@ def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | Non
     return said_plainly(heard, understood.best, understood), understood.best
 
 
-@pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move"])
+@pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move",
+                                  "free_spells_it_otherwise"])
 def test_a_clue_is_said_plainly(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -101,14 +103,18 @@ def test_a_clue_is_said_plainly(case: str) -> None:
                                                  free_logp=-2.0),
              # the free transcript reads as no move ("house for work"); the grammar is sure
              "free_reads_no_move": _judged(f"{word} for work", f"{word} two",
-                                           free_logp=-0.6)}[case]
+                                           free_logp=-0.6, similarity=0.6),
+             # ... or reads like the sentence, though not the clue word ("marikit one")
+             "free_spells_it_otherwise": _judged("the closed foot ball one",
+                                                 f"{word} one", similarity=0.8)}[case]
     plain, best = _plain(heard, state)
     assert best is not None and best.slots.get("word") == word
     assert plain
 
 
 @pytest.mark.parametrize("case", ["grammar_rejected", "free_unsure", "free_other_word",
-                                  "grammar_unsure", "free_looped", "typed_guess"])
+                                  "grammar_unsure", "free_looped", "typed_guess",
+                                  "free_backs_nothing"])
 def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -124,6 +130,10 @@ def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
         "free_other_word": _judged("motion two", f"{word} two"),
         "grammar_unsure": _judged(f"{word} for work", f"{word} two", confidence=0.85),
         "free_looped": _judged("f o f o", f"{word} two", looped=True),
+        # the sentence was forced onto other words: Whisper wrote neither the clue word
+        # nor anything like the sentence ("the closed foot ball one" -> "good for one")
+        "free_backs_nothing": _judged("the closed foot ball one", f"{word} one",
+                                      similarity=0.6),
     }[case]
     plain, _ = _plain(heard, state)
     assert not plain

@@ -16,7 +16,8 @@ A close alternative ("Did you mean X, or Y?") is asked by the session before any
 the words with ``PLAIN_MATCH`` confidence or more; through Whisper's grammar search, the
 grammar sentence passed the rejection test and means the move, and the free transcript
 either means the same move, confidently, or reads as no move at all while the grammar
-sentence is sure (``PLAIN_RECOGNIZER``) and the free decode did not loop; a free transcript
+sentence is sure (``PLAIN_RECOGNIZER``), the free decode did not loop and still backs the
+sentence (reads like it, or holds the move's words: :func:`_free_backs`); a free transcript
 that means another move ("marikit one" for "market one") is never plain. A recognizer with
 one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 
@@ -108,8 +109,10 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
                 and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
             return True  # both readings, each confident, mean this move
         # the free transcript is unsure or reads as no move ("house for work"): the grammar
-        # sentence alone, as sure as a one-reading recognizer must be, the decoder not lost
-        return judgement.confidence >= PLAIN_RECOGNIZER and not judgement.looped
+        # sentence, as sure as a one-reading recognizer must be, the decoder not lost, and
+        # what Whisper wrote freely backing it
+        return (judgement.confidence >= PLAIN_RECOGNIZER and not judgement.looped
+                and _free_backs(judgement, match))
     return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
 
 
@@ -137,6 +140,20 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
     return all(any(_words(form) and _words(form) <= heard_words
                    for form in (item, *spoken.get(item, ()))) for item in wanted)
+
+
+def _free_backs(judgement: Judgement, match: IntentMatch) -> bool:
+    """Whether the free transcript, though it is no confident reading of the move, backs the
+    grammar sentence: it reads like it ("marikit one" for "market one"), or it holds the
+    move's every word ("house for work" for "house two"). "the closed foot ball one" backs
+    no "the clue is good for one": the sentence was forced onto other words."""
+    if judgement.reading is not None and judgement.reading.similarity >= ECHO_SIMILARITY:
+        return True
+    heard = _words(judgement.free_text)
+    wanted = [item for value in match.slots.values()
+              for item in (value if isinstance(value, (list, tuple)) else [value])
+              if isinstance(item, str)]
+    return bool(wanted) and all(_words(w) and _words(w) <= heard for w in wanted)
 
 
 def _grammar_reading(judgement: Judgement, understood: Understood | None,
