@@ -70,3 +70,22 @@ def test_the_recognizer_line_is_in_the_games_language(lang: str) -> None:
         assert "Speech recognition" not in line
     else:  # English keeps the speech layer's sentence, which says why in detail
         assert line == recognizer.description and line.startswith("Speech recognition")
+
+
+def test_de_and_que_are_elided_before_a_name_with_a_vowel() -> None:
+    """"l'équipe d'Eve", "qu'Ada": never "de Eve" or "que Ada"; "de Ben" stays."""
+    from voice_host.host.core.narration import Narrator
+
+    fr = Narrator("codenames", "fr")
+    assert fr.text("codenames.status_colour", spymaster="Eve", word="piano") == \
+        "J'attends qu'Eve me dise la couleur de piano."
+    assert fr.text("codenames.colour_first", spymaster="Ben", word="orange") == \
+        "Ben, dites-moi d'abord la couleur d'orange."
+    resistance = Narrator("resistance", "fr")
+    said = [resistance.text(key, name="Ada", leader="Ada", player="Ada", turn="Eve")
+            for key in ("companion.moved", "companion.move_refused") if resistance.has(key)]
+    assert said == ["La place d'Ada est passée sur un autre téléphone.",
+                    "La place d'Ada reste où elle était."]
+    en = Narrator("codenames", "en")
+    assert en.text("codenames.status_colour", spymaster="Eve", word="apple") == \
+        "I am waiting for Eve to tell me the colour of apple."

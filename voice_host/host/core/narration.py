@@ -8,6 +8,7 @@ missing in French falls back to English, so a partial translation never silences
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,25 @@ def pronunciations() -> dict[str, dict[str, Pronunciation]]:
     return out
 
 
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+
+
+def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str]) -> str:
+    """``de {name}`` written ``d'{name}`` when the name starts with a vowel ("l'équipe d'Eve",
+    not "de Eve"), for each word of ``elided`` right before a field."""
+    if not elided:
+        return template
+
+    def one(found: re.Match[str]) -> str:
+        value = params.get(found[2])
+        if isinstance(value, str) and value[:1].lower() in _VOWELS:
+            return found[1][:-1] + "'{" + found[2] + "}"
+        return found[0]
+
+    words = "|".join(re.escape(w) for w in elided)
+    return re.sub(rf"\b({words}) \{{(\w+)\}}", one, template, flags=re.IGNORECASE)
+
+
 class Narrator:
     """Turns keys and parameters into Lines in the session's language."""
 
@@ -136,7 +156,13 @@ class Narrator:
         for name, value in params.items():
             if isinstance(value, Quantity):
                 params[name] = self.quantity(value, lang)
-        return template.format(**params)
+        return _elide(template, params, self._elided(lang)).format(**params)
+
+    def _elided(self, lang: str) -> tuple[str, ...]:
+        """The words ``lang`` elides before a vowel (``common.elided``: French "de que")."""
+        table = catalogue(lang, self.game)
+        words = table.get("common.elided", "")
+        return tuple(words.split()) if isinstance(words, str) else ()
 
     def quantity(self, amount: Quantity, lang: str | None = None) -> str:
         """``amount`` in words of ``lang``: its decimal mark (``common.decimal_mark``) and the
