@@ -30,6 +30,7 @@ from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
+from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Stop
 from voice_host.host.io import wiring
 from voice_host.host.io.listening import PhaseEars
@@ -114,9 +115,10 @@ class ScriptedPlayers:
         if request.grammar is None:  # a free recording: keep what was said as its caption
             heard = Heard(HeardKind.SPEECH, text=text, recording=samples, source=str(wav))
         heard = dataclasses.replace(heard, speaker=speaker)
+        got = self.understood(request, heard, speaker)
         shown = heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})"
-        if heard.rejected:
-            shown = "(not a command)"
+        if request.grammar is not None and heard.kind is HeardKind.SPEECH:
+            shown = got[2] if got is not None else "(not a command)"
         self.in_a_row = self.in_a_row + 1 if chat else 0
         if chat:
             assert self.chatter is not None
@@ -124,12 +126,11 @@ class ScriptedPlayers:
             self.last_speaker, self.understood_as_meant = speaker, False  # meant nothing
         elif request.grammar is not None:
             meant = self.reading(request, text, speaker)
-            got = self.reading(request, heard.text, speaker) \
-                if heard.kind is HeardKind.SPEECH and not heard.rejected else None
+            right = meant is not None and got is not None and meant == got[:2]
             if request.purpose != "confirm":
                 self.last_speaker = speaker
-                self.understood_as_meant = meant is not None and meant == got
-            if meant != got:
+                self.understood_as_meant = right
+            if not right and not (meant is None and got is None):
                 self.misheard += 1
         says = "chats (table talk)" if chat else "says"
         print(f"{speaker.upper()} {says}: {text}    [{wav.name}; recognizer heard: {shown}]",
@@ -143,6 +144,19 @@ class ScriptedPlayers:
             return None
         best = request.grammar.matcher.match(text, speaker=speaker).best
         return (best.intent, repr(sorted(best.slots.items()))) if best else None
+
+    def understood(self, request: ListenRequest, heard: Heard,
+                   speaker: str) -> tuple[str, str, str] | None:
+        """(intent, slots, text) of what the host understood of ``heard``, read exactly as
+        the session reads it (both of Whisper's readings); None when it understood no one
+        command (nothing, or two readings it would ask about)."""
+        if request.grammar is None or heard.kind is not HeardKind.SPEECH:
+            return None
+        understood = understand(heard, request.grammar.matcher, speaker=speaker)
+        best = understood.best
+        if best is None or understood.result is None or understood.result.ambiguous:
+            return None
+        return best.intent, repr(sorted(best.slots.items())), best.text or heard.text
 
     def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Samples:
         assert self.speech is not None
