@@ -264,7 +264,7 @@ class Session:
                        slots=dict(best.slots) if best else {},
                        confidence=round(understood.confidence, 3),
                        recognizer_confidence=round(heard.confidence, 3),
-                       rejected=heard.rejected)
+                       rejected=heard.rejected, free=getattr(heard.judgement, "free_text", None))
         if best is None or result is None:
             return self.not_a_command(prompt, heard, understood, speaker, call is not None)
         if asked_which(self, result, speaker):
