@@ -204,11 +204,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        speech = player_speech(getattr(args, "voices", "auto"))
-    except SynthesisError as exc:
-        print(f"The demo's players cannot speak: {exc}", file=sys.stderr)
-        return 2
     reg = registration(args.game)
     options: dict[str, Any] = {**reg.defaults(), **reg.demo_seats, "deal": "host",
                                "lang": "en", "seed": args.seed}
@@ -228,8 +223,15 @@ def run(args: argparse.Namespace) -> int:
                                                          getattr(args, "whisper_model", None))
         output = wiring.speech_output(config.output, captions=None,
                                       secrets=SecretFiles(out / "secrets"))
+        # the players speak with the narrator's own Piper engine when it has one (one model
+        # in memory, not two)
+        speech = player_speech(getattr(args, "voices", "auto"),
+                               shared=getattr(output.synth, "engine", None))
     except wiring.WiringError as exc:
         print(exc, file=sys.stderr)
+        return 2
+    except SynthesisError as exc:
+        print(f"The demo's players cannot speak: {exc}", file=sys.stderr)
         return 2
     print(described, file=sys.stderr)
     print(speech.description, file=sys.stderr)

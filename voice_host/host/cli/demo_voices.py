@@ -93,13 +93,17 @@ class PlayerSpeech:
         return to_int16(resample(audio, source_rate, SAMPLE_RATE))
 
 
-def player_speech(choice: str = "auto") -> PlayerSpeech:
+def player_speech(choice: str = "auto", *, shared: TtsEngine | None = None) -> PlayerSpeech:
     """The players' speech for ``--voices``: Piper when it loads (``auto``, ``piper``), else
-    espeak-ng. Raises :class:`SynthesisError` when the chosen engine cannot speak."""
+    espeak-ng. ``shared``: the narrator's engine, whose Piper voice is used rather than a
+    second copy. Raises :class:`SynthesisError` when the chosen engine cannot speak."""
     if choice in ("auto", "piper"):
         try:
             from voice_host.speech.piper_tts import PiperEngine
 
+            primary = getattr(shared, "primary", None)
+            if isinstance(primary, PiperEngine):
+                return PlayerSpeech(primary, natural=True)
             return PlayerSpeech(PiperEngine(), natural=True)
         except SynthesisError:
             if choice == "piper":
