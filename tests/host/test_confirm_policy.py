@@ -94,7 +94,7 @@ def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | Non
 
 
 @pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move",
-                                  "free_spells_it_otherwise"])
+                                  "free_spells_it_otherwise", "free_repeats_the_sentence"])
 def test_a_clue_is_said_plainly(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -106,7 +106,10 @@ def test_a_clue_is_said_plainly(case: str) -> None:
                                            free_logp=-0.6, similarity=0.6),
              # ... or reads like the sentence, though not the clue word ("marikit one")
              "free_spells_it_otherwise": _judged("the closed foot ball one",
-                                                 f"{word} one", similarity=0.8)}[case]
+                                                 f"{word} one", similarity=0.8),
+             # Whisper said the sentence, then began it again instead of ending the text
+             "free_repeats_the_sentence": _judged(f"{word} for two {word} for", f"{word} for two",
+                                                  looped=True, similarity=0.8)}[case]
     plain, best = _plain(heard, state)
     assert best is not None and best.slots.get("word") == word
     assert plain
@@ -114,7 +117,7 @@ def test_a_clue_is_said_plainly(case: str) -> None:
 
 @pytest.mark.parametrize("case", ["grammar_rejected", "free_unsure", "free_other_word",
                                   "grammar_unsure", "free_looped", "typed_guess",
-                                  "free_backs_nothing"])
+                                  "free_backs_nothing", "free_loops_on"])
 def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -130,6 +133,8 @@ def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
         "free_other_word": _judged("motion two", f"{word} two"),
         "grammar_unsure": _judged(f"{word} for work", f"{word} two", confidence=0.85),
         "free_looped": _judged("f o f o", f"{word} two", looped=True),
+        # a loop that writes something else after the sentence is lost all the same
+        "free_loops_on": _judged(f"{word} two motion motion", f"{word} two", looped=True),
         # the sentence was forced onto other words: Whisper wrote neither the clue word
         # nor anything like the sentence ("the closed foot ball one" -> "good for one")
         "free_backs_nothing": _judged("the closed foot ball one", f"{word} one",

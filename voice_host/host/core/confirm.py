@@ -16,7 +16,8 @@ A close alternative ("Did you mean X, or Y?") is asked by the session before any
 the words with ``PLAIN_MATCH`` confidence or more; through Whisper's grammar search, the
 grammar sentence passed the rejection test and means the move, and the free transcript
 either means the same move, confidently, or reads as no move at all while the grammar
-sentence is sure (``PLAIN_RECOGNIZER``), the free decode did not loop and still backs the
+sentence is sure (``PLAIN_RECOGNIZER``), the free decode is not lost (a loop that only
+begins the sentence again is no loss: :func:`lost`) and still backs the
 sentence (reads like it, or holds the move's words: :func:`_free_backs`); a free transcript
 that means another move ("marikit one" for "market one") is never plain. A recognizer with
 one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
@@ -111,7 +112,7 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
         # the free transcript is unsure or reads as no move ("house for work"): the grammar
         # sentence, as sure as a one-reading recognizer must be, the decoder not lost, and
         # what Whisper wrote freely backing it
-        return (judgement.confidence >= PLAIN_RECOGNIZER and not judgement.looped
+        return (judgement.confidence >= PLAIN_RECOGNIZER and not lost(judgement)
                 and _free_backs(judgement, match))
     return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
 
@@ -122,9 +123,9 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     the move the grammar sentence found, and reads like that sentence: "my big is the
     spider" for "my pick is the spider" (the words that make the move agree; only the
     carrier words were misheard). The grammar sentence must have passed the rejection test
-    and be read exactly (no tentative lead-in), the free decode must not have looped."""
+    and be read exactly (no tentative lead-in), the free decode must not be lost (:func:`lost`)."""
     j = heard.judgement
-    if (j is None or j.reading is None or j.looped or match.confidence < PLAIN_MATCH
+    if (j is None or j.reading is None or lost(j) or match.confidence < PLAIN_MATCH
             or j.reading.similarity < ECHO_SIMILARITY
             or _grammar_reading(j, understood, match) is None):
         return False
@@ -140,6 +141,23 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
     spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
     return all(any(_words(form) and _words(form) <= heard_words
                    for form in (item, *spoken.get(item, ()))) for item in wanted)
+
+
+def lost(judgement: Judgement) -> bool:
+    """Whether the free decode lost its way: it looped or hit its cap, unless what it wrote
+    is the grammar sentence and then that sentence begun again ("chocolate one chocolate",
+    "football for one football for": Whisper said it, then missed the end of the text)."""
+    if not judgement.looped:
+        return False
+    if judgement.reading is None:
+        return True
+    said, free = _word_list(judgement.reading.text), _word_list(judgement.free_text)
+    tail = free[len(said):]
+    return not (said and free[:len(said)] == said and tail and tail == said[:len(tail)])
+
+
+def _word_list(text: str) -> list[str]:
+    return plain_words(text).replace("'", " ").split()
 
 
 def _free_backs(judgement: Judgement, match: IntentMatch) -> bool:
