@@ -94,7 +94,8 @@ def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | Non
 
 
 @pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move",
-                                  "free_spells_it_otherwise", "free_repeats_the_sentence"])
+                                  "free_spells_it_otherwise", "free_repeats_the_sentence",
+                                  "free_repeat_cut"])
 def test_a_clue_is_said_plainly(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -109,7 +110,9 @@ def test_a_clue_is_said_plainly(case: str) -> None:
                                                  f"{word} one", similarity=0.8),
              # Whisper said the sentence, then began it again instead of ending the text
              "free_repeats_the_sentence": _judged(f"{word} for two {word} for", f"{word} for two",
-                                                  looped=True, similarity=0.8)}[case]
+                                                  looped=True, similarity=0.8),
+             "free_repeat_cut": _judged(f"{word} for two", f"{word} for two", looped=True,
+                                        free_logp=-0.5)}[case]
     plain, best = _plain(heard, state)
     assert best is not None and best.slots.get("word") == word
     assert plain

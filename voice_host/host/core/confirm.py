@@ -145,15 +145,16 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
 
 def lost(judgement: Judgement) -> bool:
     """Whether the free decode lost its way: it looped or hit its cap, unless what it wrote
-    is the grammar sentence and then that sentence begun again ("chocolate one chocolate",
-    "football for one football for": Whisper said it, then missed the end of the text)."""
+    is the grammar sentence, then at most that sentence begun again ("chocolate one
+    chocolate", "football for one football for", or the repeat already cut from the
+    transcript: Whisper said it, then missed the end of the text)."""
     if not judgement.looped:
         return False
     if judgement.reading is None:
         return True
     said, free = _word_list(judgement.reading.text), _word_list(judgement.free_text)
     tail = free[len(said):]
-    return not (said and free[:len(said)] == said and tail and tail == said[:len(tail)])
+    return not (said and free[:len(said)] == said and tail == said[:len(tail)])
 
 
 def _word_list(text: str) -> list[str]:
