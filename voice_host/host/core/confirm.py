@@ -158,6 +158,7 @@ def lost(judgement: Judgement) -> bool:
 
 
 def _word_list(text: str) -> list[str]:
+    """The words of ``text`` in order, lower-case, elisions apart."""
     return plain_words(text).replace("'", " ").split()
 
 
@@ -191,7 +192,7 @@ def _grammar_reading(judgement: Judgement, understood: Understood | None,
 
 def _words(text: str) -> set[str]:
     """The words of ``text``, lower-case, elisions apart ("l'araignée": l, araignée)."""
-    return set(plain_words(text).replace("'", " ").split())
+    return set(_word_list(text))
 
 
 def _same(a: IntentMatch, b: IntentMatch) -> bool:
