@@ -63,7 +63,8 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
     log = EventLog(log_path)
     session = Session(
         adapter=adapter, state=state if state is not None else new_game(game, game_opts),
-        rng=rng or random.Random(game_opts["seed"]), output=TextOutput(out),
+        rng=rng or random.Random(game_opts["seed"]),
+        output=TextOutput(out, lang=game_opts.get("lang", "en")),
         listener=ScriptListener(script), log=log, game_options=game_opts,
         saved=SessionRecord(undo=list(undo or [])),
         options=SessionOptions(confirm=confirm, save_path=save))

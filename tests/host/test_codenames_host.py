@@ -85,7 +85,7 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     assert over["winner"] == ["red"] and over["scores"] == {"red": 9, "blue": 0}
     assert over["reason"] == "all_agents_found"
     assert "The red team has found all its agents. Red wins!" in run.text
-    assert "(game_over)" in run.text and run.text.count("(hit)") == 9
+    assert "(game over)" in run.text and run.text.count("(hit)") == 9
     # the key went to the two spymasters only, never to the table
     assert set(run.secrets) == {"Hannah", "Sophie"}
     assert all(w in " ".join(run.secrets["Sophie"]) for w in key_of(state)[Colour.BLUE])

@@ -170,3 +170,29 @@ def test_every_entry_is_still_something_the_program_writes() -> None:
                     re.sub(r"\{\w+\}", "%s", piece) not in source:
                 stale.append(piece)
     assert not stale
+
+
+def test_captions_are_labelled_in_the_games_language() -> None:
+    """A French game's captions say HÔTE and name each sound cue in French; an English
+    game's French radio call is still captioned in English (only its voice is French)."""
+    import io
+
+    from voice_host.host.core.values import Style
+
+    french, english = io.StringIO(), io.StringIO()
+    TextOutput(french, lang="fr").emit([Line("Touché.", lang="fr", cue="hit")])
+    TextOutput(french, lang="fr").tick(3)
+    TextOutput(english, lang="en").emit([
+        Line("Ici Londres !", lang="fr", cue="v_motif", style=Style.RADIO)])
+    assert french.getvalue() == "HÔTE : (touché) Touché.\nHÔTE : (tic) 3\n"
+    assert english.getvalue() == "HOST: (V motif) [radio] Ici Londres !\n"
+
+
+def test_every_cue_has_a_caption_in_each_language() -> None:
+    from voice_host.host.core.narration import LANGS
+
+    cues = sorted(p.stem for p in (PACKAGE / "audio").glob("*.wav"))
+    assert cues, "no cue files found"
+    for lang in LANGS:
+        named = messages._load(lang, "common").get("captions", {})
+        assert [c for c in cues if c not in named] == [], lang

@@ -25,6 +25,7 @@ from voice_host.host.adapters.ici_londres import (
     refusal_words,
 )
 from voice_host.host.core.adapter import PromptKind
+from voice_host.host.core.messages import caption
 from voice_host.host.core.narration import Narrator, catalogue
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.registry import registration
@@ -127,7 +128,8 @@ def play(tmp_path: Path, opts: dict[str, Any], script: Iterable[str | Heard | No
     log_path = tmp_path / f"{name}.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=adapter, state=state or new_game(opts),
-                      rng=rng or random.Random(opts["seed"]), output=TextOutput(out),
+                      rng=rng or random.Random(opts["seed"]),
+                      output=TextOutput(out, lang=opts.get("lang", "en")),
                       listener=listener, log=log, game_options=opts,
                       options=SessionOptions(confirm=confirm,
                                              save_path=tmp_path / f"{name}.json"),
@@ -182,7 +184,7 @@ def test_broadcast_order_radio_lines_and_record_prompt(tmp_path: Path) -> None:
     run = play(tmp_path, opts, ["Pâques donnera la solution"])
     lines = run.text.splitlines()
     order = [i for i, line in enumerate(lines) if any(k in line for k in (
-        "(tuning)", "(v_motif) [radio] Ici Londres ! Les Français parlent aux Français.",
+        "(tuning)", "(V motif) [radio] Ici Londres ! Les Français parlent aux Français.",
         "your coded sentence", "[radio] Je répète.", "[radio] Pâques donnera la solution"))]
     assert len(order) == 5 and order == sorted(order), run.text
     assert "draw two message cards" in run.text  # table mode: physical cards
@@ -780,7 +782,7 @@ def test_a_french_game_refuses_every_move_in_french(
     refused = [e for e in run.log if e["event"] == "refused"]
     assert [(e["code"], e["params"]) for e in refused] == [(code, params)]
     said = _said_in_french(code, **params)
-    assert f"HOST: {said}" in run.text.splitlines()
+    assert f"{caption('fr')}{said}" in run.text.splitlines()
     assert said != refused[0]["reason"]  # the engine's English, kept for the log only
     assert refused[0]["reason"] not in run.text
     assert not [piece for piece in _english_fragments() if piece in run.text]
@@ -830,7 +832,7 @@ def test_an_answer_only_the_speaker_gives_and_a_pick_before_the_sentence(
     run = play(tmp_path, options(players=PLAYERS3, deal="table", lang=lang),
                ["Une phrase", "le cœur" if lang == "fr" else "heart", "Ben: touché"
                 if lang == "fr" else "Ben: hit"])
-    assert f"HOST: {said}" in run.text.splitlines()
+    assert f"{caption(lang)}{said}" in run.text.splitlines()
     opts = options(deal="table", lang=lang)
     state = new_game(opts)
     state.apply(Draw(None))

@@ -89,7 +89,8 @@ class French:
             adapter=adapter,
             state=state if state is not None else ResistanceState.new(
                 PLAYERS, deal=Deal(game_opts["deal"])),
-            rng=random.Random(game_opts["seed"]), output=TextOutput(self.out),
+            rng=random.Random(game_opts["seed"]),
+            output=TextOutput(self.out, lang=game_opts.get("lang", "en")),
             listener=ScriptListener(script), log=self.log, game_options=game_opts,
             options=SessionOptions(confirm="never"))
         self.session.run(fresh=state is None)

@@ -19,6 +19,7 @@ import pytest
 
 from voice_host.cli import main
 from voice_host.host.cli import resume
+from voice_host.host.core.messages import caption
 from voice_host.host.core.store import SAVE_VERSION, SavedGame, load_game
 
 SAVES = Path(__file__).parent / "saves"
@@ -83,7 +84,7 @@ def test_the_printed_resume_command_plays_as_the_game_was_played(
     captured = capsys.readouterr()
     assert code == 0, captured.err
     welcome = "Welcome back." if lang == "en" else "Re-bonjour."
-    assert f"HOST: {welcome}" in captured.out
+    assert f"{caption(lang)}{welcome}" in captured.out
     assert "microphone" not in captured.err and "micro" not in captured.err
     # every line on the screen is in the game's language
     if lang == "fr":

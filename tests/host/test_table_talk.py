@@ -18,6 +18,7 @@ import pytest
 
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.attention import KEYBOARD, addressed
+from voice_host.host.core.messages import caption
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, DISCUSSION_CAP, DISCUSSION_FIRST
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog
@@ -96,7 +97,8 @@ def play(tmp_path: Path, items: Iterable[str | Heard | None], *, game: str = "re
     log_path = tmp_path / f"log-{len(list(tmp_path.glob('log-*.jsonl')))}.jsonl"
     log = EventLog(log_path)
     session = Session(adapter=make_adapter(game, opts), state=new_game(game, opts),
-                      rng=random.Random(opts["seed"]), output=TextOutput(out), listener=table,
+                      rng=random.Random(opts["seed"]),
+                      output=TextOutput(out, lang=opts.get("lang", "en")), listener=table,
                       log=log, game_options=opts, clock=table.clock,
                       options=SessionOptions(confirm=confirm, silence_timeout=TIMEOUT,
                                              pause_after=pause_after))
@@ -106,7 +108,8 @@ def play(tmp_path: Path, items: Iterable[str | Heard | None], *, game: str = "re
     run = Played(stop, session, out.getvalue(), events)
     if items:
         quiet = play(tmp_path, [], game=game, opts=opts)
-        run.opening = quiet.text.rsplit("HOST:", 1)[0]  # less the "input ended" line
+        # less the "input ended" line
+        run.opening = quiet.text.rsplit(caption(opts.get("lang", "en")), 1)[0]
     return run
 
 
@@ -129,7 +132,8 @@ def test_table_talk_gets_no_answer_and_is_logged(tmp_path: Path, lang: str) -> N
     run = play(tmp_path, CHATTER[lang], opts=resistance(lang))
     assert run.stop is Stop.INPUT_ENDED
     assert not helped(run.text, lang)
-    assert run.after_opening().count("HOST:") == 1  # only the "input ended" line
+    assert run.after_opening().count(caption(lang)) == 1  # only the "input ended" line
+    assert "HOST" not in run.text or lang == "en"  # a French game's captions are French
     ignored = run.events("ignored")
     assert [e["transcript"] for e in ignored] == [parse_script_line(c)[1] for c in CHATTER[lang]]
     assert {e["why"] for e in ignored} == {"no_match"}

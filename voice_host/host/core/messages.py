@@ -82,6 +82,17 @@ def _translate(message: str, table: tuple[Template, ...]) -> str:
     return message
 
 
+def caption(lang: str, cue: str = "") -> str:
+    """What the captions (``--output text``) print before one of the host's lines in
+    ``lang`` (``caption(lang)``: "HOST: ", "HÔTE : "), or the name shown for the sound cue
+    ``cue`` (its file name where the language has none): the ``[captions]`` table of the
+    language's common narration."""
+    words = _load(lang, "common").get("captions", {})
+    if cue:
+        return str(words.get(cue, cue))
+    return str(words.get("host", "HOST: "))
+
+
 def error_line(narrator: Narrator, heard: Heard) -> Line:
     """What the host says of an input error (a WAV that cannot be read, a microphone that
     stopped): its narration key when it has one, else its sentence, in the game's language."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from voice_host.host.core.attention import KEYBOARD
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import caption, in_language
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
 from voice_host.intent.normalize import tokenize
 
@@ -23,11 +23,15 @@ class TextOutput:
     """Prints every line (``--output text``); private lines go to files only, never here."""
 
     def __init__(self, stream: TextIO | None = None,
-                 private_sink: Callable[[Line], object] | None = None) -> None:
+                 private_sink: Callable[[Line], object] | None = None, lang: str = "en"
+                 ) -> None:
         self.stream = stream or sys.stdout
         self.private_sink = private_sink
         self.rate = 0
         self.volume = 1.0
+        self.lang = lang
+        """The game's language: the captions' labels are in it (a line in another language,
+        the French radio call of an English game, is only spoken in that language's voice)."""
 
     def emit(self, lines: Sequence[Line]) -> None:
         for line in lines:
@@ -36,10 +40,11 @@ class TextOutput:
                     self.private_sink(line)
                 continue
             prefix = "[radio] " if line.style is Style.RADIO else ""
-            cue = f"({line.cue}) " if line.cue else ""
+            cue = f"({caption(self.lang, line.cue)}) " if line.cue else ""
             played = " " + in_language("[recording played back]", line.lang) \
                 if line.recording is not None else ""
-            print(f"HOST: {cue}{prefix}{line.text}{played}", file=self.stream, flush=True)
+            print(f"{caption(self.lang)}{cue}{prefix}{line.text}{played}", file=self.stream,
+                  flush=True)
 
     def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:
         self.rate += rate
@@ -47,7 +52,8 @@ class TextOutput:
         return "rate" if rate else "volume"
 
     def tick(self, remaining: int) -> None:
-        print(f"HOST: (tick) {remaining}", file=self.stream, flush=True)
+        print(f"{caption(self.lang)}({caption(self.lang, 'tick')}) {remaining}",
+              file=self.stream, flush=True)
 
     def close(self) -> None:
         pass

@@ -108,7 +108,7 @@ def build_io(config: SessionConfig) -> HostIO:
         banner.append(described)
 
     output: Output
-    captions = TextOutput(private_sink=secrets)
+    captions = TextOutput(private_sink=secrets, lang=config.lang)
     if spec == "text":
         output = captions
     elif spec == "speaker" and not _has_speaker():
