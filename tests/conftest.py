@@ -25,6 +25,15 @@ def _overlay(target: Path, *sources: Path) -> None:
                 (target / lang.name / f.name).symlink_to(f.resolve())
 
 
+@pytest.fixture(autouse=True)
+def english_system_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts on a system whose language is English (C.UTF-8), whatever the
+    machine's: where no save or option names a language, ``resume`` speaks the system's."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
 @pytest.fixture
 def toy_registered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     grammars, lang = tmp_path / "grammars", tmp_path / "lang"

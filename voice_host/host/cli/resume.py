@@ -5,6 +5,7 @@ command line says otherwise."""
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shlex
 import sys
@@ -107,12 +108,49 @@ def _screen(lang: str | None) -> Narrator:
     return Narrator("common", lang if lang in LANGS else "en")
 
 
+def likely_language(given: str | None, latest: Latest | None = None) -> str:
+    """The language to speak in before a save says which: ``--lang`` when given, else the
+    language of the game about to be resumed, else that of the most recent save that can be
+    read (a finished game too), else the system's (``LANGUAGE``, ``LC_ALL``,
+    ``LC_MESSAGES``, ``LANG``, as gettext reads them), else English."""
+    if given in LANGS:
+        return str(given)
+    if latest is not None and latest.saved is not None:
+        found = latest.saved.options.get("lang")
+        if found in LANGS:
+            return str(found)
+    for path in saved_games():
+        try:
+            found = load_game(path).options.get("lang")
+        except SaveError:
+            continue
+        if found in LANGS:
+            return str(found)
+    return system_language()
+
+
+def system_language() -> str:
+    """The first of the system's message languages this program speaks, else English."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if not value:
+            continue
+        for part in value.split(":"):  # LANGUAGE may list several: "fr_CA:fr:en"
+            code = part.split("_")[0].split(".")[0].lower()
+            if code in LANGS:
+                return code
+            if code in ("c", "posix"):
+                return "en"
+        if name != "LANGUAGE":
+            break  # the first locale variable set decides, as it does for every program
+    return "en"
+
+
 def run(args: argparse.Namespace) -> int:
     path = args.file
     if path is None:
         latest = latest_unfinished()
-        lang = args.lang or (latest.saved.options.get("lang") if latest.saved else None)
-        screen = _screen(lang)
+        screen = _screen(likely_language(args.lang, latest))
         if latest.damaged:
             # never resume an older game in silence: say what is damaged, which game would
             # be resumed, and the command that resumes it
@@ -133,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved, state, rng = open_saved(path)
     except SaveError as exc:
-        print(in_language(str(exc), _screen(args.lang).lang), file=sys.stderr)
+        print(in_language(str(exc), likely_language(args.lang)), file=sys.stderr)
         return 2
     screen = _screen(args.lang or saved.options.get("lang"))
     if state.is_terminal():
