@@ -50,10 +50,10 @@ CHATTER_IN_A_ROW = 2
 class ScriptedPlayers:
     """A Listener whose 'microphone' is synthesized players answering the host's prompts."""
 
-    def __init__(self, *, ears: PhaseEars, voices: dict[str, PlayerVoice],
-                 folder: Path, transcript: TextIO, rng: random.Random,
-                 chatter: tuple[CountingOutput, random.Random] | None = None,
-                 speech: PlayerSpeech | None = None) -> None:
+    def __init__(self, *, ears: PhaseEars, speech: PlayerSpeech,
+                 voices: dict[str, PlayerVoice], folder: Path, transcript: TextIO,
+                 rng: random.Random,
+                 chatter: tuple[CountingOutput, random.Random] | None = None) -> None:
         self.ears = ears
         self.speech = speech
         """How the players' words become audio (the speech layer's engines)."""
@@ -159,7 +159,6 @@ class ScriptedPlayers:
         return best.intent, repr(sorted(best.slots.items())), best.text or heard.text
 
     def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Samples:
-        assert self.speech is not None
         samples = self.speech.render(text, voice)
         write_wav(path, samples)
         return samples
@@ -240,11 +239,11 @@ def run(args: argparse.Namespace) -> int:
     output.captions = TextOutput(stream=stream, private_sink=output.secret_sink)
     voices = speech.voices(state.players)
     counted = CountingOutput(output)
-    players = ScriptedPlayers(ears=PhaseEars(recognizer), voices=voices,
+    players = ScriptedPlayers(ears=PhaseEars(recognizer), speech=speech, voices=voices,
                               folder=out / "players", transcript=stream,
                               rng=random.Random(args.seed + 1),
                               chatter=(counted, random.Random(args.seed + 2))
-                              if getattr(args, "chatter", True) else None, speech=speech)
+                              if getattr(args, "chatter", True) else None)
     io = wiring.HostIO(output=counted, listener=players, secret_sink=output.secret_sink)
     session = wiring.wire_session(config, state, io, rng=random.Random(args.seed))
     players.session = session
