@@ -64,13 +64,15 @@ def claim(client: httpx.Client, channel: CompanionChannel, seat: str,
                                            "move_code": move_code})
 
 
-_SEATED: dict[int, dict[str, str]] = {}
+_SEATED: dict[int, tuple[CompanionChannel, dict[str, str]]] = {}
+"""Each seated channel's tokens, by id; the channel is kept beside them, so that a channel
+made later never finds the tokens of a collected one that had the same id."""
 
 
 def seated(client: httpx.Client, channel: CompanionChannel) -> dict[str, str]:
     """Every player claims their seat and taps "That's me"; the host locks the seats (as the
     session does before dealing). Returns each seat's token."""
-    if id(channel) not in _SEATED:
+    if id(channel) not in _SEATED or _SEATED[id(channel)][0] is not channel:
         tokens = {}
         for seat in channel.players:
             response = claim(client, channel, seat)
@@ -81,8 +83,8 @@ def seated(client: httpx.Client, channel: CompanionChannel) -> dict[str, str]:
                                headers={"X-Seat-Token": token}).status_code == 200
         assert channel.seats.all_confirmed()
         channel.lock_seats()
-        _SEATED[id(channel)] = tokens
-    return _SEATED[id(channel)]
+        _SEATED[id(channel)] = (channel, tokens)
+    return _SEATED[id(channel)][1]
 
 
 def token_of(client: httpx.Client, channel: CompanionChannel, seat: str) -> str:
