@@ -6,11 +6,14 @@ the speech extras); a command whose optional pieces are missing says what to ins
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
+
+from voice_host.host.core.langs import LANGS
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -26,10 +29,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class GameParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are said in the game's language (``lang``,
-    known from ``--lang`` before the words are parsed); its subparsers are of its class."""
+    """An argument parser whose usage errors are said in the game's language ``lang``
+    (known from ``--lang`` before the words are parsed). Its subparsers speak it too."""
 
-    lang = "en"
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        self.lang = lang
+        super().__init__(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("parser_class", functools.partial(type(self), lang=self.lang))
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         if self.lang == "en":
@@ -50,15 +59,16 @@ def game_language(words: Sequence[str]) -> str:
             lang = words[i + 1]
         elif word.startswith("--lang="):
             lang = word.partition("=")[2]
-    return lang if lang in ("en", "fr") else "en"
+    return lang if lang in LANGS else "en"
 
 
 def build_parser(command: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported (the others
     are listed, for ``--help``, but not loaded). Usage errors are said in ``lang``."""
-    parser = type("GameParser", (GameParser,), {"lang": lang})(
+    parser = GameParser(
         prog="voice-host",
         description="An offline, voice-driven host for Ici Londres, Resistance and Codenames.",
+        lang=lang,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
