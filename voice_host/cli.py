@@ -6,11 +6,14 @@ the speech extras); a command whose optional pieces are missing says what to ins
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Iterable, Sequence
+from typing import Any, NoReturn
+
+from voice_host.host.core.langs import LANGS
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -26,20 +29,64 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 class GameParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are said in the game's language (``lang``,
-    known from ``--lang`` before the words are parsed); its subparsers are of its class."""
+    """An argument parser that speaks the game's language ``lang`` (known from ``--lang``
+    before the words are parsed): its help and its usage errors. Its subparsers speak it
+    too."""
 
-    lang = "en"
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        self.lang = lang
+        if lang != "en":
+            kwargs.setdefault("formatter_class", functools.partial(TranslatedHelp, lang=lang))
+        super().__init__(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        kwargs.setdefault("parser_class", functools.partial(type(self), lang=self.lang))
+        return super().add_subparsers(**kwargs)
 
     def error(self, message: str) -> NoReturn:
         if self.lang == "en":
             super().error(message)
         from voice_host.host.core.messages import in_language
 
-        usage = self.format_usage()
-        if usage.startswith("usage: "):
-            usage = in_language("usage: ", self.lang) + usage[len("usage: "):]
-        self.exit(2, usage + in_language(f"{self.prog}: error: {message}", self.lang) + "\n")
+        self.exit(2, self.format_usage() +
+                  in_language(f"{self.prog}: error: {message}", self.lang) + "\n")
+
+
+class TranslatedHelp(argparse.HelpFormatter):
+    """argparse's help in ``lang``: each text (description, section title, help of an
+    option, epilog, argparse's own words) goes through the catalogue before it is wrapped
+    (``host/lang/<lang>/messages.toml``); flags, metavars and choices stay as they are typed."""
+
+    def __init__(self, prog: str, *, lang: str, **kwargs: Any) -> None:
+        super().__init__(prog, **kwargs)
+        from voice_host.host.core.messages import COLON_SPACE, in_language, typeset
+
+        self._said = functools.partial(in_language, lang=lang)
+        self._typeset = functools.partial(typeset, lang=lang)
+        self._colon_space = COLON_SPACE.get(lang, "")
+
+    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
+                  groups: Iterable[argparse._MutuallyExclusiveGroup],
+                  prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups,
+                          self._said("usage: ") if prefix is None else prefix)
+
+    def start_section(self, heading: str | None) -> None:
+        # argparse writes the colon after the title
+        super().start_section(self._said(heading) + self._colon_space if heading else heading)
+
+    def add_text(self, text: str | None) -> None:
+        if text and text is not argparse.SUPPRESS:
+            text = self._typeset(self._said(text))
+        super().add_text(text)
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        # before "%(default)s" is filled in, and before the lines are wrapped
+        text = super()._get_help_string(action)
+        return self._typeset(self._said(text)) if text else text
+
+
+HELP = frozenset({"-h", "--help"})
 
 
 def game_language(words: Sequence[str]) -> str:
@@ -50,15 +97,31 @@ def game_language(words: Sequence[str]) -> str:
             lang = words[i + 1]
         elif word.startswith("--lang="):
             lang = word.partition("=")[2]
-    return lang if lang in ("en", "fr") else "en"
+    return lang if lang in LANGS else "en"
+
+
+def without_lang(words: Sequence[str]) -> list[str]:
+    """``words`` without their ``--lang``: in a request for help, it only chooses the help's
+    language, and so may be given to any command (``voice-host --lang fr --help``)."""
+    kept: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--lang":
+            skip = True
+        elif not word.startswith("--lang="):
+            kept.append(word)
+    return kept
 
 
 def build_parser(command: str | None = None, lang: str = "en") -> argparse.ArgumentParser:
     """The parser; with ``command``, only that command's module is imported (the others
-    are listed, for ``--help``, but not loaded). Usage errors are said in ``lang``."""
-    parser = type("GameParser", (GameParser,), {"lang": lang})(
+    are listed, for ``--help``, but not loaded). Its help and usage errors are in ``lang``."""
+    parser = GameParser(
         prog="voice-host",
         description="An offline, voice-driven host for Ici Londres, Resistance and Codenames.",
+        lang=lang,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
@@ -77,8 +140,10 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    command = next((w for w in words if not w.startswith("-")), None)
     lang = game_language(words)
+    if HELP.intersection(words):  # --lang only chose the language of the help
+        words = without_lang(words)
+    command = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else "", lang)
     args, unknown = parser.parse_known_args(words)
     if unknown and not getattr(args, "_takes_any_options", False):

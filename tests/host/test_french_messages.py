@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from voice_host.cli import main
+from voice_host.cli import GameParser, game_language, main
 from voice_host.host.core import messages
 from voice_host.host.core.messages import in_language, templates
+from voice_host.host.core.narration import LANGS
 from voice_host.host.core.values import Line
 from voice_host.host.io import wiring
 from voice_host.host.io.terminal import TextOutput
@@ -143,6 +144,25 @@ def test_parts_of_a_message_are_translated_too() -> None:
         "--mode doit être fragments, competing ou countdown, pas x."
     assert in_language("Something nobody translated.", "fr") == "Something nobody translated."
     assert in_language("Every player needs a name.", "en") == "Every player needs a name."
+
+
+def test_subparsers_speak_the_language_of_their_parser(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    parser = GameParser(prog="x", lang="fr")
+    sub = parser.add_subparsers().add_parser("y")
+    assert isinstance(sub, GameParser) and sub.lang == "fr"
+    assert GameParser(prog="x").lang == "en"
+    with pytest.raises(SystemExit):
+        sub.parse_args(["--bogus"])
+    assert "erreur : arguments inconnus : --bogus" in capsys.readouterr().err
+
+
+def test_the_language_of_the_words_is_one_the_host_speaks() -> None:
+    for lang in LANGS:
+        assert game_language(["play", "resistance", "--lang", lang]) == lang
+        assert game_language([f"--lang={lang}"]) == lang
+    assert game_language(["--lang", "de"]) == "en"
+    assert game_language(["--lang"]) == "en"
 
 
 def _sources() -> str:

@@ -18,7 +18,7 @@ from voice_host.host.companion.wiring import add_arguments as companion_argument
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.messages import in_language
-from voice_host.host.core.narration import Narrator
+from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.options import add_arguments as game_options_arguments
 from voice_host.host.core.options import cli_values
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, PAUSE_AFTER_RANGE
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
-    parser.add_argument("--lang", choices=["en", "fr"], default="en",
+    parser.add_argument("--lang", choices=LANGS, default="en",
                         help="language of narration and commands (default en)")
     parser.add_argument("--input", choices=["mic", "text"], default="mic",
                         help="microphone (default) or typed lines")

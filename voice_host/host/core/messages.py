@@ -93,6 +93,20 @@ def caption(lang: str, cue: str = "") -> str:
     return str(words.get("host", "HOST: "))
 
 
+_SPACE_BEFORE = re.compile(r" ([:;!?»])")
+COLON_SPACE = {"fr": " "}
+"""What each language writes before a colon (French typography: a space), where the colon is
+added by code (argparse's section titles)."""
+
+
+def typeset(text: str, lang: str) -> str:
+    """``text`` with the spaces of the language's typography that must not break when it is
+    wrapped made no-break spaces (in French, before ":", ";", "!", "?", "»" and after "«")."""
+    if lang != "fr":
+        return text
+    return _SPACE_BEFORE.sub("\u00a0\\1", text).replace("« ", "«\u00a0")
+
+
 def error_line(narrator: Narrator, heard: Heard) -> Line:
     """What the host says of an input error (a WAV that cannot be read, a microphone that
     stopped): its narration key when it has one, else its sentence, in the game's language."""

@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games.base import join_names
+from voice_host.host.core.langs import LANGS
 from voice_host.host.core.values import Line, Style
 from voice_host.speech.pronunciation import Pronunciation
-
-LANGS = ("en", "fr")
 
 
 def capitalized(text: str) -> str:

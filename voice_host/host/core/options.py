@@ -175,6 +175,7 @@ def _names(flag: str, value: Any) -> tuple[str, ...]:
 
 
 def _help(f: dataclasses.Field[Any], spec: Spec) -> str:
+    # a French --help finds these forms in host/lang/fr/messages.toml ("{help}; {low} to ...")
     text = spec.help
     if spec.low is not None and spec.high is not None:
         text += f"; {_number_words(spec.low)} to {_number_words(spec.high)}"
