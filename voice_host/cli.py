@@ -144,6 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if HELP.intersection(words):  # --lang only chose the language of the help
         words = without_lang(words)
     command = next((w for w in words if not w.startswith("-")), None)
+    if command == "resume" and lang == "en" and words == without_lang(words):
+        # no --lang: before the save is read, its usage errors are said in the language the
+        # table most likely speaks (that of the latest save, else the system's)
+        from voice_host.host.cli.resume import likely_language
+
+        lang = likely_language(None)
     parser = build_parser(command if command in COMMANDS else "", lang)
     args, unknown = parser.parse_known_args(words)
     if unknown and not getattr(args, "_takes_any_options", False):

@@ -74,3 +74,14 @@ def test_after_a_finished_french_game_resume_answers_in_french(
     assert main(["resume", "--lang", "en"]) == 2  # what the command line says wins over all
     assert "There is no unfinished saved game to resume." in capsys.readouterr().err
     assert (data / "done.json").read_bytes() == before
+
+
+def test_a_bad_resume_command_line_is_refused_in_the_latest_games_language(
+        tmp_path: Path, data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _finished_french_game(tmp_path, data / "done.json")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stopped:
+        main(["resume", "--silence-timeout", "soon"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "erreur" in err and "error" not in err
