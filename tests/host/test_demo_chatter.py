@@ -21,6 +21,7 @@ from voice_host.host.cli.chatter import (
     chatter_line,
 )
 from voice_host.host.cli.demo import PlayerVoice, ScriptedPlayers
+from voice_host.host.cli.demo_voices import PlayerSpeech
 from voice_host.host.core.registry import new_game, registration
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog
@@ -35,11 +36,21 @@ class WordsAsHeard:
         return Heard(HeardKind.SPEECH, text=str(samples), spoken=True, source=source)
 
 
+class WordsAsSpoken(PlayerSpeech):
+    """The demo players' speech, their 'audio' being their words."""
+
+    def __init__(self) -> None:  # no engine: nothing is synthesized
+        self.natural = False
+
+    def render(self, text: str, voice: PlayerVoice) -> Any:
+        return text
+
+
 class TextPlayers(ScriptedPlayers):
-    """The demo's players, their 'voices' being their words."""
+    """The demo's players, their 'voices' being their words (no WAV is written)."""
 
     def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Any:
-        return text
+        return self.speech.render(text, voice)
 
 
 def demo_game(tmp_path: Path, game: str, seed: int, *, chatter: bool) -> tuple[
@@ -50,8 +61,9 @@ def demo_game(tmp_path: Path, game: str, seed: int, *, chatter: bool) -> tuple[
     state = new_game(game, options)
     out = io.StringIO()
     counted = CountingOutput(TextOutput(out, private_sink=lambda line: None))
-    players = TextPlayers(ears=WordsAsHeard(), voices={p: PlayerVoice("en", 160, 50)  # type: ignore[arg-type]
-                                                      for p in state.players},
+    voices = {p: PlayerVoice("en", 160, 50) for p in state.players}
+    players = TextPlayers(ears=WordsAsHeard(), speech=WordsAsSpoken(),  # type: ignore[arg-type]
+                          voices=voices,
                           folder=tmp_path, transcript=out, rng=random.Random(seed + 1),
                           chatter=(counted, random.Random(seed + 2)) if chatter else None)
     from voice_host.host.adapters import make_adapter
