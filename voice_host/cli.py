@@ -158,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     if getattr(args, "_unavailable", None):
-        print(_said(args._unavailable, lang), file=sys.stderr)
+        print(args._unavailable, file=sys.stderr)
         return 2
     try:
         result: int = args._run(args)
