@@ -220,7 +220,8 @@ def reading(text: str, margin: float, steps: int, similarity: float = 1.0) -> Gr
 ])
 def test_short_words_need_a_better_margin_than_sentences(margin: float, steps: int,
                                                          expected: Rejection) -> None:
-    assert rejection(reading("x", margin, steps), TUNING) is expected
+    # a transcript only somewhat like the reading: the margin decides
+    assert rejection(reading("x", margin, steps, similarity=0.6), TUNING) is expected
 
 
 def test_a_middling_margin_must_read_like_the_transcript() -> None:
@@ -344,11 +345,12 @@ def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:
 UNDO = "#JSGF V1.0;\ngrammar answer;\npublic <s> = undo please | yes | no;\n"
 
 
-@pytest.mark.parametrize(("undo", "accepted"), [(-2.8, True), (-4.5, False)])
+@pytest.mark.parametrize(("undo", "accepted"), [(-3.3, True), (-4.5, False)])
 def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_margin(
         undo: float, accepted: bool) -> None:
     # the decoder cut "undo please" as "and do please": the grammar reading costs it a
-    # middling margin, and its letters are nearly the transcript's
+    # middling margin (-1.1 a step: beyond what reading alike earns), and its letters are
+    # nearly the transcript's
     table = say(("and", 0.0), ("do", 0.0), ("please", 0.0), ("<end>", 0.0))
     table[()][IDS["undo"]] = undo
     table[ids("undo")] = {IDS["please"]: 0.0}
@@ -360,6 +362,34 @@ def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_ma
         assert judged.confidence == 0.6  # the lowest: the host confirms it first
     # the plain search alone does not take it
     assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted
+
+
+@pytest.mark.parametrize(("margin", "similarity", "expected"), [
+    (-0.9, 0.85, Rejection.NONE),        # "we'll pick the boat" for "we'll pick the mode"
+    (-1.1, 0.85, Rejection.LOW_MARGIN),  # too forced, however alike
+    (-0.9, 0.75, Rejection.LOW_MARGIN),  # "bell" for "well" is not alike enough
+    (-0.8, 1.0, Rejection.NONE),         # a single word written exactly ("pardon")
+])
+def test_a_reading_like_the_transcript_is_taken_down_to_the_close_margin(
+        margin: float, similarity: float, expected: Rejection) -> None:
+    steps = 3 if similarity == 1.0 else 6
+    assert rejection(reading("x", margin, steps, similarity), TUNING) is expected
+
+
+def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:
+    # talk in noise ("yes the new types of high speed ones", written unsurely) forced onto
+    # "yes it is" at a margin good enough for a short answer
+    forced = reading("yes it is", -0.19, 6, similarity=0.36)
+    assert rejection(forced, TUNING) is Rejection.NONE
+    assert rejection(forced, TUNING, free_longer=True) is Rejection.UNLIKE_TRANSCRIPT
+    sure = reading("yes it is", -0.1, 6, similarity=0.36)
+    assert rejection(sure, TUNING, free_longer=True) is Rejection.NONE
+    unsure = Judgement("yes the new types of high speed ones", -1.9, False, forced, True,
+                       Rejection.NONE, 0.9)
+    assert unsure.rejection_of(forced, TUNING) is Rejection.UNLIKE_TRANSCRIPT
+    # one word more is no talk: the margin alone decides
+    near = Judgement("yes it is so", -1.9, False, forced, True, Rejection.NONE, 0.9)
+    assert near.rejection_of(forced, TUNING) is Rejection.NONE
 
 
 def test_a_reading_unlike_a_confident_transcript_is_rejected_even_at_a_sure_margin() -> None:
