@@ -30,10 +30,12 @@ from voice_host.speech.decision import (
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
 
 WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
-         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please"]
+         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please", ",",
+         " VOTE"]
 TEXTS = dict(enumerate(WORDS))
 EOT = len(WORDS)
-IDS = {text.strip().lower() if text.strip() != "Yes" else "Yes": i for i, text in TEXTS.items()}
+IDS = {text.strip().lower() if text.strip() not in ("Yes", "VOTE") else text.strip(): i
+       for i, text in TEXTS.items()}
 VOTE = "#JSGF V1.0;\ngrammar vote;\npublic <s> = i vote (yes | no) | yes | no | pass;\n"
 BOOK = "#JSGF V1.0;\ngrammar guess;\npublic <s> = book | bell;\n"
 
@@ -180,6 +182,30 @@ def test_a_far_rival_is_no_alternative() -> None:
     table[ids("i", "vote")][IDS["no"]] = 2.0
     table[ids("i", "vote", "no")] = {EOT: 5}
     assert run(table, tuning=SearchTuning(sure_margin=0.01)).alternatives == ()
+
+
+def test_rivals_that_change_no_word_do_not_crowd_out_the_grammar_sentence() -> None:
+    # the decoder writes "I vote approve"; a comma or a capital after its in-grammar words
+    # is nearly as likely as its own token but changes no word of any reading, while
+    # "i vote yes" costs 2.5 nats at its last word
+    table = say(("i", 0.0), ("vote", 0.0), ("approve", 0.0), ("<end>", 0.0))
+    table[ids("i")].update({IDS[","]: -0.3, IDS["VOTE"]: -0.1})
+    table[ids("i", "vote")].update({IDS[","]: -0.2, IDS["yes"]: -2.5})
+    # after the comma or the capital the decoder goes on as before
+    table[ids("i", ",")] = dict(table[ids("i")])
+    table[ids("i", "VOTE")] = dict(table[ids("i", "vote")])
+    table[ids("i", "vote", ",")] = dict(table[ids("i", "vote")])
+    table[ids("i", "vote", "yes")] = {EOT: 0.0}
+    tight = SearchTuning(batch=1, rounds=2, near_sentences=0)
+    got = run(table, tuning=tight)
+    assert got.reading is not None and got.reading.text == "i vote yes"
+    # a full stop that ends a sentence is still tried: "yes." then the end
+    stop = say(("yes", 0.0), ("approve", 0.0), ("<end>", 0.0))
+    stop[ids("yes")].update({IDS["."]: -0.5, EOT: -6.0})
+    stop[ids("yes", ".")] = {EOT: 0.0}
+    ended = run(stop, tuning=tight)
+    assert ended.reading is not None and ended.reading.text == "yes"
+    assert ended.reading.margin == pytest.approx(-0.5 / 3, abs=0.01)
 
 
 def test_a_sure_free_decode_needs_no_rollout() -> None:
@@ -360,8 +386,8 @@ def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_ma
     assert judged.accepted is accepted
     if accepted:
         assert judged.confidence == 0.6  # the lowest: the host confirms it first
-    # the plain search alone does not take it
-    assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted
+    # the first search's own sentence is judged on its spelling too
+    assert run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted is accepted
 
 
 @pytest.mark.parametrize(("margin", "similarity", "expected"), [
@@ -374,6 +400,23 @@ def test_a_reading_like_the_transcript_is_taken_down_to_the_close_margin(
         margin: float, similarity: float, expected: Rejection) -> None:
     steps = 3 if similarity == 1.0 else 6
     assert rejection(reading("x", margin, steps, similarity), TUNING) is expected
+
+
+@pytest.mark.parametrize(("free_text", "margin", "expected"), [
+    ("and turn", -1.1, Rejection.NONE),         # spelled alike: down to -1.2
+    ("and turn", -1.3, Rejection.LOW_MARGIN),   # too forced even so
+    ("the turn", -1.1, Rejection.LOW_MARGIN),   # not spelled alike
+])
+def test_a_sentence_the_transcript_spells_letter_for_letter_is_taken_down_to_its_margin(
+        free_text: str, margin: float, expected: Rejection) -> None:
+    # "end turn" written "and turn": the decoder's own word cost the sentence its margin
+    heard = reading("end turn", margin, 4, similarity=0.7)
+    judged = Judgement(free_text, -0.4, False, heard, False, Rejection.LOW_MARGIN, 0.0)
+    assert judged.rejection_of(heard, TUNING) is expected
+    # a single word is never taken on its spelling alone ("well" for "bell")
+    bell = reading("bell", -0.8, 3, similarity=0.75)
+    single = Judgement("well", -0.4, False, bell, False, Rejection.LOW_MARGIN, 0.0)
+    assert single.rejection_of(bell, TUNING) is Rejection.LOW_MARGIN
 
 
 def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:

@@ -53,6 +53,7 @@ from voice_host.speech.grammar_search import (
     WordGraph,
     letters,
     nearest_sentences,
+    spelling_cost,
 )
 from voice_host.text import plain
 
@@ -287,7 +288,8 @@ class Judgement:
         return rejection(reading, tuning,
                          free_is_talk(self.free_text, self.free_logp, self.looped,
                                       reading.text, tuning),
-                         free_is_longer(self.free_text, reading.text, tuning))
+                         free_is_longer(self.free_text, reading.text, tuning),
+                         spelled_alike(self.free_text, reading.text, tuning))
 
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
@@ -360,6 +362,21 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
     finished: list[Found] = []
     order = itertools.count()
     best = -math.inf
+    spelled: dict[int, str] = {}
+
+    def letters_of(token: int) -> str:
+        got = spelled.get(token)
+        if got is None:
+            got = spelled[token] = letters(decoder.text([token]))
+        return got
+
+    def worth_trying(token: int, chosen: int | None, after: Any) -> bool:
+        # a comma or a capital changes no word of the reading: such rivals filled the
+        # rounds ("Show," "Show move," "Show MOVE") while "show move code of" waited
+        said = letters_of(token)
+        if not said:
+            return constraint.can_end(after)  # only a full stop that ends a sentence
+        return chosen is None or said != letters_of(chosen)
 
     def walk(prefix: tuple[int, ...], score: float, margin: float, positions: Any,
              ids: Sequence[int], rows: Sequence[Any], exact: bool) -> None:
@@ -398,6 +415,9 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
                 if group in taken:
                     continue
                 taken.add(group)
+                if not worth_trying(int(allowed.ids[pick]), chosen if on_path else None,
+                                    allowed.after[group]):
+                    continue
                 picked += 1
                 queued = margin + value - whole
                 if queued <= best - tuning.alternative_window:
@@ -576,8 +596,8 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
     return tuning.short_accept_margin if steps <= tuning.short_steps else tuning.accept_margin
 
 
-def rejection(reading: GrammarReading, tuning: SearchTuning,
-              free_sure: bool = False, free_longer: bool = False) -> Rejection:
+def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = False,
+              free_longer: bool = False, alike: bool = False) -> Rejection:
     """Why this grammar reading is not believed, or ``Rejection.NONE``. ``free_sure``: the
     decoder's own transcript is a confident sentence longer than the reading
     (:func:`free_is_talk`); a reading unlike it is then never believed, however small its
@@ -587,8 +607,11 @@ def rejection(reading: GrammarReading, tuning: SearchTuning,
     ``free_longer``: the transcript is that much longer but unsure (:func:`free_is_longer`,
     talk in noise: "yes the new types of high speed ones" forced onto "yes it is"); a
     reading unlike it then needs a sure margin (``sure_margin``), not merely
-    ``sure_alone``."""
+    ``sure_alone``. ``alike``: the transcript spells the reading almost letter for letter
+    (:func:`spelled_alike`); it is then taken down to ``near_close_margin``."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
+        return Rejection.NONE
+    if alike and reading.margin >= tuning.near_close_margin:
         return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN
@@ -597,6 +620,16 @@ def rejection(reading: GrammarReading, tuning: SearchTuning,
             or (free_longer and reading.margin < tuning.sure_margin)):
         return Rejection.UNLIKE_TRANSCRIPT
     return Rejection.NONE
+
+
+def spelled_alike(free_text: str, reading: str, tuning: SearchTuning) -> bool:
+    """The free transcript spells the grammar reading, of two words or more, almost letter
+    for letter (:func:`~voice_host.speech.grammar_search.spelling_cost` at most
+    ``near_close_cost``): "and turn" for "end turn", where the decoder's own words cost
+    the sentence its margin, not what it heard (the rule of the near-sentence search,
+    applied to the first search's sentence too: English searches no near sentences)."""
+    return (bool(free_text) and len(reading.split()) >= 2
+            and spelling_cost(free_text, reading) <= tuning.near_close_cost)
 
 
 def free_is_longer(free_text: str, reading: str, tuning: SearchTuning) -> bool:
