@@ -79,8 +79,9 @@ def _whisper_outcome(ident: int, expected: str | None, *, g: list[object] | None
     import json
 
     # as the bench records it: the judgement's figures, then the matcher's two readings
+    # (a free transcript alike, not spelled as the grammar sentence letter for letter)
     features = {"g_reading": g, "f_reading": f, "open_phase": 0, "looped": 0,
-                "free_text": "x y z",
+                "free_text": "x y v",
                 "free_logp": free_logp, "heard": "x y z", "margin": margin, "score": -1.0,
                 "steps": 5, "similarity": 0.9}
     return bench.Outcome(system="whisper:grammar", ident=ident, game="resistance",

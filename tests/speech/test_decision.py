@@ -30,10 +30,12 @@ from voice_host.speech.decision import (
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
 
 WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
-         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please"]
+         " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please", ",",
+         " VOTE"]
 TEXTS = dict(enumerate(WORDS))
 EOT = len(WORDS)
-IDS = {text.strip().lower() if text.strip() != "Yes" else "Yes": i for i, text in TEXTS.items()}
+IDS = {text.strip().lower() if text.strip() not in ("Yes", "VOTE") else text.strip(): i
+       for i, text in TEXTS.items()}
 VOTE = "#JSGF V1.0;\ngrammar vote;\npublic <s> = i vote (yes | no) | yes | no | pass;\n"
 BOOK = "#JSGF V1.0;\ngrammar guess;\npublic <s> = book | bell;\n"
 
@@ -182,6 +184,30 @@ def test_a_far_rival_is_no_alternative() -> None:
     assert run(table, tuning=SearchTuning(sure_margin=0.01)).alternatives == ()
 
 
+def test_rivals_that_change_no_word_do_not_crowd_out_the_grammar_sentence() -> None:
+    # the decoder writes "I vote approve"; a comma or a capital after its in-grammar words
+    # is nearly as likely as its own token but changes no word of any reading, while
+    # "i vote yes" costs 2.5 nats at its last word
+    table = say(("i", 0.0), ("vote", 0.0), ("approve", 0.0), ("<end>", 0.0))
+    table[ids("i")].update({IDS[","]: -0.3, IDS["VOTE"]: -0.1})
+    table[ids("i", "vote")].update({IDS[","]: -0.2, IDS["yes"]: -2.5})
+    # after the comma or the capital the decoder goes on as before
+    table[ids("i", ",")] = dict(table[ids("i")])
+    table[ids("i", "VOTE")] = dict(table[ids("i", "vote")])
+    table[ids("i", "vote", ",")] = dict(table[ids("i", "vote")])
+    table[ids("i", "vote", "yes")] = {EOT: 0.0}
+    tight = SearchTuning(batch=1, rounds=2, near_sentences=0)
+    got = run(table, tuning=tight)
+    assert got.reading is not None and got.reading.text == "i vote yes"
+    # a full stop that ends a sentence is still tried: "yes." then the end
+    stop = say(("yes", 0.0), ("approve", 0.0), ("<end>", 0.0))
+    stop[ids("yes")].update({IDS["."]: -0.5, EOT: -6.0})
+    stop[ids("yes", ".")] = {EOT: 0.0}
+    ended = run(stop, tuning=tight)
+    assert ended.reading is not None and ended.reading.text == "yes"
+    assert ended.reading.margin == pytest.approx(-0.5 / 3, abs=0.01)
+
+
 def test_a_sure_free_decode_needs_no_rollout() -> None:
     decoder = TableDecoder(say(("yes", 5), ("<end>", 5)))
     judge(decoder, searches(VOTE), VOCAB, cap=12, tuning=TUNING)
@@ -220,7 +246,8 @@ def reading(text: str, margin: float, steps: int, similarity: float = 1.0) -> Gr
 ])
 def test_short_words_need_a_better_margin_than_sentences(margin: float, steps: int,
                                                          expected: Rejection) -> None:
-    assert rejection(reading("x", margin, steps), TUNING) is expected
+    # a transcript only somewhat like the reading: the margin decides
+    assert rejection(reading("x", margin, steps, similarity=0.6), TUNING) is expected
 
 
 def test_a_middling_margin_must_read_like_the_transcript() -> None:
@@ -344,11 +371,12 @@ def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:
 UNDO = "#JSGF V1.0;\ngrammar answer;\npublic <s> = undo please | yes | no;\n"
 
 
-@pytest.mark.parametrize(("undo", "accepted"), [(-2.8, True), (-4.5, False)])
+@pytest.mark.parametrize(("undo", "accepted"), [(-3.3, True), (-4.5, False)])
 def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_margin(
         undo: float, accepted: bool) -> None:
     # the decoder cut "undo please" as "and do please": the grammar reading costs it a
-    # middling margin, and its letters are nearly the transcript's
+    # middling margin (-1.1 a step: beyond what reading alike earns), and its letters are
+    # nearly the transcript's
     table = say(("and", 0.0), ("do", 0.0), ("please", 0.0), ("<end>", 0.0))
     table[()][IDS["undo"]] = undo
     table[ids("undo")] = {IDS["please"]: 0.0}
@@ -358,8 +386,53 @@ def test_a_near_sentence_spelled_letter_for_letter_is_taken_down_to_the_close_ma
     assert judged.accepted is accepted
     if accepted:
         assert judged.confidence == 0.6  # the lowest: the host confirms it first
-    # the plain search alone does not take it
-    assert not run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted
+    # the first search's own sentence is judged on its spelling too
+    assert run(table, UNDO, tuning=SearchTuning(near_sentences=0)).accepted is accepted
+
+
+@pytest.mark.parametrize(("margin", "similarity", "expected"), [
+    (-0.9, 0.85, Rejection.NONE),        # "we'll pick the boat" for "we'll pick the mode"
+    (-1.1, 0.85, Rejection.LOW_MARGIN),  # too forced, however alike
+    (-0.9, 0.75, Rejection.LOW_MARGIN),  # "bell" for "well" is not alike enough
+    (-0.8, 1.0, Rejection.NONE),         # a single word written exactly ("pardon")
+])
+def test_a_reading_like_the_transcript_is_taken_down_to_the_close_margin(
+        margin: float, similarity: float, expected: Rejection) -> None:
+    steps = 3 if similarity == 1.0 else 6
+    assert rejection(reading("x", margin, steps, similarity), TUNING) is expected
+
+
+@pytest.mark.parametrize(("free_text", "margin", "expected"), [
+    ("and turn", -1.1, Rejection.NONE),         # spelled alike: down to -1.2
+    ("and turn", -1.3, Rejection.LOW_MARGIN),   # too forced even so
+    ("the turn", -1.1, Rejection.LOW_MARGIN),   # not spelled alike
+])
+def test_a_sentence_the_transcript_spells_letter_for_letter_is_taken_down_to_its_margin(
+        free_text: str, margin: float, expected: Rejection) -> None:
+    # "end turn" written "and turn": the decoder's own word cost the sentence its margin
+    heard = reading("end turn", margin, 4, similarity=0.7)
+    judged = Judgement(free_text, -0.4, False, heard, False, Rejection.LOW_MARGIN, 0.0)
+    assert judged.rejection_of(heard, TUNING) is expected
+    # a single word is never taken on its spelling alone ("well" for "bell")
+    bell = reading("bell", -0.8, 3, similarity=0.75)
+    single = Judgement("well", -0.4, False, bell, False, Rejection.LOW_MARGIN, 0.0)
+    assert single.rejection_of(bell, TUNING) is Rejection.LOW_MARGIN
+
+
+def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:
+    # talk in noise ("yes the new types of high speed ones", written unsurely) forced onto
+    # "yes it is" at a margin good enough for a short answer
+    forced = reading("yes it is", -0.19, 6, similarity=0.36)
+    assert rejection(forced, TUNING) is Rejection.NONE
+    assert rejection(forced, TUNING, free_longer=True) is Rejection.UNLIKE_TRANSCRIPT
+    sure = reading("yes it is", -0.1, 6, similarity=0.36)
+    assert rejection(sure, TUNING, free_longer=True) is Rejection.NONE
+    unsure = Judgement("yes the new types of high speed ones", -1.9, False, forced, True,
+                       Rejection.NONE, 0.9)
+    assert unsure.rejection_of(forced, TUNING) is Rejection.UNLIKE_TRANSCRIPT
+    # one word more is no talk: the margin alone decides
+    near = Judgement("yes it is so", -1.9, False, forced, True, Rejection.NONE, 0.9)
+    assert near.rejection_of(forced, TUNING) is Rejection.NONE
 
 
 def test_a_reading_unlike_a_confident_transcript_is_rejected_even_at_a_sure_margin() -> None:

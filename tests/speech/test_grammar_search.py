@@ -18,6 +18,7 @@ from voice_host.speech.grammar_search import (
     nearest_sentences,
     parse_jsgf,
     phase_tokens,
+    spelling_cost,
 )
 from voice_host.speech.types import ANY_WORD_RULE
 
@@ -219,3 +220,12 @@ def test_nearest_sentences_never_take_an_open_slot() -> None:
     graph = WordGraph(CLUE)
     assert nearest_sentences(graph, "ocean two") == []
     assert nearest_sentences(graph, "pas")[0][0] == ("pass",)
+
+
+def test_spelling_cost_is_a_letter_distance_per_letter() -> None:
+    assert spelling_cost("End turn.", "end turn") == 0.0  # case, spaces, punctuation
+    assert spelling_cost("and turn", "end turn") == pytest.approx(0.5 / 7)  # a vowel
+    assert spelling_cost("the turn", "end turn") == pytest.approx(3.0 / 7)
+    assert spelling_cost("and do please", "undo please") == pytest.approx(1.5 / 11)
+    assert spelling_cost("", "end turn") == 1.0
+    assert spelling_cost("", "") == 0.0

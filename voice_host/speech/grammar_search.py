@@ -540,6 +540,22 @@ def letters(text: str) -> str:
     return "".join(c for c in fold_text(text) if c.isalnum())
 
 
+def spelling_cost(text: str, other: str) -> float:
+    """How far apart two texts are spelled, letter by letter: the weighted edit distance
+    of :func:`nearest_sentences` (a letter of the same sound class half, any other edit
+    one) divided by the longer of the two letter strings; 0 when they spell the same."""
+    a, b = letters(text), letters(other)
+    if not a or not b:
+        return 0.0 if a == b else 1.0
+    row = [float(j) for j in range(len(b) + 1)]
+    for i, x in enumerate(a, 1):
+        previous, row[0] = row[0], float(i)
+        for j, y in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1.0, row[j - 1] + 1.0,
+                                           previous + _substitution(x, y))
+    return row[-1] / max(len(a), len(b))
+
+
 def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int = 256,
                       max_cost: float = 0.5) -> list[tuple[tuple[str, ...], float]]:
     """The grammar's sentences nearest to ``text`` letter by letter (a weighted edit
