@@ -95,7 +95,7 @@ def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | Non
 
 @pytest.mark.parametrize("case", ["agree", "free_unsure_grammar_sure", "free_reads_no_move",
                                   "free_spells_it_otherwise", "free_repeats_the_sentence",
-                                  "free_repeat_cut"])
+                                  "free_repeat_cut", "free_homophone"])
 def test_a_clue_is_said_plainly(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -112,7 +112,11 @@ def test_a_clue_is_said_plainly(case: str) -> None:
              "free_repeats_the_sentence": _judged(f"{word} for two {word} for", f"{word} for two",
                                                   looped=True, similarity=0.8),
              "free_repeat_cut": _judged(f"{word} for two", f"{word} for two", looped=True,
-                                        free_logp=-0.5)}[case]
+                                        free_logp=-0.5),
+             # Whisper wrote a homophone of the number ("to" for "two"); the grammar sentence
+             # is not sure enough alone
+             "free_homophone": _judged(f"the clue is {word} to", f"the clue is {word} two",
+                                       confidence=0.85)}[case]
     plain, best = _plain(heard, state)
     assert best is not None and best.slots.get("word") == word
     assert plain
@@ -120,7 +124,7 @@ def test_a_clue_is_said_plainly(case: str) -> None:
 
 @pytest.mark.parametrize("case", ["grammar_rejected", "free_unsure", "free_other_word",
                                   "grammar_unsure", "free_looped", "typed_guess",
-                                  "free_backs_nothing", "free_loops_on"])
+                                  "free_backs_nothing", "free_loops_on", "free_near_miss"])
 def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
@@ -142,6 +146,9 @@ def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
         # nor anything like the sentence ("the closed foot ball one" -> "good for one")
         "free_backs_nothing": _judged("the closed foot ball one", f"{word} one",
                                       similarity=0.6),
+        # the free transcript spells the clue word nearly (a near-miss, not a homophone)
+        "free_near_miss": _judged(f"the clue is {word[:-1]}x two", f"the clue is {word} two",
+                                  confidence=0.85),
     }[case]
     plain, _ = _plain(heard, state)
     assert not plain

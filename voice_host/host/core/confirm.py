@@ -15,7 +15,8 @@ A close alternative ("Did you mean X, or Y?") is asked by the session before any
 "Said plainly" is decided from the evidence alone (:func:`said_plainly`): the matcher read
 the words with ``PLAIN_MATCH`` confidence or more; through Whisper's grammar search, the
 grammar sentence passed the rejection test and means the move, and the free transcript
-either means the same move, confidently, or reads as no move at all while the grammar
+either means the same move, confidently (one homophone Whisper spelled otherwise, "travel
+to" for "travel two", is no doubt: ``AGREE_MATCH``), or reads as no move at all while the grammar
 sentence is sure (``PLAIN_RECOGNIZER``), the free decode is not lost (a loop that only
 begins the sentence again is no loss: :func:`lost`) and still backs the
 sentence (reads like it, or holds the move's words: :func:`_free_backs`); a free transcript
@@ -45,6 +46,11 @@ PLAIN_MATCH = 0.9
 """A reading the matcher gives at least this confidence is plain words: a sentence of the
 grammar read as such, not a guessed or near-miss word, no tentative lead-in (those stay
 below 0.9)."""
+AGREE_MATCH = 0.85
+"""When the free transcript means the very move of a plain grammar sentence, its own reading
+may be this sure: one of the words Whisper writes for another that sounds the same ("the
+clue is travel to" for "travel two", a ``[confusions]`` entry of the grammar), never a
+near-miss spelling (those the matcher gives 0.82 or less)."""
 ECHO_SIMILARITY = 0.75
 """How alike (rapidfuzz ratio, 0..1) the free transcript and the grammar sentence must read
 for the free transcript to vouch for the move's values (:func:`echoed`)."""
@@ -106,9 +112,9 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
         if grammar is None or grammar.confidence < PLAIN_MATCH:
             return False
         if (free is not None and understood.verdict is Verdict.AGREE
-                and free.confidence >= PLAIN_MATCH
+                and free.confidence >= AGREE_MATCH
                 and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
-            return True  # both readings, each confident, mean this move
+            return True  # both readings, each confident, mean this move (a homophone apart)
         # the free transcript is unsure or reads as no move ("house for work"): the grammar
         # sentence, as sure as a one-reading recognizer must be, the decoder not lost, and
         # what Whisper wrote freely backing it
