@@ -19,6 +19,7 @@ def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -
     assert english == SearchTuning(near_sentences=0)  # as before: no nearest sentences
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0
+    assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone
 
 
 def test_a_language_can_be_given_its_own_settings() -> None:
