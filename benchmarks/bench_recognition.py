@@ -75,12 +75,12 @@ if str(HERE) not in sys.path:
 
 import recognition_data as data  # noqa: E402
 import voices as kokoro  # noqa: E402
+from french_text import with_accents  # noqa: E402
 
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
 from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
-from voice_host.text import fold  # noqa: E402
 
 
 def game_phases(lang: str = "en") -> dict[str, tuple[str, ...]]:
@@ -310,36 +310,6 @@ def spoken_form(text: str, lang: str = "en") -> str:
     accents back (:func:`with_accents`)."""
     joined = _ELIDED.sub(r"\1'", text)
     return with_accents(joined) if lang == "fr" else joined
-
-
-@functools.cache
-def _accented_forms() -> dict[str, str]:
-    """Folded French word -> its most frequent written form (wordfreq's list, most frequent
-    first; empty without wordfreq)."""
-    try:
-        import wordfreq
-    except ImportError:  # pragma: no cover - wordfreq is a dependency
-        return {}
-    out: dict[str, str] = {}
-    for index, word in enumerate(wordfreq.iter_wordlist("fr")):
-        if index >= 200_000:
-            break
-        out.setdefault(fold(word), word)
-    return out
-
-
-def with_accents(text: str) -> str:
-    """French written without accents, as the grammars and the chatter lists are
-    ("revenez en arriere"), with each word's accents restored to its most frequent written
-    form ("revenez en arrière"). espeak-ng, and so Kokoro, says an unaccented e as a schwa
-    ("desole" as "dəzɔl", "réussites" as "ʁøsit"): without this the French test audio is
-    mispronounced French, not French."""
-    forms = _accented_forms()
-
-    def word(match: re.Match[str]) -> str:
-        return "'".join(forms.get(part, part) for part in match.group(0).split("'"))
-
-    return re.sub(r"[a-z']+", word, text)
 
 
 def build_cases(plan: Plan, *, split: str, seed: int,

@@ -241,7 +241,7 @@ def _echo(heard: Heard, lang: str = "en") -> tuple[bool, float]:
 @pytest.mark.parametrize(("free", "grammar", "similarity", "looped", "lang", "expected"), [
     ("my big is the spider", "my pick is the spider", 0.88, False, "en", True),
     ("ben big's the anchor", "ben picks the anchor", 0.87, False, "en", True),
-    ("mon gros choix est l'araignée", "mon choix est l'araignée", 0.85, False, "fr", True),
+    ("mon gros chou est l'araignée", "mon choix est l'araignée", 0.85, False, "fr", True),
     # the icon itself is not in the free transcript: no echo
     ("my big is the spade", "my pick is the spider", 0.8, False, "en", False),
     ("a brilliant wolf", "umbrella and wolf", 0.8, False, "en", False),

@@ -90,6 +90,7 @@ def test_french_round_trip_uses_the_french_vote_phase(monkeypatch: pytest.Monkey
     assert doctor.run(_args("--tts", "espeak-ng", "--lang", "fr"), out=out,
                       sd=FakeSoundDevice()) == 0, out.getvalue()
     assert "understood as a vote yes" in out.getvalue()
+    assert 'said "je vote oui"' in out.getvalue()  # a sentence, so the search is tried
     assert recognizer.grammar is not None and "oui" in recognizer.grammar.words
 
 

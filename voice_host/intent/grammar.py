@@ -176,6 +176,9 @@ class Settings:
     """Words that, first in an utterance and not part of a command, make it a question."""
     joiner: str = "and"
     """The usual word between two values of a run (generated sentences)."""
+    distinct: frozenset[str] = frozenset()
+    """Lists whose values a generated sentence names at most once (``player``: "Ada yes,
+    Ben and Ada no" has no one reading)."""
     open_words: tuple[str, ...] = ()
     """Likely words for an open slot, from the grammar's ``open_words_file``."""
     discourse: frozenset[str] = frozenset()
@@ -568,6 +571,11 @@ class PhaseGrammar:
                 return None  # e.g. "no thanks, I vote yes": not one reading
             else:
                 slots[slot.slot_name] = value
+        named = [self._resolve_self(v) for slot, value in filled
+                 if slot.list_name in self.settings.distinct
+                 for v in (value if isinstance(value, tuple) else (value,))]
+        if len(named) != len(set(named)):
+            return None  # one player in two groups ("Ada yes, Ben and Ada no"): no one reading
         return SampleUtterance(" ".join(words), entry.name, slots)
 
     def _sample_slot(self, slot: Slot, entry: IntentEntry,
@@ -676,7 +684,7 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     interjections=words("interjections"),
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     tentative=words("tentative"), discourse=words("discourse"),
-                    confusions=confusions)
+                    distinct=frozenset(raw.get("distinct", ())), confusions=confusions)
 
 
 def _value(key: str) -> Any:

@@ -177,6 +177,13 @@ class SearchTuning:
     rescue_rounds: int = 0
     """Further rounds while no sentence at all has been found (rollouts that leave the
     grammar after a token or two, as in French: a rejected reading beats none)."""
+    complete_rounds: int = 0
+    """Further rounds while the best sentence found ends at least ``complete_tokens``
+    tokens before the free decode did: a sentence cut short ("la lapin" for "la lapin pour
+    jack") is tried further, and its whole sentence, when found, is ranked beside it by
+    the same mean margin (0 = never)."""
+    complete_tokens: int = 2
+    """How many tokens shorter than the free decode a sentence is cut short."""
     batch: int = 6
     """Prefixes continued per round."""
     rollout_tokens: int = 6
@@ -442,11 +449,23 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
             queue[:] = heapq.nsmallest(tuning.queue_limit, queue)
             heapq.heapify(queue)
 
+    def cut_short() -> bool:
+        # the best sentence so far ends tokens before the free decode did ("la lapin" for
+        # "la lapin pour jack"): the rest of the sentence may not have been reached yet
+        top = max(finished, key=lambda f: f.margin / f.steps)
+        return len(top.tokens) + tuning.complete_tokens <= len(free.tokens)
+
     # the free decode has exact scores, and is often already a sentence of the grammar
     walk((), 0.0, 0.0, constraint.start, free.tokens, free.steps, True)
-    for round_ in range(tuning.rounds + tuning.rescue_rounds):
-        if round_ >= tuning.rounds and finished:
-            break  # the extra rounds are only for a search that found nothing yet
+    extra = max(tuning.rescue_rounds, tuning.complete_rounds)
+    for round_ in range(tuning.rounds + extra):
+        if round_ >= tuning.rounds:
+            # the extra rounds: for a search that found nothing yet, or one whose best
+            # sentence stops short of what the decoder wrote
+            late = round_ - tuning.rounds
+            if not (late < tuning.rescue_rounds and not finished
+                    or late < tuning.complete_rounds and finished and cut_short()):
+                break
         if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
             break  # the decoder's own words are a sentence of the grammar: nothing to search
         batch: list[_Prefix] = []

@@ -5,7 +5,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from voice_host.speech.types import (
     StreamingRecognizer,
     Transcript,
 )
+from voice_host.speech.whisper_languages import LANGUAGES, LanguageTuning
 
 INSTALL_HINT = ("The Whisper recognizer needs ctranslate2 and faster-whisper. Install them with: "
                 "pip install 'voice-host[speech]', or use --asr pocketsphinx.")
@@ -81,12 +82,20 @@ class WhisperTuning:
     """Fed frames (about 30 ms each) that must all be quiet before such a decode starts."""
     speculate_drop_db: float = 15.0
     """Quiet: this many dB below the loud part of the speech so far."""
-    near_languages: frozenset[str] = frozenset({"fr"})
-    """Languages whose rejected utterances are searched again in the sentences nearest the
-    free transcript (``SearchTuning.near_sentences``). Measured on the clean natural voices of
-    the report split: English tiny.en gained no command from it (55/59 either way) for half
-    as much CPU again on rejected utterances; French base, whose transcripts split and merge
-    words far more often, gained."""
+    languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
+    """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""
+
+    def window_for(self, language: str) -> float:
+        """The encoder's window for ``language``."""
+        own = self.languages.get(language, LanguageTuning()).window_seconds
+        return self.window_seconds if own is None else own
+
+    def search_for(self, language: str) -> SearchTuning:
+        """The search's settings for ``language`` (its own, else ``search``; the nearest
+        sentences only where the language asks for them)."""
+        own = self.languages.get(language, LanguageTuning())
+        search = own.search or self.search
+        return search if own.near else replace(search, near_sentences=0)
 
 
 def _import_backend() -> tuple[Any, Any, Any, Any]:
@@ -285,6 +294,8 @@ class WhisperRecognizer(StreamingRecognizer):
                 f"The Whisper model {self.model_name} only knows English; for '{language}' use "
                 "--whisper-model base (English and French).")
         self.language = language
+        self._window = self.tuning.window_for(language)
+        self._search = self.tuning.search_for(language)
         self._tokenizer = tokenizer_class(hf, multilingual, task="transcribe",
                                           language=language if multilingual else None)
         self._features = feature_extractor(feature_size=self._model.n_mels)
@@ -421,7 +432,7 @@ class WhisperRecognizer(StreamingRecognizer):
             # the grammar reading is not believed: the free transcript is what was heard,
             # for the host to read as it reads a typed line (or to ignore)
             text, closed = judgement.free_text, False
-            confidence = judgement.free_certainty(self.tuning.search)
+            confidence = judgement.free_certainty(self._search)
         return Transcript(
             text=text, words=(), confidence=confidence if text else 0.0,
             audio_seconds=seconds, decode_seconds=time.perf_counter() - started,
@@ -433,7 +444,7 @@ class WhisperRecognizer(StreamingRecognizer):
         audio = samples.astype(np.float32) / 32768.0
         audio = audio[-int(MAX_SECONDS * SAMPLE_RATE):]
         pad = np.zeros(max(int(self.tuning.margin_seconds * SAMPLE_RATE),
-                           int(self.tuning.window_seconds * SAMPLE_RATE) - len(audio)),
+                           int(self._window * SAMPLE_RATE) - len(audio)),
                        dtype=np.float32)
         features = self._features(np.concatenate([audio, pad]))
         if features.shape[-1] % 2:
@@ -450,10 +461,8 @@ class WhisperRecognizer(StreamingRecognizer):
         if grammar is None:  # warming up
             decoder.continue_prefixes([()], cap)
             return None
-        search = tuning.search if self.language in tuning.near_languages else \
-            replace(tuning.search, near_sentences=0)
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
-                          tuning=search, open_phase=grammar.open)
+                          tuning=self._search, open_phase=grammar.open)
         self.last_calls = decoder.calls
         return judgement
 

@@ -13,7 +13,7 @@ from typing import Any
 from voice_host.games import Action, GameState
 from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
-from voice_host.games.icons import ICONS
+from voice_host.games.icons import FRENCH_FEMININE, ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.adapter import Decision, Recording, narrow
 from voice_host.host.core.values import Heard, Line, Style
@@ -24,10 +24,31 @@ from voice_host.text import same
 
 def icon_list(lang: str) -> SlotList:
     """Every icon as the grammar's ``{icon}`` list in ``lang`` (all 36 stay nameable, so
-    that an icon already named gets a spoken reason instead of "not understood")."""
-    return SlotList("icon", tuple(
-        SlotValue(i.name, (i.french, *i.french_synonyms) if lang == "fr"
-                  else (i.name, *i.synonyms)) for i in ICONS), plurals=True, written=False)
+    that an icon already named gets a spoken reason instead of "not understood"). A French
+    name comes bare and with its own articles ("lapin", "le lapin", "un lapin"; "la
+    cloche"; "l'ancre"): the grammar's French sentences leave the article to the list, so
+    the article agrees with the noun, as a French player says it."""
+    if lang == "fr":
+        return SlotList("icon", tuple(
+            SlotValue(i.name, tuple(form for word in (i.french, *i.french_synonyms)
+                                    for form in french_forms(word)))
+            for i in ICONS), plurals=True, written=False)
+    return SlotList("icon", tuple(SlotValue(i.name, (i.name, *i.synonyms)) for i in ICONS),
+                    plurals=True, written=False)
+
+
+_H_MUET = ("horloge",)
+"""French icon names starting with an h that takes the elision ("l'horloge"; "le hibou")."""
+
+
+def french_forms(word: str) -> tuple[str, str, str]:
+    """A French icon name bare, with its definite article and its indefinite one, in its
+    gender (:data:`~voice_host.games.icons.FRENCH_FEMININE`)."""
+    feminine = word in FRENCH_FEMININE
+    elided = word[0] in "aeiouyéèêâîôœ" or word.startswith(_H_MUET)
+    definite = f"l'{word}" if elided else f"{'la' if feminine else 'le'} {word}"
+    return word, definite, f"{'une' if feminine else 'un'} {word}"
+
 
 MAX_SENTENCE_WORDS = 30
 """Longest coded sentence, in words (the rules want one sentence: subject, verb, object)."""

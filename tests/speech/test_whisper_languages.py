@@ -1,0 +1,30 @@
+"""What the Whisper recognizer's settings change by language (no model needed)."""
+
+from __future__ import annotations
+
+from voice_host.speech.decision import SearchTuning
+from voice_host.speech.whisper_asr import WhisperTuning
+from voice_host.speech.whisper_languages import LanguageTuning
+
+
+def test_french_hears_the_whole_window_and_english_keeps_its_own() -> None:
+    tuning = WhisperTuning()
+    assert tuning.window_for("fr") == 30.0
+    assert tuning.window_for("en") == tuning.window_seconds == 8.0
+
+
+def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -> None:
+    tuning = WhisperTuning()
+    english = tuning.search_for("en")
+    assert english == SearchTuning(near_sentences=0)  # as before: no nearest sentences
+    french = tuning.search_for("fr")
+    assert french.rescue_rounds == 2 and french.near_sentences > 0
+    assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone
+
+
+def test_a_language_can_be_given_its_own_settings() -> None:
+    own = SearchTuning(rounds=5)
+    tuning = WhisperTuning(languages={"de": LanguageTuning(window_seconds=12.0, search=own,
+                                                           near=True)})
+    assert tuning.window_for("de") == 12.0 and tuning.search_for("de") == own
+    assert tuning.window_for("fr") == 8.0  # a table without French: the defaults
