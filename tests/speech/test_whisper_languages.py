@@ -7,10 +7,9 @@ from voice_host.speech.whisper_asr import WhisperTuning
 from voice_host.speech.whisper_languages import LanguageTuning
 
 
-def test_french_hears_the_whole_window_and_english_keeps_its_own() -> None:
+def test_both_languages_hear_the_default_window() -> None:
     tuning = WhisperTuning()
-    assert tuning.window_for("fr") == 30.0
-    assert tuning.window_for("en") == tuning.window_seconds == 8.0
+    assert tuning.window_for("fr") == tuning.window_for("en") == tuning.window_seconds == 8.0
 
 
 def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -> None:

@@ -30,16 +30,16 @@ class LanguageTuning:
 
 
 FRENCH = LanguageTuning(
-    window_seconds=30.0,
     search=SearchTuning(rescue_rounds=2, complete_rounds=2, sure_alone=-0.05),
     near=True,
 )
 """French (Whisper base).
 
-- The whole 30-s window: base's free decode of 30 French Kokoro commands of the
-  calibration split misspelt 69.9% of the words with the 8-s window and 68.4% with 30 s
-  (greedy, no prompt); an earlier measurement on the old test sentences gave 74.6% and
-  65.7%. It costs: the encoder reads nearly four times as much audio.
+- The default 8-s window, not the whole 30 s: base's free decode of 30 French Kokoro
+  commands of the calibration split misspelt 69.9% of the words with 8 s and 68.4% with 30 s
+  (greedy, no prompt), for 2.5 times the CPU (RTF 1.05 -> 2.98), and with 30 s espeak-ng's
+  short French words went wrong ("non" read as "encore une fois" at a -0.2 bar, "oui" heard
+  as nothing; tests/speech/test_whisper_asr.py: 0 of 3 right, 2 of 3 with 8 s).
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission").
