@@ -102,6 +102,11 @@ def pronunciations() -> dict[str, dict[str, Pronunciation]]:
 _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
 
 
+def starts_with_vowel(word: str) -> bool:
+    """Whether a French article or "de", "que" before ``word`` elides ("l'ancre", "d'Eve")."""
+    return word[:1].lower() in _VOWELS
+
+
 def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str]) -> str:
     """``de {name}`` written ``d'{name}`` when the name starts with a vowel ("l'équipe d'Eve",
     not "de Eve"), for each word of ``elided`` right before a field."""
@@ -110,7 +115,7 @@ def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str]) -> s
 
     def one(found: re.Match[str]) -> str:
         value = params.get(found[2])
-        if isinstance(value, str) and value[:1].lower() in _VOWELS:
+        if isinstance(value, str) and starts_with_vowel(value):
             return found[1][:-1] + "'{" + found[2] + "}"
         return found[0]
 

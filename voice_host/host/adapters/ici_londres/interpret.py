@@ -16,6 +16,7 @@ from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeU
 from voice_host.games.icons import FRENCH_FEMININE, ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.adapter import Decision, Recording, narrow
+from voice_host.host.core.narration import starts_with_vowel
 from voice_host.host.core.values import Heard, Line, Style
 from voice_host.intent import IntentMatch, SlotList, SlotValue, SlotValues
 from voice_host.speech.types import SAMPLE_RATE
@@ -45,7 +46,7 @@ def french_forms(word: str) -> tuple[str, str, str]:
     """A French icon name bare, with its definite article and its indefinite one, in its
     gender (:data:`~voice_host.games.icons.FRENCH_FEMININE`)."""
     feminine = word in FRENCH_FEMININE
-    elided = word[0] in "aeiouyéèêâîôœ" or word.startswith(_H_MUET)
+    elided = starts_with_vowel(word) or word.startswith(_H_MUET)
     definite = f"l'{word}" if elided else f"{'la' if feminine else 'le'} {word}"
     return word, definite, f"{'une' if feminine else 'un'} {word}"
 
