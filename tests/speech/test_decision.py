@@ -474,6 +474,7 @@ def test_clear_table_talk_is_not_forced_onto_a_short_answer() -> None:
     ("Honestly, I have no idea what is going on.", "what is going on", True),
     ("i vote no more cards from last time", "i vote no", True),
     ("what can i say now what can i say now", "what can i say now", False),  # said twice
+    ("what's this score now what's the score now", "what's the score now", False),  # twice
     ("I don't need to hear that", "i didn't hear that", False),  # not the same words
     ("what is going on", "what is going on", False),  # not longer
     ("what is going on here", "what is going on", False),  # one word more: not talk

@@ -674,14 +674,23 @@ def command_in_talk(free_text: str, free_logp: float, looped: bool, reading: str
     free transcript (:func:`free_is_talk`) that is not only the reading said again:
     "what is going on" in "honestly, I have no idea what is going on". When the matcher
     finds no command in the whole transcript, the reading is a command's words buried in
-    talk (see :func:`decide`)."""
+    talk (see :func:`decide`). A command said twice, once heard a little otherwise ("what's
+    this score now, what's the score now"), is no talk: what stands around the reading reads
+    as the reading itself (similarity at least ``close_similarity``)."""
     if not free_is_talk(free_text, free_logp, looped, reading, tuning):
         return False
     said, words = plain(reading).split(), plain(free_text).split()
     n = len(said)
-    if not n or len(words) % n == 0 and words == said * (len(words) // n):
+    if not n:
         return False
-    return any(words[i:i + n] == said for i in range(len(words) - n + 1))
+    spoken = " ".join(said)
+    for i in range(len(words) - n + 1):
+        if words[i:i + n] != said:
+            continue
+        rest = " ".join(words[:i] + words[i + n:])
+        if fuzz.ratio(rest, spoken) / 100 < tuning.close_similarity:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- two readings
