@@ -89,15 +89,21 @@ class TranslatedHelp(argparse.HelpFormatter):
 HELP = frozenset({"-h", "--help"})
 
 
+def given_language(words: Sequence[str]) -> str | None:
+    """What the last ``--lang`` among ``words`` names (None: no ``--lang`` at all)."""
+    given: str | None = None
+    for i, word in enumerate(words):
+        if word == "--lang":
+            given = words[i + 1] if i + 1 < len(words) else ""
+        elif word.startswith("--lang="):
+            given = word.partition("=")[2]
+    return given
+
+
 def game_language(words: Sequence[str]) -> str:
     """The language ``--lang`` names among ``words`` (the last one), else English."""
-    lang = "en"
-    for i, word in enumerate(words):
-        if word == "--lang" and i + 1 < len(words):
-            lang = words[i + 1]
-        elif word.startswith("--lang="):
-            lang = word.partition("=")[2]
-    return lang if lang in LANGS else "en"
+    given = given_language(words)
+    return given if given in LANGS else "en"
 
 
 def without_lang(words: Sequence[str]) -> list[str]:
@@ -140,17 +146,21 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    lang = game_language(words)
+    given = given_language(words)
+    lang = given if given in LANGS else "en"
     if HELP.intersection(words):  # --lang only chose the language of the help
         words = without_lang(words)
     command = next((w for w in words if not w.startswith("-")), None)
-    if command == "resume" and lang == "en" and words == without_lang(words):
+    guessed: str | None = None
+    if command == "resume" and given is None:
         # no --lang: before the save is read, its usage errors are said in the language the
-        # table most likely speaks (that of the latest save, else the system's)
+        # table most likely speaks (that of the latest save, else the system's); resume is
+        # handed the guess, so that it does not read every save again for it
         from voice_host.host.cli.resume import likely_language
 
-        lang = likely_language(None)
+        lang = guessed = likely_language(None)
     parser = build_parser(command if command in COMMANDS else "", lang)
+    parser.set_defaults(_guessed_lang=guessed)
     args, unknown = parser.parse_known_args(words)
     if unknown and not getattr(args, "_takes_any_options", False):
         parser.parse_args(words)  # says which arguments it does not know, and exits

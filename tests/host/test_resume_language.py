@@ -85,3 +85,25 @@ def test_a_bad_resume_command_line_is_refused_in_the_latest_games_language(
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert "erreur" in err and "error" not in err
+
+
+def test_resume_reads_each_save_once_for_its_language(
+        data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's guess of the language is handed to resume, which does not read
+    every save again for it: one finished French game, nothing to resume, said in French."""
+    from voice_host.host.cli import resume
+
+    _finished_french_game(tmp_path, data / "done.json")
+    capsys.readouterr()
+    reads: list[Path] = []
+    real = resume.load_game
+
+    def counted(path: Path) -> object:
+        reads.append(path)
+        return real(path)
+
+    monkeypatch.setattr(resume, "load_game", counted)
+    assert main(["resume"]) == 2
+    assert "Il n'y a aucune partie inachevée à reprendre." in capsys.readouterr().err
+    assert len(reads) == 2, reads  # once for the guess, once to look for an unfinished game

@@ -108,17 +108,22 @@ def _screen(lang: str | None) -> Narrator:
     return Narrator("common", lang if lang in LANGS else "en")
 
 
-def likely_language(given: str | None, latest: Latest | None = None) -> str:
+def likely_language(given: str | None, latest: Latest | None = None,
+                    guessed: str | None = None) -> str:
     """The language to speak in before a save says which: ``--lang`` when given, else the
     language of the game about to be resumed, else that of the most recent save that can be
     read (a finished game too), else the system's (``LANGUAGE``, ``LC_ALL``,
-    ``LC_MESSAGES``, ``LANG``, as gettext reads them), else English."""
+    ``LC_MESSAGES``, ``LANG``, as gettext reads them), else English. ``guessed``: what
+    this function already said, without ``latest``, in this run (the saves are not read
+    again for it)."""
     if given in LANGS:
         return str(given)
     if latest is not None and latest.saved is not None:
         found = latest.saved.options.get("lang")
         if found in LANGS:
             return str(found)
+    if guessed in LANGS:
+        return str(guessed)
     for path in saved_games():
         try:
             found = load_game(path).options.get("lang")
@@ -127,6 +132,12 @@ def likely_language(given: str | None, latest: Latest | None = None) -> str:
         if found in LANGS:
             return str(found)
     return system_language()
+
+
+def _guessed(args: argparse.Namespace) -> str | None:
+    """The language the command line's reader guessed from the saves (None: not guessed)."""
+    guessed = getattr(args, "_guessed_lang", None)
+    return guessed if isinstance(guessed, str) else None
 
 
 def system_language() -> str:
@@ -150,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     path = args.file
     if path is None:
         latest = latest_unfinished()
-        screen = _screen(likely_language(args.lang, latest))
+        screen = _screen(likely_language(args.lang, latest, _guessed(args)))
         if latest.damaged:
             # never resume an older game in silence: say what is damaged, which game would
             # be resumed, and the command that resumes it
@@ -171,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved, state, rng = open_saved(path)
     except SaveError as exc:
-        print(in_language(str(exc), likely_language(args.lang)), file=sys.stderr)
+        print(in_language(str(exc), likely_language(args.lang, guessed=_guessed(args))),
+              file=sys.stderr)
         return 2
     screen = _screen(args.lang or saved.options.get("lang"))
     if state.is_terminal():
