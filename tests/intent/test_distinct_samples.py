@@ -1,15 +1,19 @@
-"""Generated sentences name a player once: "Ada oui, Ben et Ada non" has no one reading."""
+"""Generated sentences name a player once: "Ada oui, Ben et Ada non" ("myself and Ada
+rejected and Ada against") has no one reading."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from voice_host.intent import SlotValues, load_grammar
 
 
-def test_a_generated_french_vote_names_each_player_once() -> None:
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_generated_vote_names_each_player_once(lang: str) -> None:
     players = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Fred")
-    phase = load_grammar("resistance", "fr").phase(
+    phase = load_grammar("resistance", lang).phase(
         "vote", SlotValues(players=players, speaker="Ada"))
     samples = [s for s in phase.sample(random.Random(11), 400) if s.intent == "votes"]
     assert len(samples) > 40
