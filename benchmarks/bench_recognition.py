@@ -1157,12 +1157,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep only these phases (a subset one can afford)")
     parser.add_argument("--limit", type=int, default=0, metavar="N",
                         help="keep every k-th utterance so about N remain (a subset)")
+    parser.add_argument("--conditions", default="", metavar="CONDITION,...",
+                        help="keep only these conditions (e.g. 'babble 12,reverb')")
     parser.add_argument("--languages", default="en,fr", help="comma-separated: en,fr")
 
 
-def subset(cases: list[Case], *, only: str = "", limit: int = 0) -> list[Case]:
-    """The cases of some phases (``game.phase,...``), and of about ``limit`` utterances
-    (every k-th, commands and chatter alike), for a run one can afford."""
+def subset(cases: list[Case], *, only: str = "", limit: int = 0,
+           conditions: str = "") -> list[Case]:
+    """The cases of some phases (``game.phase,...``), of some conditions (``clean,babble
+    12,...``), and of about ``limit`` utterances (every k-th, commands and chatter alike),
+    for a run one can afford."""
+    if conditions:
+        kept_conditions = {item.strip() for item in conditions.split(",") if item.strip()}
+        cases = [c for c in cases if c.condition in kept_conditions]
     if only:
         wanted = {item.strip() for item in only.split(",") if item.strip()}
         cases = [c for c in cases if f"{c.setup.game}.{c.phase}" in wanted]
@@ -1233,7 +1240,7 @@ def run(args: argparse.Namespace) -> int:
                     plan.baseline_conditions, plan.french_share)
     languages = [lang for lang in args.languages.split(",") if lang]
     cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages)
-    cases = subset(cases, only=args.only, limit=args.limit)
+    cases = subset(cases, only=args.only, limit=args.limit, conditions=args.conditions)
     if args.compute:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
     if args.no_speculate:
@@ -1281,6 +1288,7 @@ def run(args: argparse.Namespace) -> int:
         " --realtime" if args.realtime else "") + (
         " --no-speculate" if args.no_speculate else "") + (
         f" --limit {args.limit}" if args.limit else "") + (
+        f" --conditions '{args.conditions}'" if args.conditions else "") + (
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
         f" --systems {args.systems}" if args.systems else "") + (
         f" --split {args.split}" if args.split != "report" else "") + (

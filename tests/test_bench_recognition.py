@@ -127,3 +127,10 @@ def test_a_subset_keeps_phases_and_every_kth_utterance(
     cases = _cases(tmp_path, monkeypatch)
     assert {c.phase for c in bench.subset(cases, only="resistance.vote")} == {"vote"}
     assert len(bench.subset(cases, limit=1)) == 1
+
+
+def test_a_subset_keeps_conditions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(tmp_path, monkeypatch)
+    present = sorted({c.condition for c in cases})
+    kept = bench.subset(cases, conditions=f"{present[0]}, nothing like it")
+    assert kept and {c.condition for c in kept} == {present[0]}
