@@ -10,6 +10,7 @@ import functools
 import importlib
 import os
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
@@ -64,6 +65,16 @@ class TranslatedHelp(argparse.HelpFormatter):
         self._said = functools.partial(in_language, lang=lang)
         self._typeset = functools.partial(typeset, lang=lang)
         self._colon_space = COLON_SPACE.get(lang, "")
+
+    # French words keep their hyphens: a line never ends in "moi-" before "même"
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = self._whitespace_matcher.sub(" ", text).strip()  # ASCII: no-break spaces stay
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(text, width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
 
     def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
                   groups: Iterable[argparse._MutuallyExclusiveGroup],

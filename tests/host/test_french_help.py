@@ -156,3 +156,14 @@ def test_help_is_translated_before_its_defaults_are_filled_in_and_its_lines_wrap
     assert "jamais pendant une discussion (de 60 à 3600, par défaut 300)" in joined
     # French typography: no line begins with the colon or semicolon of the line before
     assert not [line for line in shown.splitlines() if line.strip()[:1] in (":", ";")]
+
+
+@pytest.mark.parametrize("columns", ["50", "64", "80", "100"])
+def test_french_help_lines_never_break_a_hyphenated_word(
+        columns: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    broken = [line for path in COMMANDS
+              for line in help_of(path, ["--lang", "fr"], capsys).splitlines()
+              if re.search(r"[^\W\d_]-$", line)]
+    assert not broken, broken
