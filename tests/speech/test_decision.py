@@ -22,6 +22,7 @@ from voice_host.speech.decision import (
     Verdict,
     command_in_talk,
     decide,
+    decide_judgement,
     free_is_talk,
     judge,
     rejection,
@@ -506,3 +507,21 @@ def test_a_judgement_comes_back_from_its_recorded_figures() -> None:
     silent = Judgement("", -math.inf, False, None, False, Rejection.NO_AUDIO, 0.0)
     assert Judgement.from_figures(silent.figures()).reading is None
     assert Judgement.from_figures(silent.figures()).reason is Rejection.NO_AUDIO
+
+
+@pytest.mark.parametrize(("margin", "free_logp", "taken"), [
+    (-0.52, -0.81, False),  # unsure against an unsure, contrary free transcript: neither
+    (-0.10, -0.81, True),  # a sure grammar reading stands
+])
+def test_an_unsure_reading_is_not_taken_against_a_contrary_free_transcript(
+        margin: float, free_logp: float, taken: bool) -> None:
+    reading = GrammarReading("i vote yes", margin, margin - 0.3, 4, 0.74)
+    judged = Judgement("i vote no", free_logp, False, reading, True, Rejection.NONE, 0.7)
+
+    def decided(free: str | None) -> Verdict:
+        return decide_judgement(judged, "vote yes", free, key=lambda m: m,
+                                match_confidence=lambda m: 1.0, tuning=TUNING).verdict
+
+    assert decided("vote no") is (Verdict.GRAMMAR if taken else Verdict.NEITHER)
+    assert decided(None) is Verdict.GRAMMAR  # the free transcript read as nothing
+    assert decided("vote yes") is Verdict.AGREE  # the same command

@@ -771,16 +771,26 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
     is confident when ``accepted`` (the judgement's own verdict when None), the free one
     when :meth:`Judgement.free_confident`; ``buried``: a grammar reading standing inside
     sure, longer talk (:func:`command_in_talk`) may be refused. One function for the host
-    and the recognition benchmark, so the benchmark decides exactly as the host does."""
+    and the recognition benchmark, so the benchmark decides exactly as the host does.
+
+    A grammar reading below the sure margin is not taken alone against a free transcript
+    the matcher reads as another command, however unsure that transcript: "i vote no",
+    written by the decoder in babble, forced onto "i vote yes" at -0.52 (the two disagree
+    on what matters, and neither is sure). On the English calibration split's saved
+    outcomes this refused that one false action and no command."""
     if accepted is None:
         accepted = judgement.accepted
     reading = judgement.reading
+    free_sure = free is not None and judgement.free_confident(match_confidence(free), tuning)
+    if (accepted and reading is not None and reading.margin < tuning.sure_margin
+            and grammar is not None and free is not None and not free_sure
+            and key(grammar) != key(free)):
+        accepted = False
     talk = buried and reading is not None and command_in_talk(
         judgement.free_text, judgement.free_logp, judgement.looped, reading.text, tuning)
     return decide(
         candidate(grammar, key, accepted),
-        candidate(free, key, free is not None
-                  and judgement.free_confident(match_confidence(free), tuning)),
+        candidate(free, key, free_sure),
         free_talk=talk)
 
 
