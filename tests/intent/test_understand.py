@@ -182,3 +182,17 @@ def test_table_talk_is_no_command_by_either_reading() -> None:
     free_only = understand_heard(_heard("pass me the chips", "pass", accepted=False),
                                  _vote_matcher(), speaker=None, route=Route.FREE)
     assert free_only.best is None
+
+
+def test_a_grammar_sentence_that_followed_the_decoders_loop_is_read_once() -> None:
+    # the decoder wrote "thomas yes thomas yes" (looped); the search followed the loop
+    # through the grammar's two groups of voters; the vote is Thomas's one yes
+    heard = _heard("thomas yes", "thomas yes thomas yes", accepted=True, margin=0.0,
+                   looped=True)
+    got = understand_heard(heard, _vote_matcher(), speaker=None)
+    assert got.best is not None and got.best.intent == "votes"
+    assert dict(got.best.slots) == {"p1": ("Thomas",), "v1": "yes"}
+    # without a loop, the sentence is read as it stands
+    plain = understand_heard(_heard("thomas yes thomas yes", "thomas yes thomas yes",
+                                    accepted=True), _vote_matcher(), speaker=None)
+    assert plain.best is not None and set(dict(plain.best.slots)) >= {"p1", "p2"}

@@ -23,6 +23,7 @@ from voice_host.speech.decision import (
     SearchTuning,
     Verdict,
     decide_judgement,
+    without_loops,
 )
 
 
@@ -93,7 +94,7 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
                   speaker: str | None, route: Route, tuning: SearchTuning) -> Understood:
     grammar_result: MatchResult | None = None
     if judgement.reading is not None and route is not Route.FREE:
-        grammar_result = matcher.match(judgement.reading.text, speaker=speaker, closed=True)
+        grammar_result = _grammar_match(judgement, matcher, speaker=speaker)
     free_result: MatchResult | None = None
     if judgement.free_text and route is not Route.GRAMMAR:
         free_result = matcher.match(judgement.free_text, speaker=speaker)
@@ -126,6 +127,23 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
     if decision.verdict is Verdict.AGREE:
         recognizer = 1.0 if judgement.accepted else max(recognizer, 0.8)
     return answer(chosen, result, chosen.confidence * recognizer)
+
+
+def _grammar_match(judgement: Judgement, matcher: Matcher, *,
+                   speaker: str | None) -> MatchResult:
+    """The matcher's strict reading of the grammar sentence. When the decoder looped, the
+    search may have followed the loop through the grammar ("certainly myself certainly
+    myself", one vote said twice, read as two groups): the sentence with the loop cut, as
+    the free transcript is cut, is read first, and kept when it is a command."""
+    assert judgement.reading is not None
+    text = judgement.reading.text
+    if judgement.looped:
+        once = without_loops(text)
+        if once != text:
+            result = matcher.match(once, speaker=speaker, closed=True)
+            if result.best is not None:
+                return result
+    return matcher.match(text, speaker=speaker, closed=True)
 
 
 def decoder_prompt(phase: PhaseGrammar) -> str:
