@@ -315,6 +315,8 @@ def test_bad_config_is_refused() -> None:
         EndpointerConfig(trailing_silence=0)
     with pytest.raises(ValueError):
         EndpointerConfig(vad_aggressiveness=5)
+    with pytest.raises(ValueError):
+        EndpointerConfig(vad_max_gain_db=-3)
 
 
 # --------------------------------------------------------------------------- keeping it open
@@ -477,3 +479,53 @@ def test_a_steady_room_is_left_to_the_floor_test() -> None:
     assert kept.end >= said - 0.03
     cut = spoken(replace(config, room_talk_db=-99.0))
     assert cut.end <= 4.8 + 0.25 + 0.16 < kept.end  # the loud part, its trailing, smoothing
+
+
+@needs_espeak
+def test_a_quiet_player_is_heard() -> None:
+    """A player far from the box: the words pass the floor test, and WebRTC's VAD, whose
+    energy bar is fixed, judges them raised to a normal level (not as silence)."""
+    audio, spans = layout(("silence", 1.0), ("say", "stop"), ("silence", 1.0),
+                          ("say", "vote yes"), ("silence", 1.0))
+    quiet = gain(audio, -27)
+    found = list(ArraySource(quiet).utterances())
+    assert len(found) == 2
+    for utterance, span in zip(found, spans, strict=True):
+        assert_covers((utterance.start, utterance.end), span)
+    as_is = EndpointerConfig(vad_level_dbfs=None)
+    assert len(list(ArraySource(quiet, config=as_is).utterances())) < 2
+    # what the floor test refuses stays refused: below min_level_dbfs nothing is speech
+    assert not list(ArraySource(gain(audio, -45)).utterances())
+
+
+class _HeardLevels:
+    """A stand-in for WebRTC's VAD that records the level of each frame it is given."""
+
+    def __init__(self, verdict: bool) -> None:
+        self.verdict = verdict
+        self.levels: list[float] = []
+
+    def is_speech(self, data: bytes, rate: int) -> bool:
+        frame = np.frombuffer(data, dtype=np.int16).astype(np.float64)
+        self.levels.append(10 * float(np.log10(np.mean(frame * frame) / 32768.0 ** 2)))
+        return self.verdict
+
+
+@pytest.mark.parametrize(("floor_dbfs", "raised_to"), [(-80.0, -35.0), (-64.0, -38.0),
+                                                        (-54.0, None)])
+def test_a_quiet_frame_is_judged_raised_too_only_in_a_quiet_room(
+        floor_dbfs: float, raised_to: float | None) -> None:
+    endpointer = Endpointer()
+    deaf, hearing = _HeardLevels(False), _HeardLevels(True)
+    endpointer._vad, endpointer._quiet_vad = deaf, hearing
+    for _ in range(200):  # a room whose noise sits at floor_dbfs
+        endpointer.floor.update(floor_dbfs)
+    t = np.arange(FRAME_SAMPLES) / SAMPLE_RATE
+    frame = to_int16(np.sin(2 * np.pi * 300 * t) * 10 ** (-42 / 20) * np.sqrt(2))
+    speech = endpointer.is_speech(frame, -42.0, continuing=False)
+    # the room's own VAD always judges the frame as it is
+    assert deaf.levels == [pytest.approx(-42.0, abs=0.3)]
+    if raised_to is None:  # a noisy room: never raised
+        assert not speech and not hearing.levels
+    else:  # a quiet room: up to -35 dBFS; at -64 dBFS only as far as its floor may rise
+        assert speech and hearing.levels == [pytest.approx(raised_to, abs=0.3)]
