@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -422,18 +423,22 @@ def test_a_sentence_the_transcript_spells_letter_for_letter_is_taken_down_to_its
 
 def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:
     # talk in noise ("yes the new types of high speed ones", written unsurely) forced onto
-    # "yes it is" at a margin good enough for a short answer
+    # "yes it is" at a margin good enough for a short answer (with a sure_alone bar below
+    # the sure margin, as English had)
+    tuning = replace(TUNING, sure_alone=-0.2)
     forced = reading("yes it is", -0.19, 6, similarity=0.36)
-    assert rejection(forced, TUNING) is Rejection.NONE
-    assert rejection(forced, TUNING, free_longer=True) is Rejection.UNLIKE_TRANSCRIPT
+    assert rejection(forced, tuning) is Rejection.NONE
+    assert rejection(forced, tuning, free_longer=True) is Rejection.UNLIKE_TRANSCRIPT
     sure = reading("yes it is", -0.1, 6, similarity=0.36)
-    assert rejection(sure, TUNING, free_longer=True) is Rejection.NONE
+    assert rejection(sure, tuning, free_longer=True) is Rejection.NONE
     unsure = Judgement("yes the new types of high speed ones", -1.9, False, forced, True,
                        Rejection.NONE, 0.9)
-    assert unsure.rejection_of(forced, TUNING) is Rejection.UNLIKE_TRANSCRIPT
+    assert unsure.rejection_of(forced, tuning) is Rejection.UNLIKE_TRANSCRIPT
     # one word more is no talk: the margin alone decides
     near = Judgement("yes it is so", -1.9, False, forced, True, Rejection.NONE, 0.9)
-    assert near.rejection_of(forced, TUNING) is Rejection.NONE
+    assert near.rejection_of(forced, tuning) is Rejection.NONE
+    # English's own bar asks that sure margin of every reading unlike its transcript
+    assert rejection(forced, TUNING) is Rejection.UNLIKE_TRANSCRIPT
 
 
 def test_a_reading_unlike_a_confident_transcript_is_rejected_even_at_a_sure_margin() -> None:
