@@ -13,15 +13,7 @@ from typing import Any
 import numpy as np
 
 from voice_host.speech import whisper_models
-from voice_host.speech.decision import (
-    Decoder,
-    Judgement,
-    Rollout,
-    Scored,
-    Search,
-    SearchTuning,
-    judge,
-)
+from voice_host.speech.decision import Judgement, SearchTuning
 from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
@@ -29,6 +21,7 @@ from voice_host.speech.grammar_search import (
     fold_text,
     phase_tokens,
 )
+from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -172,7 +165,7 @@ class _Grammar:
 
 
 class _Encoded(Decoder):
-    """One encoded utterance as the search's :class:`~voice_host.speech.decision.Decoder`."""
+    """One encoded utterance as the search's :class:`~voice_host.speech.search.Decoder`."""
 
     def __init__(self, owner: WhisperRecognizer, encoded: np.ndarray,
                  prompt: list[int]) -> None:
