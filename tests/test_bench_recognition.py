@@ -127,3 +127,12 @@ def test_a_subset_keeps_phases_and_every_kth_utterance(
     cases = _cases(tmp_path, monkeypatch)
     assert {c.phase for c in bench.subset(cases, only="resistance.vote")} == {"vote"}
     assert len(bench.subset(cases, limit=1)) == 1
+
+
+def test_whisper_settings_can_be_given_to_the_benchmark() -> None:
+    from voice_host.speech.whisper_asr import WhisperTuning
+
+    tuning = bench.with_values(WhisperTuning(), "fit_seconds=1.5, speculate_quiet_frames=4,"
+                                                "speculate=0")
+    assert (tuning.fit_seconds, tuning.speculate_quiet_frames, tuning.speculate) == \
+        (1.5, 4, False)

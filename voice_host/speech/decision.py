@@ -128,6 +128,10 @@ class SearchTuning:
     it cut them into words cost the margin."""
     near_close_margin: float = -1.2
     """The margin a near sentence spelled letter for letter needs."""
+    skip_talk: bool = True
+    """Skip the grammar search when the free transcript is sure talk far longer than any
+    sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
+    could pass the rejection beside it, and the search is the slowest part of such a line."""
 
 
 # --------------------------------------------------------------------------- results
@@ -146,6 +150,9 @@ class Rejection(enum.StrEnum):
     """The best sentence is too far from what the decoder would have written."""
     UNLIKE_TRANSCRIPT = "unlike the transcript"
     """A middling margin, and the sentence reads unlike the free transcript."""
+    TALK = "talk longer than any command"
+    """The free transcript is sure talk far longer than any sentence of the grammar: no
+    sentence would have been believed beside it, and none was searched for."""
 
 
 @dataclass(frozen=True)

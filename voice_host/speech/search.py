@@ -310,6 +310,9 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
     base = Judgement(free_text, free_logp, looped, None, False,
                      Rejection.NO_SENTENCE if free_text else Rejection.NO_AUDIO, 0.0,
                      open_phase=open_phase)
+    if tuning.skip_talk and searches and beyond_grammar(free_text, free_logp, looped,
+                                                         searches, tuning):
+        return replace(base, reason=Rejection.TALK)
     first: Judgement | None = None
     for item in searches:
         found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=tuning,
@@ -326,6 +329,38 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return near
         first = first or near
     return first or base
+
+
+def beyond_grammar(free_text: str, free_logp: float, looped: bool,
+                   searches: Sequence[Search], tuning: SearchTuning) -> bool:
+    """True when the free transcript is sure talk so much longer than every sentence of
+    every grammar to search that no sentence the search could find would be believed
+    beside it (:func:`~voice_host.speech.decision.rejection`): it has at least
+    ``talk_words`` more words than the longest sentence (so the transcript is talk beside
+    any reading) and so many more letters that no reading can be similar enough to it
+    (rapidfuzz's ratio is at most ``2 s / (f + s)`` for texts of ``f`` and ``s``
+    characters) nor spelled alike (the letters it lacks alone cost more than
+    ``near_close_cost``). An open-slot word is counted as long as the transcript's
+    longest word (the slot is written with the decoder's own words). The search, which
+    costs several decoder calls for such a line, is then skipped."""
+    if not free_text or looped or free_logp < tuning.free_min_logp:
+        return False
+    words = without_loops(free_text).split()
+    slot = max(len(w) for w in words)
+    spelled = len(letters(free_text))
+    similar = min(tuning.min_similarity, tuning.close_similarity)
+    for item in searches:
+        bound = item.constraint.longest(slot)
+        if bound is None:
+            return False
+        most_words, most_chars = bound
+        if len(words) < most_words + tuning.talk_words:
+            return False
+        if 2 * most_chars / (len(free_text) + most_chars) >= similar:
+            return False
+        if spelled == 0 or 1 - most_chars / spelled <= tuning.near_close_cost:
+            return False
+    return True
 
 
 def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
