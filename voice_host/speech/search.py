@@ -392,6 +392,28 @@ def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
     return judged
 
 
+def reading_of(decoder: Decoder, top: Scored, base: Judgement) -> GrammarReading:
+    """A scored sentence as a grammar reading beside the free transcript."""
+    text = plain(decoder.text(top.tokens))
+    similarity = fuzz.ratio(base.free_text, text) / 100
+    return GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps, similarity)
+
+
+def settled(decoder: Decoder, exact: Sequence[Scored], inexact: Sequence[Found],
+            base: Judgement, tuning: SearchTuning) -> bool:
+    """True when scoring the sentences found by restricted rollouts again cannot change the
+    judgement, so that decoder call is skipped: the best exactly scored sentence is
+    rejected, and none of the others can rank above it. A restricted rollout's margin is
+    an upper bound of its exact one (renormalized over fewer tokens, the chosen token only
+    gains on the best one), so a sentence below it before rescoring stays below it."""
+    if not exact:
+        return False
+    top = max(exact, key=lambda s: s.mean_margin)
+    if any(f.margin / f.steps >= top.mean_margin for f in inexact):
+        return False
+    return base.rejection_of(reading_of(decoder, top, base), tuning) is not Rejection.NONE
+
+
 def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
          tuning: SearchTuning) -> Judgement:
     """The best sentence found, scored exactly, judged against the free transcript."""
@@ -401,17 +423,16 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
             unique[item.tokens] = item
     ranked = sorted(unique.values(), key=lambda f: f.score, reverse=True)
     exact = [Scored(f.tokens, f.score, f.margin) for f in ranked if f.exact][:tuning.rescored]
-    inexact = [f.tokens for f in ranked if not f.exact][:tuning.rescored]
-    scored = exact + (decoder.score(inexact) if inexact else [])
+    inexact = [f for f in ranked if not f.exact][:tuning.rescored]
+    scored = list(exact)
+    if inexact and not settled(decoder, exact, inexact, base, tuning):
+        scored += decoder.score([f.tokens for f in inexact])
     # ranked by the mean per-step margin, as they are judged: by their total score a
     # sentence cut short ("I choose Thomas" + end) beats the whole one with one misheard
     # name, since ending early costs the decoder little
     scored.sort(key=lambda s: s.mean_margin, reverse=True)
     top = scored[0]
-    text = plain(decoder.text(top.tokens))
-    similarity = fuzz.ratio(base.free_text, text) / 100
-    reading = GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps,
-                             similarity)
+    reading = reading_of(decoder, top, base)
     reason = base.rejection_of(reading, tuning)
     if reason is not Rejection.NONE:
         return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
@@ -421,7 +442,7 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
         if top.margin - other.margin > tuning.alternative_window:
             break
         alt = plain(decoder.text(other.tokens))
-        if alt != text and alt not in alternatives:
+        if alt != reading.text and alt not in alternatives:
             alternatives.append(alt)
     floor = threshold(reading.steps, tuning)
     span = max(1e-6, tuning.sure_margin - floor)
