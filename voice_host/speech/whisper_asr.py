@@ -174,6 +174,16 @@ class _Grammar:
         """The phase's words, for Whisper's previous-text prompt."""
 
 
+def max_length(tokens: int, previous: int) -> int:
+    """CTranslate2's ``max_length`` for Whisper's ``generate`` to write ``tokens`` tokens
+    (the forced prefix after the start sequence included) after a previous-text prompt of
+    ``previous`` tokens. Measured on CTranslate2 4 (tiny.en): it writes
+    ``min(max_length - previous - 1, max_length // 2)`` tokens, so ``2 * tokens`` alone is
+    right without a prompt, and with one ``previous + tokens + 1`` is (``previous + 2 *
+    tokens + 1``, used before, wrote twice the steps wanted, all thrown away)."""
+    return max(previous + tokens + 1, 2 * tokens)
+
+
 class Cancelled(Exception):
     """A decode was called off (a speculative decode the speaker talked over)."""
 
@@ -200,12 +210,10 @@ class _Encoded(Decoder):
         self.calls += 1
         batch = ct2.StorageView.from_array(
             np.ascontiguousarray(np.repeat(self.encoded, len(prefixes), axis=0)))
-        # generate() counts max_length in half-steps of the prompt it continues, and a
-        # previous-text prompt counts in it too
         previous = len(self.prompt) - len(self.owner._start)
         return self.owner._model.generate(
             batch, [self.prompt + list(p) for p in prefixes], beam_size=1,
-            max_length=previous + 2 * length + 1, return_logits_vocab=True,
+            max_length=max_length(length, previous), return_logits_vocab=True,
             suppress_blank=False, **options)
 
     def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
@@ -215,7 +223,9 @@ class _Encoded(Decoder):
         guard = self.owner.tuning.no_repeat_ngram_size
         if guard and not any(prefixes):
             options["no_repeat_ngram_size"] = guard
-        answers = self._generate(prefixes, total, **options)
+        # one step past the cap: the distribution after the last token says whether the
+        # text may end there
+        answers = self._generate(prefixes, total + 1, **options)
         out = []
         for prefix, answer in zip(prefixes, answers, strict=True):
             length = len(prefix)
