@@ -616,6 +616,8 @@ class PacedSource(ArraySource):
 
 SPECULATE_ENV = "VOICE_HOST_BENCH_SPECULATE"
 """``0`` (``--no-speculate``): Whisper does not decode during the trailing silence."""
+WHISPER_ENV = "VOICE_HOST_BENCH_WHISPER"
+"""Set in the workers by ``--whisper NAME=VALUE,...``: WhisperTuning values to decode with."""
 PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
 """Set in the workers by ``--prompt on|off``: Whisper gets the phase's words as its
 previous-text prompt (the host's default otherwise)."""
@@ -624,6 +626,20 @@ previous-text prompt (the host's default otherwise)."""
 def system_language(system: str) -> str:
     """``whisper:grammar@fr`` -> ``fr``; systems without ``@`` are English."""
     return system.partition("@")[2] or "en"
+
+
+def with_values(tuning: Any, values: str) -> Any:
+    """A dataclass of settings with ``NAME=VALUE,...`` replaced (numbers, cast to each
+    field's own type)."""
+    from dataclasses import replace
+
+    changes: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in values.split(","))):
+        name, _, value = item.partition("=")
+        current = getattr(tuning, name.strip())  # an unknown name raises AttributeError
+        changes[name.strip()] = type(current)(float(value)) if not isinstance(current, bool) \
+            else float(value) != 0
+    return replace(tuning, **changes)
 
 
 def make_ears(system: str) -> Any:
@@ -639,6 +655,7 @@ def make_ears(system: str) -> Any:
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
         tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "1") != "0",
                                speculate=os.environ.get(SPECULATE_ENV, "1") != "0")
+        tuning = with_values(tuning, os.environ.get(WHISPER_ENV, ""))
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
         return PhaseEars(whisper, open_vocabulary=mode == "open")
@@ -1148,6 +1165,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "decoding): the routes, and with --calibrate the sweep")
     parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
                         help="with --from-results: decide with these SearchTuning values")
+    parser.add_argument("--whisper", default="", metavar="NAME=VALUE,...",
+                        help="decode with these WhisperTuning values (numbers), e.g. "
+                             "fit_seconds=1.5 (compare designs; tune on calib only)")
     parser.add_argument("--no-speculate", action="store_true",
                         help="Whisper waits for the end of the utterance before decoding")
     parser.add_argument("--realtime", action="store_true",
@@ -1245,6 +1265,8 @@ def run(args: argparse.Namespace) -> int:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
     if args.no_speculate:
         os.environ[SPECULATE_ENV] = "0"
+    if args.whisper:
+        os.environ[WHISPER_ENV] = args.whisper
     synthesize_all([(c.text, c.voice) for c in cases])
     if any(c.noise == "babble" for c in cases):
         babble_track()
@@ -1287,6 +1309,7 @@ def run(args: argparse.Namespace) -> int:
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
         " --no-speculate" if args.no_speculate else "") + (
+        f" --whisper {args.whisper}" if args.whisper else "") + (
         f" --limit {args.limit}" if args.limit else "") + (
         f" --conditions '{args.conditions}'" if args.conditions else "") + (
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (

@@ -134,3 +134,12 @@ def test_a_subset_keeps_conditions(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     present = sorted({c.condition for c in cases})
     kept = bench.subset(cases, conditions=f"{present[0]}, nothing like it")
     assert kept and {c.condition for c in kept} == {present[0]}
+
+
+def test_whisper_settings_can_be_given_to_the_benchmark() -> None:
+    from voice_host.speech.whisper_asr import WhisperTuning
+
+    tuning = bench.with_values(WhisperTuning(), "fit_seconds=1.5, speculate_quiet_frames=4,"
+                                                "speculate=0")
+    assert (tuning.fit_seconds, tuning.speculate_quiet_frames, tuning.speculate) == \
+        (1.5, 4, False)

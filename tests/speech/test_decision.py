@@ -16,20 +16,17 @@ from voice_host.speech.decision import (
     GrammarReading,
     Judgement,
     Rejection,
-    Rollout,
-    Scored,
-    Search,
     SearchTuning,
     Verdict,
     command_in_talk,
     decide,
     decide_judgement,
     free_is_talk,
-    judge,
     rejection,
     without_loops,
 )
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
+from voice_host.speech.search import Rollout, Scored, Search, judge
 
 WORDS = [" I", " vote", " yes", " no", " pass", " me", " the", " chips", ".", " Yes",
          " approve", " book", " Bye", " well", " bell", " and", " do", " undo", " please", ",",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from test_decision import EOT, IDS, TUNING, VOCAB, VOTE, TableDecoder, ids, run, say, searches
 
-from voice_host.speech.decision import SearchTuning, judge
+from voice_host.speech.decision import SearchTuning
+from voice_host.speech.search import judge
 
 LONG = "#JSGF V1.0;\ngrammar long;\npublic <s> = book | book and bell please;\n"
 

@@ -1,32 +1,15 @@
-"""The grammar search and the decision, over any decoder that can continue token prefixes.
+"""The judgement of one utterance and the decision between its two readings.
 
-This module is pure: it never loads a model.  A :class:`Decoder` (Whisper through
-CTranslate2 in :mod:`voice_host.speech.whisper_asr`, a table of made-up log-probabilities in
-the unit tests) continues token prefixes greedily and scores sentences exactly; everything
-else -- which sentence of the phase's grammar was said, how far it is from what the decoder
-would have written freely, and whether to believe it -- is decided here, the same way on
-every CPU.
+This module is pure: it never loads a model.  The grammar search
+(:mod:`voice_host.speech.search`) gives the decoder's free reading and the best sentence of
+the phase's grammar; what is decided here, the same way on every CPU, is whether to believe
+them:
 
-One utterance (:func:`judge`):
-
-1. **Free decode**: the decoder's own greedy reading, length capped by the audio.  Its text
-   is the *free reading*; its steps' exact distributions are kept.
-2. **Grammar search** (:func:`search`): best-first over token prefixes that stay inside the
-   phase's grammar (:class:`~voice_host.speech.grammar_search.TokenConstraint`), starting
-   from the free decode, whose steps are walked through the grammar with their exact scores;
-   a finished sentence is recorded wherever the grammar may end (end-of-text included in
-   its score), and the best in-grammar tokens the decoder did not choose are queued as new
-   prefixes.  The queue is ordered by how much log-probability a prefix has given up
-   against the decoder's own choices so far (not by its total, which would favour short
-   prefixes); each round continues a few prefixes in one batched call, restricted to the
-   phase's tokens, and what those rollouts find is scored again, exactly.  The search stops
-   when the free decode already is a sure sentence, when nothing queued is close enough,
-   or after a fixed number of rounds (never on a clock: the result does not depend on the
-   machine's speed).
-3. **Rejection** of the grammar reading: its mean per-step *margin* (log-probability given
-   up against the decoder's own choice at each step, end-of-text included) must pass a
-   threshold, stricter for one-word sentences, and a middling margin must also read like
-   the free transcript.  Another sentence within a small margin is an alternative.
+**Rejection** of the grammar reading (:func:`rejection`): its mean per-step *margin*
+(log-probability given up against the decoder's own choice at each step, end-of-text
+included) must pass a threshold, stricter for one-word sentences, and a middling margin must
+also read like the free transcript.  Another sentence within a small margin is an
+alternative.
 
 The result is a :class:`Judgement`.  The host then reads both texts with the phase's
 matcher and :func:`decide` combines the two readings: they agree -> take it; only one is
@@ -37,81 +20,13 @@ confident -> that one; both confident and meaning different things -> ask which;
 from __future__ import annotations
 
 import enum
-import heapq
-import itertools
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Generic, Protocol, TypeVar
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-import numpy as np
-from rapidfuzz import fuzz
-
-from voice_host.speech.grammar_search import (
-    TokenConstraint,
-    TokenTrie,
-    WordGraph,
-    letters,
-    nearest_sentences,
-    spelling_cost,
-)
+from voice_host.speech.grammar_search import spelling_cost
 from voice_host.text import plain
-
-# --------------------------------------------------------------------------- the decoder
-
-
-@dataclass(frozen=True)
-class Rollout:
-    """A prefix continued greedily by the decoder."""
-
-    tokens: tuple[int, ...]
-    """The tokens written after the prefix (end-of-text not included)."""
-    steps: tuple[Any, ...]
-    """The log-probabilities (a normalized numpy vector over the vocabulary, end-of-text
-    included) of each step after the prefix: one per token, and one more when the rollout
-    ended with end-of-text."""
-
-
-@dataclass(frozen=True)
-class Scored:
-    """A sentence scored exactly by the decoder (its tokens, then end-of-text)."""
-
-    tokens: tuple[int, ...]
-    score: float
-    """Sum of the log-probabilities of the tokens and end-of-text."""
-    margin: float
-    """Sum over the same steps of (chosen log-probability - best log-probability): 0 when
-    every token was the decoder's own first choice, negative otherwise."""
-
-    @property
-    def steps(self) -> int:
-        return len(self.tokens) + 1
-
-    @property
-    def mean_margin(self) -> float:
-        return self.margin / self.steps
-
-
-class Decoder(Protocol):
-    """What the search needs of a speech decoder, for one encoded utterance."""
-
-    eot: int
-    """The end-of-text token."""
-
-    def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
-                          suppress: Sequence[int] | None = None) -> list[Rollout]:
-        """Each prefix continued greedily (up to ``cap`` tokens in all, the prefix included),
-        never writing a token of ``suppress``."""
-        ...
-
-    def score(self, sentences: Sequence[tuple[int, ...]]) -> list[Scored]:
-        """Each sentence's exact score and margin against the whole vocabulary."""
-        ...
-
-    def text(self, tokens: Sequence[int]) -> str:
-        """The text of some tokens."""
-        ...
-
 
 # --------------------------------------------------------------------------- settings
 
@@ -216,6 +131,10 @@ class SearchTuning:
     it cut them into words cost the margin."""
     near_close_margin: float = -1.2
     """The margin a near sentence spelled letter for letter needs."""
+    skip_talk: bool = True
+    """Skip the grammar search when the free transcript is sure talk far longer than any
+    sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
+    could pass the rejection beside it, and the search is the slowest part of such a line."""
 
 
 # --------------------------------------------------------------------------- results
@@ -234,6 +153,9 @@ class Rejection(enum.StrEnum):
     """The best sentence is too far from what the decoder would have written."""
     UNLIKE_TRANSCRIPT = "unlike the transcript"
     """A middling margin, and the sentence reads unlike the free transcript."""
+    TALK = "talk longer than any command"
+    """The free transcript is sure talk far longer than any sentence of the grammar: no
+    sentence would have been believed beside it, and none was searched for."""
 
 
 @dataclass(frozen=True)
@@ -328,289 +250,6 @@ class Judgement:
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
                    Rejection(record.get("rejected_because", Rejection.NONE.value)), 0.0,
                    open_phase=bool(record.get("open_phase", 0)))
-
-
-# --------------------------------------------------------------------------- search
-
-
-@dataclass(order=True)
-class _Prefix:
-    sort_key: float
-    order: int
-    tokens: tuple[int, ...] = field(compare=False)
-    score: float = field(compare=False)
-    margin: float = field(compare=False)
-    positions: Any = field(compare=False)
-    exact: bool = field(compare=False, default=True)
-
-
-@dataclass(frozen=True)
-class Found:
-    """A sentence the search finished."""
-
-    tokens: tuple[int, ...]
-    score: float
-    """Sum of log-probabilities of the tokens and end-of-text."""
-    margin: float
-    """Sum over the same steps of (chosen - best log-probability)."""
-    exact: bool = True
-    """False when found by a restricted rollout (scores renormalized over the phase's
-    tokens): it is scored again against the whole vocabulary."""
-
-    @property
-    def steps(self) -> int:
-        return len(self.tokens) + 1
-
-
-def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
-           free: Rollout, *, cap: int, tuning: SearchTuning,
-           suppress: Sequence[int] | None = None) -> list[Found]:
-    """Best-first search over in-grammar token prefixes, from the free decode (see the
-    module docstring); every sentence found."""
-    eot = decoder.eot
-    queue: list[_Prefix] = []
-    finished: list[Found] = []
-    order = itertools.count()
-    best = -math.inf
-    spelled: dict[int, str] = {}
-
-    def letters_of(token: int) -> str:
-        got = spelled.get(token)
-        if got is None:
-            got = spelled[token] = letters(decoder.text([token]))
-        return got
-
-    def worth_trying(token: int, chosen: int | None, after: Any) -> bool:
-        # a comma or a capital changes no word of the reading: such rivals filled the
-        # rounds ("Show," "Show move," "Show MOVE") while "show move code of" waited
-        said = letters_of(token)
-        if not said:
-            return constraint.can_end(after)  # only a full stop that ends a sentence
-        return chosen is None or said != letters_of(chosen)
-
-    def walk(prefix: tuple[int, ...], score: float, margin: float, positions: Any,
-             ids: Sequence[int], rows: Sequence[Any], exact: bool) -> None:
-        nonlocal best
-        tokens = list(prefix)
-        for step, logp in enumerate(rows):
-            if len(tokens) >= cap:
-                break
-            whole = float(logp.max())
-            if constraint.can_end(positions):
-                end = float(logp[eot])
-                done = Found(tuple(tokens), score + end, margin + end - whole, exact)
-                finished.append(done)
-                best = max(best, done.margin)
-            allowed = constraint.allowed_arrays(positions, vocab)
-            if not len(allowed.ids):
-                break
-            chosen = ids[step] if step < len(ids) else None
-            chosen_at = np.flatnonzero(allowed.ids == chosen) if chosen is not None \
-                else np.zeros(0, dtype=np.int64)
-            on_path = len(chosen_at) > 0
-            values = logp[allowed.ids]
-            # where the decoder's own token stays in the grammar, only near rivals are
-            # worth a rollout (they could be the alternative reading); where it leaves, the
-            # best in-grammar tokens are -- one per way of writing the same letters
-            wanted = tuning.rivals_per_step if on_path else tuning.branches_per_step
-            floor = (float(logp[chosen]) - tuning.rival_window if on_path
-                     else float(values.max()) + tuning.hopeless_step)
-            taken = {int(allowed.groups[chosen_at[0]])} if on_path else set()
-            picked = 0
-            for pick in np.argsort(-values, kind="stable")[:8 * wanted + 8]:
-                value = float(values[pick])
-                if picked >= wanted or not math.isfinite(value) or value < floor:
-                    break
-                group = int(allowed.groups[pick])
-                if group in taken:
-                    continue
-                taken.add(group)
-                if not worth_trying(int(allowed.ids[pick]), chosen if on_path else None,
-                                    allowed.after[group]):
-                    continue
-                picked += 1
-                queued = margin + value - whole
-                if queued <= best - tuning.alternative_window:
-                    continue
-                heapq.heappush(queue, _Prefix(-queued, next(order),
-                                              (*tokens, int(allowed.ids[pick])),
-                                              score + value, queued, allowed.after[group],
-                                              exact))
-            if not on_path:
-                break
-            assert chosen is not None
-            score += float(logp[chosen])
-            margin += float(logp[chosen]) - whole
-            positions = allowed.after[int(allowed.groups[chosen_at[0]])]
-            tokens.append(chosen)
-        else:
-            # the rollout stopped short while still inside the grammar: go on from there
-            if len(tokens) > len(prefix) and len(tokens) < cap and len(rows) == len(ids):
-                heapq.heappush(queue, _Prefix(-margin, next(order), tuple(tokens),
-                                              score, margin, positions, exact))
-        if len(queue) > tuning.queue_limit:
-            queue[:] = heapq.nsmallest(tuning.queue_limit, queue)
-            heapq.heapify(queue)
-
-    def cut_short() -> bool:
-        # the best sentence so far ends tokens before the free decode did ("la lapin" for
-        # "la lapin pour jack"): the rest of the sentence may not have been reached yet
-        top = max(finished, key=lambda f: f.margin / f.steps)
-        return len(top.tokens) + tuning.complete_tokens <= len(free.tokens)
-
-    # the free decode has exact scores, and is often already a sentence of the grammar
-    walk((), 0.0, 0.0, constraint.start, free.tokens, free.steps, True)
-    extra = max(tuning.rescue_rounds, tuning.complete_rounds)
-    for round_ in range(tuning.rounds + extra):
-        if round_ >= tuning.rounds:
-            # the extra rounds: for a search that found nothing yet, or one whose best
-            # sentence stops short of what the decoder wrote
-            late = round_ - tuning.rounds
-            if not (late < tuning.rescue_rounds and not finished
-                    or late < tuning.complete_rounds and finished and cut_short()):
-                break
-        if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
-            break  # the decoder's own words are a sentence of the grammar: nothing to search
-        batch: list[_Prefix] = []
-        while queue and len(batch) < tuning.batch:
-            item = heapq.heappop(queue)
-            if item.margin <= best - tuning.alternative_window:
-                queue.clear()
-                break
-            batch.append(item)
-        if not batch:
-            break
-        # later rollouts may only write the phase's tokens, so they stay near the grammar;
-        # their scores are renormalized, so what they find is scored again; a rollout
-        # writes a few tokens, and one still inside the grammar goes on next round
-        longest = max(len(p.tokens) for p in batch)
-        limit = min(cap, longest + tuning.rollout_tokens)
-        rollouts = decoder.continue_prefixes([p.tokens for p in batch], limit, suppress)
-        for item, rollout in zip(batch, rollouts, strict=True):
-            walk(item.tokens, item.score, item.margin, item.positions, rollout.tokens,
-                 rollout.steps, item.exact and suppress is None)
-    return finished
-
-
-# --------------------------------------------------------------------------- judging
-
-
-@dataclass(frozen=True)
-class Search:
-    """One grammar to search an utterance in (a phase with an open slot has two: its likely
-    words first, then the slot open to any word)."""
-
-    constraint: TokenConstraint
-    suppress: tuple[int, ...] | None = None
-    """Tokens a restricted rollout may not write (every token that cannot occur in the
-    grammar), or None when any can."""
-
-
-def free_reading(decoder: Decoder, free: Rollout) -> tuple[str, float, bool]:
-    """The free decode's text (plain, loops cut), its mean log-probability per step, and
-    whether it looped or ran into its cap without ending."""
-    eot = decoder.eot
-    words = plain(decoder.text([t for t in free.tokens if t != eot]))
-    text = without_loops(words)
-    total = sum(float(logp[free.tokens[step] if step < len(free.tokens) else eot])
-                for step, logp in enumerate(free.steps))
-    ended = len(free.steps) > len(free.tokens)
-    looped = text != words or (bool(free.tokens) and not ended)
-    return text, total / max(1, len(free.steps)), looped
-
-
-def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap: int,
-          tuning: SearchTuning, open_phase: bool = False) -> Judgement:
-    """The free decode, then each grammar in turn until one yields an accepted sentence."""
-    free, = decoder.continue_prefixes([()], cap)
-    free_text, free_logp, looped = free_reading(decoder, free)
-    base = Judgement(free_text, free_logp, looped, None, False,
-                     Rejection.NO_SENTENCE if free_text else Rejection.NO_AUDIO, 0.0,
-                     open_phase=open_phase)
-    first: Judgement | None = None
-    for item in searches:
-        found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=tuning,
-                       suppress=item.suppress)
-        if not found:
-            continue
-        judged = rank(decoder, found, base, tuning)
-        if judged.accepted:
-            return judged
-        first = first or judged
-    if tuning.near_sentences > 0 and free_text and not looped and searches:
-        near = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
-        if near is not None and near.accepted:
-            return near
-        first = first or near
-    return first or base
-
-
-def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
-                base: Judgement, *, cap: int, tuning: SearchTuning) -> Judgement | None:
-    """The grammar's sentences nearest to the free transcript, searched as a small grammar
-    of their own (see ``SearchTuning.near_sentences``), judged as any reading is; None
-    when none is near enough or the search finds none of them."""
-    graph = item.constraint.graph
-    near = nearest_sentences(graph, base.free_text, limit=tuning.near_sentences,
-                             beam=tuning.near_beam, max_cost=tuning.near_cost)
-    if not near:
-        return None
-    document = ("#JSGF V1.0;\ngrammar near;\npublic <s> = "
-                + " | ".join("( " + " ".join(words) + " )" for words, _ in near) + ";\n")
-    constraint = TokenConstraint(WordGraph(document), item.constraint.spellings)
-    rounds = replace(tuning, rounds=tuning.near_rounds, rescue_rounds=0)
-    found = search(decoder, constraint, vocab, free, cap=cap, tuning=rounds,
-                   suppress=item.suppress)
-    if not found:
-        return None
-    judged = rank(decoder, found, base, tuning)
-    reading = judged.reading
-    if judged.accepted or reading is None or reading.margin < tuning.near_close_margin:
-        return judged
-    spelled = {letters("".join(words)): (cost, len(words)) for words, cost in near}
-    cost, length = spelled.get(letters(reading.text), (math.inf, 0))
-    if cost <= tuning.near_close_cost and length >= 2:
-        return replace(judged, accepted=True, reason=Rejection.NONE, confidence=0.6)
-    return judged
-
-
-def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
-         tuning: SearchTuning) -> Judgement:
-    """The best sentence found, scored exactly, judged against the free transcript."""
-    unique: dict[tuple[int, ...], Found] = {}
-    for item in sorted(found, key=lambda f: f.score, reverse=True):
-        if item.tokens not in unique or (item.exact and not unique[item.tokens].exact):
-            unique[item.tokens] = item
-    ranked = sorted(unique.values(), key=lambda f: f.score, reverse=True)
-    exact = [Scored(f.tokens, f.score, f.margin) for f in ranked if f.exact][:tuning.rescored]
-    inexact = [f.tokens for f in ranked if not f.exact][:tuning.rescored]
-    scored = exact + (decoder.score(inexact) if inexact else [])
-    # ranked by the mean per-step margin, as they are judged: by their total score a
-    # sentence cut short ("I choose Thomas" + end) beats the whole one with one misheard
-    # name, since ending early costs the decoder little
-    scored.sort(key=lambda s: s.mean_margin, reverse=True)
-    top = scored[0]
-    text = plain(decoder.text(top.tokens))
-    similarity = fuzz.ratio(base.free_text, text) / 100
-    reading = GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps,
-                             similarity)
-    reason = base.rejection_of(reading, tuning)
-    if reason is not Rejection.NONE:
-        return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
-                         0.0, open_phase=base.open_phase)
-    alternatives: list[str] = []
-    for other in scored[1:]:
-        if top.margin - other.margin > tuning.alternative_window:
-            break
-        alt = plain(decoder.text(other.tokens))
-        if alt != text and alt not in alternatives:
-            alternatives.append(alt)
-    floor = threshold(reading.steps, tuning)
-    span = max(1e-6, tuning.sure_margin - floor)
-    confidence = 0.6 + 0.4 * max(0.0, min(1.0, (reading.margin - floor) / span))
-    return Judgement(base.free_text, base.free_logp, base.looped, reading, True,
-                     Rejection.NONE, round(confidence, 4), tuple(alternatives[:2]),
-                     open_phase=base.open_phase)
 
 
 def threshold(steps: int, tuning: SearchTuning) -> float:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,6 +259,44 @@ class WordGraph:
         """Every literal word of the automaton."""
         return frozenset(w for arcs in self._arcs for w, _ in arcs if w != ANY_WORD)
 
+    def longest(self, size: Callable[[str], tuple[int, int]]) -> tuple[int, int] | None:
+        """An upper bound on the sentences' length: the most words of any sentence, and the
+        most characters, each maximized on its own. ``size`` gives each word's (words,
+        characters) as written (:data:`ANY_WORD` included); one space goes between words.
+        None when a repeat makes sentences of any length."""
+        memo: dict[int, tuple[int, int] | None] = {}
+        visiting: set[int] = set()
+        unbounded = False
+
+        def best(node: int) -> tuple[int, int] | None:
+            # (words, characters) of the longest path to the accepting node; None: no path
+            nonlocal unbounded
+            if node in memo:
+                return memo[node]
+            if node in visiting:
+                unbounded = True
+                return None
+            visiting.add(node)
+            words = chars = -1
+            if node == self.accept:
+                words = chars = 0
+            steps = [((0, 0), t) for t in self._eps[node]]
+            steps += [(size(w), t) for w, t in self._arcs[node]]
+            for (add_words, add_chars), target in steps:
+                got = best(target)
+                if got is not None:
+                    space = 1 if add_words and got[0] else 0
+                    words = max(words, got[0] + add_words)
+                    chars = max(chars, got[1] + add_chars + space)
+            visiting.discard(node)
+            memo[node] = None if words < 0 else (words, chars)
+            return memo[node]
+
+        found = [got for node in self.start if (got := best(node)) is not None]
+        if unbounded or not found:
+            return None
+        return max(w for w, _ in found), max(c for _, c in found)
+
 
 # --------------------------------------------------------------------------- characters
 
@@ -298,7 +336,23 @@ class TokenConstraint:
         self._allowed: dict[Positions, dict[int, Positions]] = {}
         self._arrays: dict[Positions, AllowedTokens] = {}
         self._ends: dict[Positions, bool] = {}
+        self._longest: dict[int, tuple[int, int] | None] = {}
         self.start: Positions = frozenset({(self.graph.start, None, False)})
+
+    def longest(self, slot: int) -> tuple[int, int] | None:
+        """The most words and the most characters a sentence of the grammar can be written
+        in (the spellings included), an open-slot word counted as one word of ``slot``
+        characters (:meth:`WordGraph.longest`); None when unbounded."""
+        if slot not in self._longest:
+            def size(word: str) -> tuple[int, int]:
+                if word == ANY_WORD:
+                    return 1, slot
+                forms = (word, *self.spellings.get(word, ()))
+                return (max(len(f.split()) for f in forms),
+                        max(max(len(f), len(fold_text(f))) for f in forms))
+
+            self._longest[slot] = self.graph.longest(size)
+        return self._longest[slot]
 
     def _trie(self, state: State) -> _Trie:
         trie = self._tries.get(state)

@@ -13,15 +13,7 @@ from typing import Any
 import numpy as np
 
 from voice_host.speech import whisper_models
-from voice_host.speech.decision import (
-    Decoder,
-    Judgement,
-    Rollout,
-    Scored,
-    Search,
-    SearchTuning,
-    judge,
-)
+from voice_host.speech.decision import Judgement, SearchTuning
 from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
@@ -29,6 +21,7 @@ from voice_host.speech.grammar_search import (
     fold_text,
     phase_tokens,
 )
+from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -65,6 +58,16 @@ class WhisperTuning:
     on 30-second windows; on a window cut to the utterance it hears far worse and loops
     (benchmark utterances, greedy: 6 of 60 written exactly with 1 s of margin, 27 of 60
     with an 8-s window, 27 with the full 30 s), while 8 s costs about a sixth of 30 s."""
+    fit_seconds: float = 0.0
+    """When positive, the window fits the utterance: the utterance and this much silence,
+    at least ``min_window_seconds`` and at most the window (0 = always the whole window).
+    The encoder's cost, and every decoder step's attention over it, grow with the window,
+    but Whisper needs the silence: on 60 clean calib utterances a window of the utterance
+    plus 2 s (at least 5 s) saved a third of the encoder's time, and made 8 of the 12 table
+    talk lines loop ("are you sure about that are you sure about that"), which cost more
+    decoder steps than the encoder saved; plus 1 s (at least 4 s) lost a command too."""
+    min_window_seconds: float = 4.0
+    """The shortest window a fitted one may be."""
     tokens_per_second: float = 4.5
     """Length cap of a rollout: this many tokens per second of audio, plus ``min_tokens``."""
     min_tokens: int = 6
@@ -171,30 +174,46 @@ class _Grammar:
         """The phase's words, for Whisper's previous-text prompt."""
 
 
+def max_length(tokens: int, previous: int) -> int:
+    """CTranslate2's ``max_length`` for Whisper's ``generate`` to write ``tokens`` tokens
+    (the forced prefix after the start sequence included) after a previous-text prompt of
+    ``previous`` tokens. Measured on CTranslate2 4 (tiny.en): it writes
+    ``min(max_length - previous - 1, max_length // 2)`` tokens, so ``2 * tokens`` alone is
+    right without a prompt, and with one ``previous + tokens + 1`` is (``previous + 2 *
+    tokens + 1``, used before, wrote twice the steps wanted, all thrown away)."""
+    return max(previous + tokens + 1, 2 * tokens)
+
+
+class Cancelled(Exception):
+    """A decode was called off (a speculative decode the speaker talked over)."""
+
+
 class _Encoded(Decoder):
-    """One encoded utterance as the search's :class:`~voice_host.speech.decision.Decoder`."""
+    """One encoded utterance as the search's :class:`~voice_host.speech.search.Decoder`."""
 
     def __init__(self, owner: WhisperRecognizer, encoded: np.ndarray,
-                 prompt: list[int]) -> None:
+                 prompt: list[int], cancel: threading.Event | None = None) -> None:
         self.owner = owner
         self.encoded = encoded
         self.prompt = prompt
         self.eot = owner._eot
+        self.cancel = cancel
+        """Set from another thread to stop the decode before its next decoder call."""
         self.calls = 0
         """Decoder calls made (for the figures)."""
 
     def _generate(self, prefixes: Sequence[tuple[int, ...]], length: int,
                   **options: Any) -> Any:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled
         ct2 = self.owner._ct2
         self.calls += 1
         batch = ct2.StorageView.from_array(
             np.ascontiguousarray(np.repeat(self.encoded, len(prefixes), axis=0)))
-        # generate() counts max_length in half-steps of the prompt it continues, and a
-        # previous-text prompt counts in it too
         previous = len(self.prompt) - len(self.owner._start)
         return self.owner._model.generate(
             batch, [self.prompt + list(p) for p in prefixes], beam_size=1,
-            max_length=previous + 2 * length + 1, return_logits_vocab=True,
+            max_length=max_length(length, previous), return_logits_vocab=True,
             suppress_blank=False, **options)
 
     def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
@@ -204,7 +223,9 @@ class _Encoded(Decoder):
         guard = self.owner.tuning.no_repeat_ngram_size
         if guard and not any(prefixes):
             options["no_repeat_ngram_size"] = guard
-        answers = self._generate(prefixes, total, **options)
+        # one step past the cap: the distribution after the last token says whether the
+        # text may end there
+        answers = self._generate(prefixes, total + 1, **options)
         out = []
         for prefix, answer in zip(prefixes, answers, strict=True):
             length = len(prefix)
@@ -232,7 +253,10 @@ class _Encoded(Decoder):
 
 
 class _Speculation:
-    """A decode started while the trailing silence is still being waited for."""
+    """A decode started while the trailing silence is still being waited for. When the
+    speaker goes on talking it is stale: :meth:`call_off` stops it at its next decoder call,
+    so it neither holds the decoder while the next one waits to start nor makes
+    :meth:`WhisperRecognizer.finish` wait for a whole search it will throw away."""
 
     def __init__(self, owner: WhisperRecognizer, audio: Samples, frames: int,
                  grammar: _Grammar) -> None:
@@ -241,14 +265,22 @@ class _Speculation:
         self.grammar = grammar
         self.transcript: Transcript | None = None
         self.error: BaseException | None = None
+        self.cancel = threading.Event()
         self.thread = threading.Thread(target=self._run, args=(owner, audio), daemon=True)
         self.thread.start()
 
     def _run(self, owner: WhisperRecognizer, audio: Samples) -> None:
         try:
-            self.transcript = owner._recognize(audio, self.grammar, time.perf_counter())
+            self.transcript = owner._recognize(audio, self.grammar, time.perf_counter(),
+                                               self.cancel)
+        except Cancelled:
+            pass
         except BaseException as error:  # noqa: BLE001 - re-raised by the caller's decode
             self.error = error
+
+    def call_off(self) -> None:
+        """Stop before the next decoder call (its result will not be used)."""
+        self.cancel.set()
 
 
 class WhisperRecognizer(StreamingRecognizer):
@@ -370,7 +402,8 @@ class WhisperRecognizer(StreamingRecognizer):
         if self._speculation is not None and self._quiet_after(self._speculation.frames):
             return  # the decode running (or done) still stands
         if self._speculation is not None and self._speculation.thread.is_alive():
-            return  # one at a time: a stale one is left to finish
+            self._speculation.call_off()  # stale: one at a time, and it stops soon
+            return
         speech = self._speech_level(len(self._levels) - quiet)
         if all(level < speech - tuning.speculate_drop_db for level in self._levels[-quiet:]):
             audio = np.concatenate(self._frames)
@@ -402,8 +435,10 @@ class WhisperRecognizer(StreamingRecognizer):
             audio_seconds = sum(len(f) for f in self._frames) / SAMPLE_RATE
             self._frames, self._levels = [], []
             return replace(speculation.transcript, audio_seconds=audio_seconds,
-                           decode_seconds=time.perf_counter() - started)
+                           decode_seconds=time.perf_counter() - started,
+                           details={**speculation.transcript.details, "speculated": 1})
         if speculation is not None:
+            speculation.call_off()
             speculation.thread.join()  # never two decodes at once
         audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
         self._frames, self._levels = [], []
@@ -418,13 +453,15 @@ class WhisperRecognizer(StreamingRecognizer):
             raise RuntimeError("set_grammar() must be called before recognition.")
         return self._recognize(audio, self._grammar, started)
 
-    def _recognize(self, audio: Samples, grammar: _Grammar, started: float) -> Transcript:
+    def _recognize(self, audio: Samples, grammar: _Grammar, started: float,
+                   cancel: threading.Event | None = None) -> Transcript:
         samples = np.asarray(audio, dtype=np.int16)
         seconds = len(samples) / SAMPLE_RATE
         if len(samples) < SAMPLE_RATE // 10:
             return Transcript("", (), 0.0, seconds, time.perf_counter() - started, self.name)
         with self._lock:
-            judgement = self._decode(samples, grammar)
+            judgement = self._decode(samples, grammar, cancel)
+            calls = self.last_calls
         assert judgement is not None
         if judgement.accepted and judgement.reading is not None:
             text, confidence, closed = judgement.reading.text, judgement.confidence, True
@@ -438,13 +475,13 @@ class WhisperRecognizer(StreamingRecognizer):
             audio_seconds=seconds, decode_seconds=time.perf_counter() - started,
             backend=self.name, rejected=not judgement.accepted,
             closed_grammar=closed, alternatives=judgement.alternatives,
-            details=judgement.figures(), judgement=judgement)
+            details={**judgement.figures(), "calls": calls}, judgement=judgement)
 
     def _encode(self, samples: Samples) -> Any:
         audio = samples.astype(np.float32) / 32768.0
         audio = audio[-int(MAX_SECONDS * SAMPLE_RATE):]
         pad = np.zeros(max(int(self.tuning.margin_seconds * SAMPLE_RATE),
-                           int(self._window * SAMPLE_RATE) - len(audio)),
+                           int(self.window_for(len(audio)) * SAMPLE_RATE) - len(audio)),
                        dtype=np.float32)
         features = self._features(np.concatenate([audio, pad]))
         if features.shape[-1] % 2:
@@ -452,12 +489,24 @@ class WhisperRecognizer(StreamingRecognizer):
         view = self._ct2.StorageView.from_array(np.ascontiguousarray(features[None]))
         return self._model.encode(view, to_cpu=True)
 
-    def _decode(self, samples: Samples, grammar: _Grammar | None) -> Judgement | None:
+    def window_for(self, samples: int) -> float:
+        """The encoder's window (seconds) for an utterance of ``samples`` samples."""
+        fit = self.tuning.fit_seconds
+        if fit <= 0:
+            return self._window
+        seconds = samples / SAMPLE_RATE + fit
+        return min(self._window, max(self.tuning.min_window_seconds, seconds))
+
+    def _decode(self, samples: Samples, grammar: _Grammar | None,
+                cancel: threading.Event | None = None) -> Judgement | None:
         tuning = self.tuning
+        if cancel is not None and cancel.is_set():
+            raise Cancelled
         encoded = np.asarray(self._encode(samples))
         seconds = len(samples) / SAMPLE_RATE
         cap = int(tuning.min_tokens + tuning.tokens_per_second * seconds)
-        decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""))
+        decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
+                           cancel)
         if grammar is None:  # warming up
             decoder.continue_prefixes([()], cap)
             return None
