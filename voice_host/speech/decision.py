@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from rapidfuzz import fuzz
+
 from voice_host.speech.grammar_search import spelling_cost
 from voice_host.text import plain
 
