@@ -18,6 +18,7 @@ from typing import Any
 
 from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, Matcher, MatchResult, PhaseGrammar
+from voice_host.intent.grammar import NAMED_PLAYER_LIST, PLAYER_LIST
 from voice_host.speech.decision import (
     Judgement,
     SearchTuning,
@@ -139,7 +140,7 @@ def decoder_prompt(phase: PhaseGrammar) -> str:
              if intent in own for p in phrases]
     values = phase.slot_values
     lists = phase.used_lists
-    if values.players and "player" in lists:
+    if values.players and lists & {PLAYER_LIST, NAMED_PLAYER_LIST}:
         parts.append(", ".join(values.players) + ".")
     for slot_list in values.lists:  # the game's own lists: icons, board words ...
         if slot_list.name in lists:
