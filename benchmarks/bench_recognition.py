@@ -35,9 +35,9 @@ What it does:
   ``--from-results FILE.json`` does the same, or ``--tuning`` tries one setting, from a saved
   run without decoding again; thresholds start from each language's own (French: its
   ``whisper_languages.FRENCH``). On a decoding run ``--tuning`` sets the search's values and
-  ``window=SECONDS``, the encoder window, for the languages run. ``--prompt on|off``, ``--compute int8|float32``,
-  ``--no-speculate`` and ``--realtime`` (audio at the pace of speech) compare designs;
-  ``--only`` and ``--limit`` keep a subset one can afford.
+  ``window=SECONDS``, the encoder window, for the languages run. ``--prompt on|off``,
+  ``--compute int8|float32``, ``--no-speculate`` and ``--realtime`` (audio at the pace of
+  speech) compare designs; ``--only`` and ``--limit`` keep a subset one can afford.
 * **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
   condition, and per game, phase and SNR; false actions on chatter (share of chatter
   utterances that produced any intent); latency from the end of the utterance (the endpointer's
