@@ -90,6 +90,8 @@ def test_it_is_a_recognizer_that_streams(english: WhisperRecognizer) -> None:
     judgement = streamed.judgement
     assert judgement is not None and judgement.free_text
     assert streamed.details["free_text"] == judgement.free_text
+    # the thresholds it judged with go along, for the host to decide with the same
+    assert streamed.tuning == english.tuning.search_for("en")
 
 
 def test_the_trailing_silence_is_used_to_decode(english: WhisperRecognizer) -> None:
