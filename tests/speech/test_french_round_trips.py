@@ -79,7 +79,8 @@ HARMLESS = {"help", "repeat", "score", "status", "read_board", "list_tried", "sl
 VOICES = voices.VOICES
 MIN_RATE = 0.4
 """Share of the commands (x voices) that must come back right. Measured on this kind of
-machine (Whisper base, the 8-s French window): 34 of 57 (60%) with int8 kernels; one
+machine (Whisper base, the 8-s French window): 34 of 57 (60%) with int8 kernels, 33 of 57
+(58%) with float32; one
 utterance more or less is 1.8 points, so the bar leaves 11 utterances for another CPU.
 ``voice-host bench --languages fr`` measures about 43% of its own clean Kokoro commands
 (longer and rarer phrasings than these): Whisper base garbles these voices itself, its free
