@@ -33,9 +33,11 @@ What it does:
 * **Calibration**: ``--calibrate`` (on ``--split calib``) decides the two readings again with
   every combination of ``CALIBRATION_GRID`` and prints the best within the chatter limits;
   ``--from-results FILE.json`` does the same, or ``--tuning`` tries one setting, from a saved
-  run without decoding again. ``--prompt on|off``, ``--compute int8|float32``,
-  ``--no-speculate`` and ``--realtime`` (audio at the pace of speech) compare designs;
-  ``--only`` and ``--limit`` keep a subset one can afford.
+  run without decoding again; thresholds start from each language's own (French: its
+  ``whisper_languages.FRENCH``). On a decoding run ``--tuning`` sets the search's values and
+  ``window=SECONDS``, the encoder window, for the languages run. ``--prompt on|off``,
+  ``--compute int8|float32``, ``--no-speculate`` and ``--realtime`` (audio at the pace of
+  speech) compare designs; ``--only`` and ``--limit`` keep a subset one can afford.
 * **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
   condition, and per game, phase and SNR; false actions on chatter (share of chatter
   utterances that produced any intent); latency from the end of the utterance (the endpointer's
@@ -623,6 +625,52 @@ PROMPT_ENV = "VOICE_HOST_BENCH_PROMPT"
 previous-text prompt (the host's default otherwise)."""
 
 
+TUNING_ENV = "VOICE_HOST_BENCH_TUNING"
+"""Set by ``--tuning`` on a decoding run (the workers inherit it): ``window=SECONDS`` and
+``SearchTuning`` values for the language of every Whisper system, over its own settings."""
+
+
+def tuning_values(text: str) -> dict[str, float]:
+    """``"window=30,sure_alone=-0.1"`` -> its values (``--tuning``)."""
+    out: dict[str, float] = {}
+    for item in text.split(","):
+        if item.strip():
+            name, _, value = item.partition("=")
+            out[name.strip()] = float(value)
+    return out
+
+
+def whisper_tuning(lang: str, text: str = "") -> Any:
+    """The host's WhisperTuning, with ``--tuning``'s values (``text``) applied to
+    ``lang``'s own settings: ``window`` to its encoder window, the others to its search."""
+    from dataclasses import fields, replace
+
+    from voice_host.speech.whisper_asr import WhisperTuning
+    from voice_host.speech.whisper_languages import LanguageTuning
+
+    values = tuning_values(text)
+    base = WhisperTuning()
+    own = base.languages.get(lang, LanguageTuning())
+    window = values.pop("window", None)
+    search = own.search or base.search
+    kinds = {f.name: type(getattr(search, f.name)) for f in fields(search)}
+    unknown = sorted(set(values) - set(kinds))
+    if unknown:
+        raise ValueError(f"not a SearchTuning value: {', '.join(unknown)}")
+    search = replace(search, **{k: kinds[k](v) for k, v in values.items()})
+    languages = dict(base.languages)
+    languages[lang] = replace(own, search=search,
+                              window_seconds=own.window_seconds if window is None else window)
+    return replace(base, languages=languages)
+
+
+def decision_tuning(system: str, text: str = "") -> Any:
+    """The thresholds the host decides ``system``'s outcomes with (its language's own),
+    with ``--tuning``'s values (``text``) over them."""
+    values = ",".join(item for item in text.split(",") if not item.startswith("window="))
+    return whisper_tuning(system_language(system), values).search_for(system_language(system))
+
+
 def system_language(system: str) -> str:
     """``whisper:grammar@fr`` -> ``fr``; systems without ``@`` are English."""
     return system.partition("@")[2] or "en"
@@ -650,11 +698,14 @@ def make_ears(system: str) -> Any:
     backend, _, mode = name.partition(":")
     if backend.startswith("whisper"):
         from voice_host.speech import whisper_models
-        from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
+        from voice_host.speech.whisper_asr import WhisperRecognizer
 
         model = backend.partition("-")[2] or whisper_models.DEFAULT_FOR_LANGUAGE[lang]
-        tuning = WhisperTuning(prompt=os.environ.get(PROMPT_ENV, "1") != "0",
-                               speculate=os.environ.get(SPECULATE_ENV, "1") != "0")
+        from dataclasses import replace
+
+        tuning = replace(whisper_tuning(lang, os.environ.get(TUNING_ENV, "")),
+                         prompt=os.environ.get(PROMPT_ENV, "1") != "0",
+                         speculate=os.environ.get(SPECULATE_ENV, "1") != "0")
         tuning = with_values(tuning, os.environ.get(WHISPER_ENV, ""))
         whisper = WhisperRecognizer(whisper_models.ensure(model), language=lang,
                                     model_name=model, tuning=tuning)
@@ -1050,16 +1101,15 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
                    ambiguous=asked, why_not="" if chosen else decision.verdict.value)
 
 
-def route_results(results: dict[str, list[Outcome]]) -> dict[str, list[Outcome]]:
+def route_results(results: dict[str, list[Outcome]], tuning_text: str = ""
+                  ) -> dict[str, list[Outcome]]:
     """Per Whisper system, its free-transcript route and its grammar route beside it (from
     the same decodes, with the host's thresholds)."""
-    from voice_host.speech.decision import SearchTuning
-
-    tuning = SearchTuning()
     out: dict[str, list[Outcome]] = {}
     for system, outcomes in results.items():
         out[system] = outcomes
         if system.startswith("whisper") and any('"g_reading"' in o.features for o in outcomes):
+            tuning = decision_tuning(system.partition("[")[0], tuning_text)
             for route in ("grammar", "free"):
                 out[f"{system}/{route}"] = [redecide(o, route, tuning) for o in outcomes]
     return out
@@ -1078,7 +1128,7 @@ CALIBRATION_GRID = {
 
 
 def calibration(outcomes: list[Outcome], *, limit: float = 0.01, harmful_limit: float = 0.005,
-                rows: int = 12) -> list[str]:
+                rows: int = 12, base: Any = None) -> list[str]:
     """Every combination of the thresholds of ``CALIBRATION_GRID``, decided again from the
     recorded readings: the combinations whose false actions stay within ``limit`` (and
     those that change the game within ``harmful_limit``), best acceptance first."""
@@ -1091,7 +1141,7 @@ def calibration(outcomes: list[Outcome], *, limit: float = 0.01, harmful_limit: 
     found = []
     names = list(CALIBRATION_GRID)
     for values in itertools.product(*CALIBRATION_GRID.values()):
-        tuning = replace(SearchTuning(), **dict(zip(names, values, strict=True)))
+        tuning = replace(base or SearchTuning(), **dict(zip(names, values, strict=True)))
         good = sum(redecide(o, "both", tuning).correct for o in commands)
         acted = [redecide(o, "both", tuning) for o in talk]
         false = sum(o.acted for o in acted)
@@ -1164,7 +1214,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="decide again from the outcomes an earlier run wrote (no "
                              "decoding): the routes, and with --calibrate the sweep")
     parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
-                        help="with --from-results: decide with these SearchTuning values")
+                        help="SearchTuning values for every Whisper system's language, over "
+                             "its own; on a decoding run also window=SECONDS (its encoder "
+                             "window); with --from-results, decide again with them")
     parser.add_argument("--whisper", default="", metavar="NAME=VALUE,...",
                         help="decode with these WhisperTuning values (numbers), e.g. "
                              "fit_seconds=1.5 (compare designs; tune on calib only)")
@@ -1221,16 +1273,16 @@ def recalibrate(args: argparse.Namespace) -> int:
     from the outcomes an earlier run saved; no audio is decoded."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import SearchTuning
-
     results = load_outcomes(args.from_results)
+    if "window=" in args.tuning:
+        print("--from-results decides again from saved decodes: a window needs a new run",
+              file=sys.stderr)
+        return 2
     if args.tuning:
-        tuning = replace(SearchTuning(), **{k: float(v) for k, v in (
-            item.split("=") for item in args.tuning.split(","))})
-        results = {f"{system}[{args.tuning}]": [replace(redecide(o, "both", tuning),
-                                                         system=system) for o in outcomes]
-                   for system, outcomes in results.items()}
-    summary = summarize(route_results(results), {})
+        results = {f"{system}[{args.tuning}]": [
+            replace(redecide(o, "both", decision_tuning(system, args.tuning)), system=system)
+            for o in outcomes] for system, outcomes in results.items()}
+    summary = summarize(route_results(results, args.tuning), {})
     for system, s in summary.items():
         clean = s["per_condition"].get("clean", {})
         print(f"{system}: {_pct(s['accepted'], s['commands'])} understood "
@@ -1242,7 +1294,9 @@ def recalibrate(args: argparse.Namespace) -> int:
             if system.startswith("whisper") and not system.split("@")[0].endswith(":open"):
                 limit = TARGETS[system_language(system)]["false_actions"]
                 print(f"calibration of {system}:")
-                print("\n".join(calibration(outcomes, limit=limit, harmful_limit=limit / 2)))
+                print("\n".join(calibration(outcomes, limit=limit, harmful_limit=limit / 2,
+                                            base=decision_tuning(system.partition("[")[0],
+                                                                 args.tuning))))
     return 0
 
 
@@ -1267,6 +1321,10 @@ def run(args: argparse.Namespace) -> int:
         os.environ[SPECULATE_ENV] = "0"
     if args.whisper:
         os.environ[WHISPER_ENV] = args.whisper
+    if args.tuning:
+        for lang in ("en", "fr"):
+            whisper_tuning(lang, args.tuning)  # a wrong name stops here, not in a worker
+        os.environ[TUNING_ENV] = args.tuning
     synthesize_all([(c.text, c.voice) for c in cases])
     if any(c.noise == "babble" for c in cases):
         babble_track()
@@ -1300,7 +1358,7 @@ def run(args: argparse.Namespace) -> int:
     if "pocketsphinx:grammar" in results and "pocketsphinx:open" in results:
         results["pocketsphinx:grammar+open"] = combine(results["pocketsphinx:grammar"],
                                                        results["pocketsphinx:open"])
-    results = route_results(results)
+    results = route_results(results, args.tuning)
     summary = summarize(results, rss)
     command = "voice-host bench" + (" --quick" if args.quick else "") + (
         " --calibrate" if args.calibrate else "") + (
@@ -1315,7 +1373,8 @@ def run(args: argparse.Namespace) -> int:
         f" --languages {args.languages}" if args.languages != "en,fr" else "") + (
         f" --systems {args.systems}" if args.systems else "") + (
         f" --split {args.split}" if args.split != "report" else "") + (
-        f" --seed {args.seed}" if args.seed != 6 else "")
+        f" --seed {args.seed}" if args.seed != 6 else "") + (
+        f" --tuning {args.tuning}" if args.tuning else "")
     meta = {"mode": "quick" if args.quick else "full", "split": args.split, "seed": args.seed,
             "command": command, "utterances": len(utterances),
             "commands": sum(c.command for c in utterances.values()),
@@ -1333,8 +1392,8 @@ def run(args: argparse.Namespace) -> int:
                     and not system.split("@")[0].endswith(":open"):
                 print(f"calibration of {system} ({args.split} split), the best combinations:")
                 limit = TARGETS[system_language(system)]["false_actions"]
-                print("\n".join(calibration(outcomes, limit=limit,
-                                            harmful_limit=limit / 2)))
+                print("\n".join(calibration(outcomes, limit=limit, harmful_limit=limit / 2,
+                                            base=decision_tuning(system, args.tuning))))
     for system, outcomes in results.items():
         if args.show_misses:
             print(f"misses of {system}:")

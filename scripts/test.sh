@@ -30,8 +30,9 @@ apt_install_missing "for the speech tests" festival festvox-kallpc16k festvox-kd
 .venv/bin/ruff check voice_host tests benchmarks scripts
 .venv/bin/mypy voice_host
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
-# the spoken round trips again with CTranslate2's float32 kernels instead of int8: the change of
-# kernels is the closest thing to another CPU that can be run on one machine (about a minute)
+# the spoken round trips (English, and French with the Kokoro voices) again with CTranslate2's
+# float32 kernels instead of int8: the change of kernels is the closest thing to another CPU
+# that can be run on one machine (a few minutes)
 VOICE_HOST_WHISPER_COMPUTE=float32 .venv/bin/python -m pytest -q -p no:cacheprovider \
-  tests/speech/test_round_trips.py
+  tests/speech/test_round_trips.py tests/speech/test_french_round_trips.py
 bash scripts/test_wheel.sh

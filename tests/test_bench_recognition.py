@@ -143,3 +143,24 @@ def test_whisper_settings_can_be_given_to_the_benchmark() -> None:
                                                 "speculate=0")
     assert (tuning.fit_seconds, tuning.speculate_quiet_frames, tuning.speculate) == \
         (1.5, 4, False)
+
+
+def test_tuning_values_apply_to_each_language_s_own_settings() -> None:
+    """``--tuning`` (decoding runs and ``--from-results``) starts from the language's own
+    settings: French outcomes are decided with French thresholds, and ``window=`` sets the
+    encoder window of a decoding run."""
+    from voice_host.speech.whisper_languages import FRENCH
+
+    assert FRENCH.search is not None
+    french = bench.decision_tuning("whisper:grammar@fr")
+    assert french.sure_alone == FRENCH.search.sure_alone != SearchTuning().sure_alone
+    assert bench.decision_tuning("whisper:grammar") == bench.decision_tuning(
+        "whisper:grammar", "window=30")  # a window is no decision threshold
+    tuned = bench.whisper_tuning("fr", "window=30,sure_alone=-0.1,rounds=3")
+    assert tuned.window_for("fr") == 30 and tuned.window_for("en") == 8
+    assert tuned.search_for("fr").sure_alone == -0.1
+    assert tuned.search_for("fr").rounds == 3 and isinstance(tuned.search_for("fr").rounds, int)
+    assert tuned.search_for("fr").rescue_rounds == FRENCH.search.rescue_rounds
+    assert tuned.search_for("en") == bench.whisper_tuning("en").search_for("en")
+    with pytest.raises(ValueError, match="not a SearchTuning value"):
+        bench.whisper_tuning("fr", "sure_alon=-0.1")

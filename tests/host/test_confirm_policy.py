@@ -296,3 +296,28 @@ def test_a_free_transcript_that_names_no_real_clue_is_no_rival(tmp_path: Path, f
     session.run(fresh=True)
     assert ("Is that right?" in out.getvalue()) is asked
     assert session.state.clue == (word, 2)
+
+
+def test_plainly_is_judged_with_the_recognizer_s_own_thresholds() -> None:
+    """A French Whisper judges with French thresholds: "said plainly" reads its free
+    transcript with the tuning the recognizer handed over, not English's defaults."""
+    from dataclasses import replace
+
+    from voice_host.speech.decision import SearchTuning
+
+    state = _dealt()
+    word = _clue_word(state)
+    # the grammar sentence is not sure enough alone; the free transcript means the same
+    # move, at a mean log-probability of -0.7: confident only where the bar is lower
+    heard = _judged(f"the clue is {word} to", f"the clue is {word} two", confidence=0.85,
+                    free_logp=-0.7)
+    assert SearchTuning().free_min_logp > -0.7
+    plain, best = _plain(heard, state)
+    assert best is not None and not plain
+    lenient = replace(SearchTuning(), free_min_logp=-0.8)
+    plain, best = _plain(replace(heard, tuning=lenient), state)
+    assert best is not None and plain
+    strict = replace(SearchTuning(), free_min_logp=-0.05)
+    plain, _ = _plain(replace(_judged(f"the clue is {word} to", f"the clue is {word} two",
+                                      confidence=0.85), tuning=strict), state)
+    assert not plain

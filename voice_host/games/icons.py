@@ -90,14 +90,6 @@ ICONS: tuple[Icon, ...] = (
     _icon("snake", "serpent", SYMBOL, ("serpent",)),  # medicine, temptation
 )
 
-FRENCH_FEMININE: frozenset[str] = frozenset({
-    "cloche", "clochette", "clé", "clef", "ancre", "étoile", "bougie", "chandelle", "rose",
-    "plume", "tour", "échelle", "boussole", "souris", "chouette", "pipe", "foudre", "lune",
-    "barque", "araignée", "pomme", "glace", "couronne", "tête de mort", "épée", "horloge",
-    "pendule"})
-"""The icons' French names that are feminine (the others are masculine): "la cloche",
-"le cœur"; a French player makes the article agree."""
-
 ICON_NAMES: tuple[str, ...] = tuple(icon.name for icon in ICONS)
 """The 36 English identifiers, in the order of :data:`ICONS`."""
 
@@ -116,7 +108,6 @@ def is_icon(name: str) -> bool:
 
 __all__ = [
     "DOUBLE_MEANING",
-    "FRENCH_FEMININE",
     "ICONS",
     "ICON_NAMES",
     "KINDS",

@@ -33,6 +33,7 @@ from voice_host.intent.expand import (
     to_jsgf,
 )
 from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
+from voice_host.intent.nouns import Nouns
 from voice_host.intent.phonetic import similarity
 from voice_host.intent.template import Node, RuleRef, Slot, parse_template
 
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 
 PLAYER_LIST = "player"
 """The run-time list every game has: the players' names (and "me" for the speaker)."""
+
+NAMED_PLAYER_LIST = "player_name"
+"""The same names without "me": a player the sentence names in the third person ("Sophie
+prend le cœur"), where the speaker's "moi" would not agree with the verb."""
 
 SELF = "\x00self"
 """Value of "me"/"myself" in the player list, replaced by the speaker's name when matching."""
@@ -243,6 +248,11 @@ class GameGrammar:
                 raise GrammarError(f"Grammar {lang}/{game}: intent {entry.name} names an "
                                    f"unknown phase {unknown[0]!r}.")
         self._cache: dict[tuple[str, SlotValues], PhaseGrammar] = {}
+        try:
+            self.nouns = Nouns.from_data(data.get("articles"), data.get("genders"))
+            """The articles of the language and the genders of the game's nouns."""
+        except (KeyError, TypeError) as error:
+            raise GrammarError(f"Grammar {lang}/{game}: its [articles] lack {error}.") from None
 
     def phase(self, name: str, slots: SlotValues | None = None) -> PhaseGrammar:
         """The grammar of phase ``name`` with these run-time values (cached)."""
@@ -744,7 +754,10 @@ def _runtime_lists(slots: SlotValues, settings: Settings, lang: str) -> dict[str
             players.append((tokens, name))
     for phrase in sorted(settings.self_words):
         players.append((tuple(phrase.split()), SELF))
-    lists = {PLAYER_LIST: ValueList(PLAYER_LIST, tuple(players), runtime=True)}
+    lists = {PLAYER_LIST: ValueList(PLAYER_LIST, tuple(players), runtime=True),
+             NAMED_PLAYER_LIST: ValueList(NAMED_PLAYER_LIST,
+                                          tuple(p for p in players if p[1] != SELF),
+                                          runtime=True)}
     for slot_list in slots.lists:
         forms: list[tuple[tuple[str, ...], Any]] = []
         plurals: list[tuple[tuple[str, ...], Any]] = []
@@ -769,7 +782,7 @@ def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]
     for key, values in game.get("settings", {}).items():
         settings[key] = settings.get(key, []) + list(values)
     merged["settings"] = settings
-    for table in ("confusions", "rules", "lists"):
+    for table in ("confusions", "rules", "lists", "articles", "genders"):
         merged[table] = {**common.get(table, {}), **game.get(table, {})}
     merged["intents"] = list(common.get("intents", ())) + list(game.get("intents", ()))
     return merged

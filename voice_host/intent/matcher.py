@@ -20,7 +20,14 @@ from typing import Any
 from rapidfuzz import fuzz, process
 
 from voice_host.intent.expand import Skeleton, Tok
-from voice_host.intent.grammar import SELF, IntentEntry, PhaseGrammar, ValueList
+from voice_host.intent.grammar import (
+    NAMED_PLAYER_LIST,
+    PLAYER_LIST,
+    SELF,
+    IntentEntry,
+    PhaseGrammar,
+    ValueList,
+)
 from voice_host.intent.normalize import tokenize
 from voice_host.intent.phonetic import similarity, sound_key
 
@@ -130,10 +137,15 @@ class _Compiled:
         self.articles = settings.articles
         self.confusions = settings.confusions
         self.literals = phase.literal_words
+        # a named player ({player_name}) is read as any player: the matcher forgives a verb
+        # that does not agree with "moi", and tags each name once
+        used = (PLAYER_LIST if name == NAMED_PLAYER_LIST else name for name in phase.used_lists)
         self.lists: dict[str, ValueList] = {
-            name: phase.lists[name] for name in phase.used_lists if name in phase.lists}
+            name: phase.lists[name] for name in used if name in phase.lists}
+        skeletons = {keep: [(entry, tuple(_any_player(t) for t in skeleton)) for entry, skeleton
+                            in phase.skeletons(keep_optional=keep)] for keep in (False, True)}
         self.repeat_lists = frozenset(
-            tok.text for _, sk in phase.skeletons(keep_optional=True) for tok in sk
+            tok.text for _, sk in skeletons[True] for tok in sk
             if tok.kind == "slot" and tok.repeat)
         self.value_words = frozenset(t for vl in self.lists.values()
                                      for tokens, _ in vl.forms for t in tokens)
@@ -147,14 +159,14 @@ class _Compiled:
         self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = sorted(
             ((p, frozenset(r)) for p, r in by_phrase.items()), key=lambda item: -len(item[0]))
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
-        for entry, skeleton in phase.skeletons(keep_optional=False):
+        for entry, skeleton in skeletons[False]:
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
         self.has_wild = any("{*}" in key for key in self.exact)
         self.has_two_wild = any(key.count("{*}") > 1 for key in self.exact)
         self.fuzzy: list[_Fuzzy] = []
         self.index: dict[str, list[int]] = {}
         self.wild_ids: list[int] = []
-        for entry, skeleton in phase.skeletons(keep_optional=True):
+        for entry, skeleton in skeletons[True]:
             required = sum(1 for t in skeleton if not t.optional)
             if required == 0:
                 continue
@@ -342,6 +354,13 @@ class _Compiled:
 
 
 _COMPILED: weakref.WeakKeyDictionary[PhaseGrammar, _Compiled] = weakref.WeakKeyDictionary()
+
+
+def _any_player(tok: Tok) -> Tok:
+    """A {player_name} position of a skeleton as a {player} one (see ``_Compiled``)."""
+    if tok.kind == "slot" and tok.text == NAMED_PLAYER_LIST:
+        return Tok(tok.kind, PLAYER_LIST, tok.slot, tok.repeat, tok.optional)
+    return tok
 
 
 def _compiled(phase: PhaseGrammar) -> _Compiled:

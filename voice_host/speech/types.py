@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from voice_host.speech.decision import Judgement
+    from voice_host.speech.decision import Judgement, SearchTuning
 
 SAMPLE_RATE = 16_000
 """Every recognizer and audio source in voice-host works on 16 kHz mono int16."""
@@ -118,6 +118,9 @@ class Transcript:
     judgement: Judgement | None = field(default=None, compare=False)
     """The grammar search's full judgement (free transcript, grammar reading, margins,
     reason), for backends that search the grammar; the host decides from both readings."""
+    tuning: SearchTuning | None = field(default=None, compare=False)
+    """The thresholds the judgement was made with (its recognizer's language's own): the
+    host decides the two readings with the same ones (None: the defaults)."""
 
 
 @runtime_checkable

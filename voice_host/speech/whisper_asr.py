@@ -475,7 +475,8 @@ class WhisperRecognizer(StreamingRecognizer):
             audio_seconds=seconds, decode_seconds=time.perf_counter() - started,
             backend=self.name, rejected=not judgement.accepted,
             closed_grammar=closed, alternatives=judgement.alternatives,
-            details={**judgement.figures(), "calls": calls}, judgement=judgement)
+            details={**judgement.figures(), "calls": calls}, judgement=judgement,
+            tuning=self._search)
 
     def _encode(self, samples: Samples) -> Any:
         audio = samples.astype(np.float32) / 32768.0

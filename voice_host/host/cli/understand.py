@@ -175,7 +175,7 @@ def _reading_record(match: Any) -> dict[str, Any] | None:
 def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
     """The two readings of a searched utterance and how they were decided (empty for a
     recognizer that gives one reading)."""
-    from voice_host.host.core.understanding import DEFAULT_TUNING
+    from voice_host.host.core.understanding import tuning_of
 
     judgement = heard.judgement
     if judgement is None:
@@ -187,7 +187,7 @@ def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
         "free_looped": judgement.looped,
         "free_reading": _reading_record(understood.free),
         "free_confident": understood.free is not None and judgement.free_confident(
-            understood.free.confidence, DEFAULT_TUNING),
+            understood.free.confidence, tuning_of(heard)),
         "grammar_text": reading.text if reading else None,
         "grammar_margin": round(reading.margin, 3) if reading else None,
         "grammar_similarity": round(reading.similarity, 3) if reading else None,

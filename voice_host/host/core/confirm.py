@@ -31,7 +31,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt, same_move
-from voice_host.host.core.understanding import DEFAULT_TUNING, Understood, understand
+from voice_host.host.core.understanding import Understood, tuning_of, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch, MatchResult, SlotValues
 from voice_host.speech.decision import Judgement, Verdict
@@ -113,7 +113,7 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
             return False
         if (free is not None and understood.verdict is Verdict.AGREE
                 and free.confidence >= AGREE_MATCH
-                and judgement.free_confident(free.confidence, DEFAULT_TUNING)):
+                and judgement.free_confident(free.confidence, tuning_of(heard))):
             return True  # both readings, each confident, mean this move (a homophone apart)
         # the free transcript is unsure or reads as no move ("house for work"): the grammar
         # sentence, as sure as a one-reading recognizer must be, the decoder not lost, and

@@ -18,6 +18,7 @@ from typing import Any
 
 from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, Matcher, MatchResult, PhaseGrammar
+from voice_host.intent.grammar import NAMED_PLAYER_LIST, PLAYER_LIST
 from voice_host.speech.decision import (
     Judgement,
     SearchTuning,
@@ -59,19 +60,27 @@ class Understood:
 
 
 DEFAULT_TUNING = SearchTuning()
+"""The thresholds of a Heard whose recognizer names none (English's)."""
+
+
+def tuning_of(heard: Heard) -> SearchTuning:
+    """The thresholds ``heard``'s two readings are decided with: its recognizer's (a French
+    Whisper judges with French ones), else the defaults."""
+    return heard.tuning or DEFAULT_TUNING
 
 
 def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
-               route: Route = Route.BOTH, tuning: SearchTuning = DEFAULT_TUNING) -> Understood:
+               route: Route = Route.BOTH, tuning: SearchTuning | None = None) -> Understood:
     """Match a Heard against the phase's grammar. A transcript the recognizer itself
     rejected (its escape path won) is never matched; a transcript decoded with the phase's
     closed sentence grammar is matched strictly (only exact readings), since anything else
-    means the decoder lost its way. A recognizer's two readings are decided together."""
+    means the decoder lost its way. A recognizer's two readings are decided together, with
+    ``tuning`` (default: the recognizer's own, :func:`tuning_of`)."""
     if heard.kind is not HeardKind.SPEECH:
         return Understood(None, None, 0.0, why_not=heard.kind.value)
     if heard.judgement is not None:
         return _two_readings(heard, heard.judgement, matcher, speaker=speaker, route=route,
-                             tuning=tuning)
+                             tuning=tuning or tuning_of(heard))
     if heard.rejected:
         return Understood(None, None, 0.0, why_not="rejected_by_recognizer")
     result = matcher.match(heard.text, speaker=speaker,
@@ -157,7 +166,7 @@ def decoder_prompt(phase: PhaseGrammar) -> str:
              if intent in own for p in phrases]
     values = phase.slot_values
     lists = phase.used_lists
-    if values.players and "player" in lists:
+    if values.players and lists & {PLAYER_LIST, NAMED_PLAYER_LIST}:
         parts.append(", ".join(values.players) + ".")
     for slot_list in values.lists:  # the game's own lists: icons, board words ...
         if slot_list.name in lists:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from voice_host.host.core.adapter import Prompt
     from voice_host.intent import PhaseGrammar
-    from voice_host.speech.decision import Judgement
+    from voice_host.speech.decision import Judgement, SearchTuning
     from voice_host.speech.types import Samples, Transcript
 
 
@@ -96,6 +96,9 @@ class Heard:
     judgement: Judgement | None = field(default=None, compare=False, repr=False)
     """The recognizer's two readings (free transcript and grammar sentence) with their
     margins, when it searched the phase's grammar; ``understanding`` decides from both."""
+    tuning: SearchTuning | None = field(default=None, compare=False, repr=False)
+    """The thresholds the recognizer judged with (its language's own; None: the defaults):
+    the two readings are decided, and "said plainly" judged, with the same ones."""
     error: str = ""
     """For ERROR: a sentence saying what went wrong (in English)."""
     error_key: str = ""
@@ -187,4 +190,5 @@ def heard_from_transcript(transcript: Transcript, *, source: str,
                  alternatives=tuple(transcript.alternatives), backend=transcript.backend,
                  audio_seconds=transcript.audio_seconds,
                  decode_seconds=transcript.decode_seconds,
-                 details=dict(transcript.details), judgement=transcript.judgement)
+                 details=dict(transcript.details), judgement=transcript.judgement,
+                 tuning=transcript.tuning)

@@ -13,12 +13,11 @@ from typing import Any
 from voice_host.games import Action, GameState
 from voice_host.games.base import find_player
 from voice_host.games.ici_londres import IciLondresState, JudgePick, Pick, TimeUp
-from voice_host.games.icons import FRENCH_FEMININE, ICONS
+from voice_host.games.icons import ICONS
 from voice_host.host.adapters.ici_londres.words import NS, RADIO_LANG, IciLondresWords
 from voice_host.host.core.adapter import Decision, Recording, narrow
-from voice_host.host.core.narration import starts_with_vowel
 from voice_host.host.core.values import Heard, Line, Style
-from voice_host.intent import IntentMatch, SlotList, SlotValue, SlotValues
+from voice_host.intent import IntentMatch, SlotList, SlotValue, SlotValues, load_grammar
 from voice_host.speech.types import SAMPLE_RATE
 from voice_host.text import same
 
@@ -28,7 +27,8 @@ def icon_list(lang: str) -> SlotList:
     that an icon already named gets a spoken reason instead of "not understood"). A French
     name comes bare and with its own articles ("lapin", "le lapin", "un lapin"; "la
     cloche"; "l'ancre"): the grammar's French sentences leave the article to the list, so
-    the article agrees with the noun, as a French player says it."""
+    the article agrees with the noun, as a French player says it (the articles and the
+    icons' genders are the grammar's data: :func:`french_forms`)."""
     if lang == "fr":
         return SlotList("icon", tuple(
             SlotValue(i.name, tuple(form for word in (i.french, *i.french_synonyms)
@@ -38,17 +38,11 @@ def icon_list(lang: str) -> SlotList:
                     plurals=True, written=False)
 
 
-_H_MUET = ("horloge",)
-"""French icon names starting with an h that takes the elision ("l'horloge"; "le hibou")."""
-
-
-def french_forms(word: str) -> tuple[str, str, str]:
+def french_forms(word: str) -> tuple[str, ...]:
     """A French icon name bare, with its definite article and its indefinite one, in its
-    gender (:data:`~voice_host.games.icons.FRENCH_FEMININE`)."""
-    feminine = word in FRENCH_FEMININE
-    elided = starts_with_vowel(word) or word.startswith(_H_MUET)
-    definite = f"l'{word}" if elided else f"{'la' if feminine else 'le'} {word}"
-    return word, definite, f"{'une' if feminine else 'un'} {word}"
+    gender: the ``[articles]`` of the French grammar and the ``[genders]`` of its Ici
+    Londres file."""
+    return load_grammar("ici-londres", "fr").nouns.forms(word)
 
 
 MAX_SENTENCE_WORDS = 30

