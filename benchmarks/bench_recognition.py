@@ -1228,7 +1228,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", default="", metavar="GAME.PHASE,...",
                         help="keep only these phases (a subset one can afford)")
     parser.add_argument("--limit", type=int, default=0, metavar="N",
-                        help="keep every k-th utterance so about N remain (a subset)")
+                        help="keep every k-th utterance so at most N remain (a subset)")
     parser.add_argument("--conditions", default="", metavar="CONDITION,...",
                         help="keep only these conditions (e.g. 'babble 12,reverb')")
     parser.add_argument("--languages", default="en,fr", help="comma-separated: en,fr")
@@ -1237,7 +1237,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def subset(cases: list[Case], *, only: str = "", limit: int = 0,
            conditions: str = "") -> list[Case]:
     """The cases of some phases (``game.phase,...``), of some conditions (``clean,babble
-    12,...``), and of about ``limit`` utterances (every k-th, commands and chatter alike),
+    12,...``), and of at most ``limit`` utterances (every k-th, commands and chatter alike),
     for a run one can afford."""
     if conditions:
         kept_conditions = {item.strip() for item in conditions.split(",") if item.strip()}
@@ -1247,7 +1247,7 @@ def subset(cases: list[Case], *, only: str = "", limit: int = 0,
         cases = [c for c in cases if f"{c.setup.game}.{c.phase}" in wanted]
     if limit:
         idents = sorted({c.ident for c in cases})
-        step = max(1, len(idents) // limit)
+        step = max(1, -(-len(idents) // limit))  # at most ``limit`` kept
         kept = set(idents[::step])
         cases = [c for c in cases if c.ident in kept]
     return cases

@@ -127,6 +127,10 @@ def test_a_subset_keeps_phases_and_every_kth_utterance(
     cases = _cases(tmp_path, monkeypatch)
     assert {c.phase for c in bench.subset(cases, only="resistance.vote")} == {"vote"}
     assert len(bench.subset(cases, limit=1)) == 1
+    idents = {c.ident for c in cases}
+    half = len(idents) // 2 + 1  # one more than half: every other one, not all of them
+    kept = {c.ident for c in bench.subset(cases, limit=half)}
+    assert 0 < len(kept) <= half
 
 
 def test_a_subset_keeps_conditions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
