@@ -11,16 +11,12 @@ size to show a rate (the design notes, "Test voices")."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from voice_host.cli import main
+from tests.speech.spoken_set import PLAYERS, Records, decode, game_changed, understood
 from voice_host.speech import whisper_models
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
@@ -38,7 +34,6 @@ if whisper_models.state("base") == "not installed":
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
-PLAYERS = "Sophie,Thomas,Hannah,Oliver,Emma"
 BOARD = ("piano,chateau,ocean,fusee,tigre,pomme,pont,bougie,dragon,foret,jardin,marteau,"
          "ile,jungle,bouilloire,echelle,miroir,aiguille,orange,crayon,lapin,selle,tunnel,"
          "violon,fenetre")
@@ -73,9 +68,6 @@ CHATTER = [
     ("ici-londres", "guess", [], "je n'ai aucune idée de ce que c'était"),
     ("codenames", "guess", ["--board", BOARD], "on mange quoi ce soir"),
 ]
-HARMLESS = {"help", "repeat", "score", "status", "read_board", "list_tried", "slower",
-            "faster", "louder", "quieter", "pause", "resume"}
-"""Intents that only make the host talk or wait."""
 VOICES = voices.VOICES
 MIN_RATE = 0.4
 """Share of the commands (x voices) that must come back right. Measured on this kind of
@@ -88,57 +80,20 @@ decode misspelling about two words in three."""
 
 
 @pytest.fixture(scope="module")
-def heard(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    """Every command and chatter line in every voice, decoded one phase at a time: the
-    ``understand --json`` records per phrase."""
-    folder = tmp_path_factory.mktemp("french_round_trips")
-    groups: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, Path]]] = {}
-    phrases = [(g, p, e, text) for g, p, e, text, *_ in CASES] + list(CHATTER)
-    for index, (game, phase, extra, text) in enumerate(phrases):
-        for v, voice in enumerate(VOICES):
-            path = voices.write(text, folder / f"{index}-{v}.wav", lang="fr", voice=voice)
-            groups.setdefault((game, phase, tuple(extra)), []).append((text, path))
-    out: dict[str, list[dict[str, Any]]] = {}
-    for (game, phase, extra), items in groups.items():
-        args = ["understand", "--lang", "fr", "--asr", "whisper", "--game", game,
-                "--phase", phase, "--players", PLAYERS, *extra, "--json",
-                *(str(p) for _, p in items)]
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):
-            code = main(args)
-        assert code == 0, buffer.getvalue()
-        records = [json.loads(line) for line in buffer.getvalue().splitlines()]
-        assert len(records) == len(items)
-        for (text, _), record in zip(items, records, strict=True):
-            out.setdefault(f"{game}.{phase}:{text}", []).append(record)
-    return out
+def heard(tmp_path_factory: pytest.TempPathFactory) -> Records:
+    """Every command and chatter line in every voice, decoded one phase at a time."""
+    return decode(CASES, CHATTER, len(VOICES), tmp_path_factory.mktemp("french_round_trips"),
+                  lambda text, v, path: voices.write(text, path, lang="fr", voice=VOICES[v]),
+                  ["--lang", "fr", "--asr", "whisper", "--players", PLAYERS])
 
 
-def _right(record: dict[str, Any], intent: str, slots: dict[str, Any]) -> bool:
-    return (record["intent"] == intent and record["slots"] == slots
-            and not record.get("ambiguous"))
-
-
-def test_french_commands_are_understood_at_a_rate(
-        heard: dict[str, list[dict[str, Any]]]) -> None:
-    right = total = 0
-    missed = []
-    for game, phase, _, text, intent, slots in CASES:
-        for record in heard[f"{game}.{phase}:{text}"]:
-            assert record["backend"] == "whisper"
-            total += 1
-            if _right(record, intent, slots):
-                right += 1
-            else:
-                missed.append((text, record.get("free_text"), record["intent"]))
+def test_french_commands_are_understood_at_a_rate(heard: Records) -> None:
+    assert all(r["backend"] == "whisper" for rs in heard.values() for r in rs)
+    right, total, missed = understood(heard, CASES)
     print(f"\n{right}/{total} French commands understood; missed: {missed}")
     assert right >= MIN_RATE * total, f"{right}/{total} understood; missed: {missed}"
 
 
-def test_french_table_talk_never_changes_the_game(
-        heard: dict[str, list[dict[str, Any]]]) -> None:
-    acted = [(text, r.get("free_text"), r["intent"])
-             for game, phase, _, text in CHATTER for r in heard[f"{game}.{phase}:{text}"]
-             if r["intent"] is not None and r["intent"] not in HARMLESS
-             and not r.get("ambiguous")]
+def test_french_table_talk_never_changes_the_game(heard: Records) -> None:
+    acted = game_changed(heard, CHATTER)
     assert not acted, acted

@@ -10,24 +10,19 @@ another CPU that can be run on one machine."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from voice_host.cli import main
+from tests.speech.spoken_set import PLAYERS, Records, decode, game_changed, understood
 
 if shutil.which("espeak-ng") is None:
     pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 
-PLAYERS = "Sophie,Thomas,Hannah,Oliver,Emma"
 BOARD = ("piano,castle,ocean,rocket,tiger,apple,bridge,candle,dragon,forest,garden,hammer,"
          "island,jungle,kettle,ladder,mirror,needle,orange,pencil,rabbit,saddle,tunnel,violin,"
          "window")
@@ -59,9 +54,6 @@ CHATTER = [
     ("ici-londres", "guess", [], "I have no idea what that sound was"),
     ("codenames", "guess", ["--board", BOARD], "whose turn is it to deal the cards"),
 ]
-HARMLESS = {"help", "repeat", "score", "status", "read_board", "list_tried", "slower",
-            "faster", "louder", "quieter", "pause", "resume"}
-"""Intents that only make the host talk or wait."""
 VOICES: list[tuple[str, int, int]] = [("en-us", 160, 50), ("en-us+f3", 175, 65),
                                       ("en-us+m3", 145, 35)]
 FESTIVAL = ["ked_diphone", "cmu_us_slt_arctic_hts"]
@@ -89,61 +81,25 @@ def synthesize(text: str, voice: tuple[str, int, int], path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def heard(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
-    """Every command and chatter line in every voice, decoded one phase at a time: the
-    ``understand --json`` records per phrase."""
-    folder = tmp_path_factory.mktemp("round_trips")
-    groups: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, Path]]] = {}
-    phrases = [(g, p, e, text) for g, p, e, text, *_ in CASES] + list(CHATTER)
-    for index, (game, phase, extra, text) in enumerate(phrases):
-        for v, voice in enumerate(VOICES):
-            path = folder / f"{index}-{v}.wav"
-            synthesize(text, voice, path)
-            groups.setdefault((game, phase, tuple(extra)), []).append((text, path))
-    out: dict[str, list[dict[str, Any]]] = {}
-    for (game, phase, extra), items in groups.items():
-        args = ["understand", "--game", game, "--phase", phase, "--players", PLAYERS,
-                *extra, "--json", *(str(p) for _, p in items)]
-        buffer = io.StringIO()
-        with contextlib.redirect_stdout(buffer):
-            code = main(args)
-        assert code == 0, buffer.getvalue()
-        records = [json.loads(line) for line in buffer.getvalue().splitlines()]
-        assert len(records) == len(items)
-        for (text, _), record in zip(items, records, strict=True):
-            out.setdefault(f"{game}.{phase}:{text}", []).append(record)
-    return out
+def heard(tmp_path_factory: pytest.TempPathFactory) -> Records:
+    """Every command and chatter line in every voice, decoded one phase at a time."""
+    return decode(CASES, CHATTER, len(VOICES), tmp_path_factory.mktemp("round_trips"),
+                  lambda text, v, path: synthesize(text, VOICES[v], path),
+                  ["--players", PLAYERS])
 
 
-def _right(record: dict[str, Any], intent: str, slots: dict[str, Any]) -> bool:
-    return (record["intent"] == intent and record["slots"] == slots
-            and not record.get("ambiguous"))
-
-
-def test_spoken_commands_are_understood_at_a_rate(
-        heard: dict[str, list[dict[str, Any]]]) -> None:
-    right = total = 0
-    missed = []
-    for game, phase, _, text, intent, slots in CASES:
-        for record in heard[f"{game}.{phase}:{text}"]:
-            total += 1
-            if _right(record, intent, slots):
-                right += 1
-            else:
-                missed.append((text, record["transcript"], record["intent"], record["slots"]))
+def test_spoken_commands_are_understood_at_a_rate(heard: Records) -> None:
+    right, total, missed = understood(heard, CASES)
     print(f"\n{right}/{total} spoken commands understood; missed: {missed}")
     assert right >= MIN_RATE * total, f"{right}/{total} understood; missed: {missed}"
 
 
-def test_table_talk_never_changes_the_game(heard: dict[str, list[dict[str, Any]]]) -> None:
-    acted = [(text, r["transcript"], r["intent"])
-             for game, phase, _, text in CHATTER for r in heard[f"{game}.{phase}:{text}"]
-             if r["intent"] is not None and r["intent"] not in HARMLESS
-             and not r.get("ambiguous")]
+def test_table_talk_never_changes_the_game(heard: Records) -> None:
+    acted = game_changed(heard, CHATTER)
     assert not acted, acted
 
 
-def test_what_was_heard_is_shown(heard: dict[str, list[dict[str, Any]]]) -> None:
+def test_what_was_heard_is_shown(heard: Records) -> None:
     """``understand --json`` gives both readings and the decision for every WAV."""
     records = [r for rs in heard.values() for r in rs]
     if not any(r["backend"] == "whisper" for r in records):
