@@ -7,9 +7,10 @@ from voice_host.speech.whisper_asr import WhisperTuning
 from voice_host.speech.whisper_languages import LanguageTuning
 
 
-def test_both_languages_hear_the_default_window() -> None:
+def test_english_hears_the_default_window_and_french_the_whole_30_seconds() -> None:
     tuning = WhisperTuning()
-    assert tuning.window_for("fr") == tuning.window_for("en") == tuning.window_seconds == 8.0
+    assert tuning.window_for("en") == tuning.window_seconds == 8.0
+    assert tuning.window_for("fr") == 30.0
 
 
 def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -> None:
@@ -19,6 +20,12 @@ def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0
     assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone
+    # base's French commands score lower than tiny.en's English: looser acceptance bars,
+    # and a stricter likeness for a reading to stand beside its transcript
+    assert french.accept_margin < english.accept_margin
+    assert french.close_margin < english.close_margin
+    assert french.free_min_logp < english.free_min_logp
+    assert french.min_similarity > english.min_similarity
 
 
 def test_a_language_can_be_given_its_own_settings() -> None:
@@ -27,3 +34,4 @@ def test_a_language_can_be_given_its_own_settings() -> None:
                                                            near=True)})
     assert tuning.window_for("de") == 12.0 and tuning.search_for("de") == own
     assert tuning.window_for("fr") == 8.0  # a table without French: the defaults
+    assert tuning.search_for("fr") == SearchTuning(near_sentences=0)
