@@ -64,6 +64,8 @@ SLACK = 0.1
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
     "host: WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": HOST,
+    "host, its cut keeping the 150-ms smoothing's lag": replace(HOST, end_trim_frames=0),
+    "host, dropping at most 4 frames of that lag": replace(HOST, end_trim_frames=4),
     "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
     "WebRTC throughout; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
                                                                       room_talk_db=-99.0),
@@ -175,9 +177,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="report", choices=("report", "calib"))
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--conditions", default=",".join(CONDITIONS),
+                        help=f"keep only these conditions (of {', '.join(CONDITIONS)})")
     parser.add_argument("--silero-alone", action="store_true",
                         help="also Silero alone, without the floor (its cuts rarely end)")
     args = parser.parse_args(argv)
+    conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
+    unknown = sorted(set(conditions) - set(CONDITIONS))
+    if unknown:
+        parser.error(f"unknown condition {unknown[0]!r} (conditions: {', '.join(CONDITIONS)})")
     endpointers = dict(ENDPOINTERS)
     if args.silero_alone:
         endpointers["Silero alone (p >= 0.5, 0.5 s)"] = None
@@ -194,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     print("| condition | endpointer | covers | " + " | ".join(synths)
           + " | median cut / speech | never ends | covers (WAV) | median cut / WAV |")
     print("|---|---|---|" + "---|" * len(synths) + "---|---|---|---|")
-    for condition in CONDITIONS:
+    for condition in conditions:
         noise, _, snr = condition.partition(" ")
         tallies = {name: Tally() for name in endpointers}
         for command in commands:

@@ -46,3 +46,11 @@ def test_silero_is_replayed_for_every_endpointer() -> None:
     keeper.rewind()
     again = [keeper.probability(f) for f in frames]
     assert again[:12] == first and len(again) == 20
+
+
+def test_an_unknown_condition_is_refused_before_any_audio_is_made(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        be.main(["--conditions", "babble 12,babble 9"])
+    assert stopped.value.code == 2
+    assert "unknown condition 'babble 9'" in capsys.readouterr().err

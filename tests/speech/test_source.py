@@ -529,3 +529,32 @@ def test_a_quiet_frame_is_judged_raised_too_only_in_a_quiet_room(
         assert not speech and not hearing.levels
     else:  # a quiet room: up to -35 dBFS; at -64 dBFS only as far as its floor may rise
         assert speech and hearing.levels == [pytest.approx(raised_to, abs=0.3)]
+
+
+def test_a_talking_room_s_cut_ends_with_the_speaker_not_with_the_smoothing() -> None:
+    """Someone speaks 12 dB over a room that keeps talking. The end tests compare the level
+    over the last 150 ms, so for a few frames after the speaker stops the room's talk still
+    passes them; the cut drops those frames again (``end_trim_frames`` at most), and keeps
+    only its ``keep_trailing``."""
+    rng = np.random.default_rng(12)
+    room = _talking_room(4.2, rng)
+    audio = np.concatenate([white_noise(sec(1.0), rng=rng, level_dbfs=-22),  # the speaker
+                            white_noise(sec(0.3), rng=rng, level_dbfs=-31),  # the room, loud
+                            _talking_room(3.0, rng)])
+
+    def cut(frames: int) -> Utterance:
+        endpointer = Endpointer(EndpointerConfig(vad_aggressiveness=None,
+                                                 end_trim_frames=frames),
+                                keeper=ScriptedKeeper(0.9))
+        for frame in split_frames(room):  # the room, heard while the microphone was open
+            endpointer.feed(frame)
+        endpointer.reset()
+        spoken = [u for u in feed_all(endpointer, audio) if u.start < 5.2 and u.end > 4.2]
+        assert len(spoken) == 1 and not spoken[0].truncated  # (the room came first)
+        return spoken[0]
+
+    assert 5.2 - 0.031 <= cut(4).end <= 5.2 + 0.25 + 0.031
+    kept = cut(0).end
+    assert kept > 5.2 + 0.25 + 0.031  # the smoothing's lag
+    default = EndpointerConfig().end_trim_frames
+    assert cut(default).end == pytest.approx(max(kept - default * 0.03, cut(4).end), abs=1e-6)
