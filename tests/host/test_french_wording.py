@@ -89,3 +89,36 @@ def test_de_and_que_are_elided_before_a_name_with_a_vowel() -> None:
     en = Narrator("codenames", "en")
     assert en.text("codenames.status_colour", spymaster="Eve", word="apple") == \
         "I am waiting for Eve to tell me the colour of apple."
+
+
+def test_the_narration_elides_by_the_grammar_s_own_letters(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The host writes "d'Ada" by the letters the French grammar's ``[articles]`` name, the
+    ones a player's "l'ancre" is read by: a grammar whose vowels lack "a" (made up) makes
+    the narration write "de Ada", and a mute-h word it lists is elided."""
+    import shutil
+
+    from voice_host.host.core.narration import Narrator
+    from voice_host.intent import grammar
+
+    folder = tmp_path / "grammars"
+    shutil.copytree(Path(grammar.grammar_dir()), folder)
+    common = folder / "fr" / "common.toml"
+    text = common.read_text(encoding="utf-8")
+    assert 'vowels = "aeiouy' in text and 'h_muet = ["horloge"]' in text
+    common.write_text(text.replace('vowels = "aeiouy', 'vowels = "eiouy').replace(
+        'h_muet = ["horloge"]', 'h_muet = ["horloge", "hugo"]'), encoding="utf-8")
+    monkeypatch.setenv("VOICE_HOST_GRAMMARS", str(folder))
+    grammar.forget_loaded()
+    try:
+        fr = Narrator("codenames", "fr")
+        assert fr.text("codenames.status_colour", spymaster="Ada", word="piano") == \
+            "J'attends que Ada me dise la couleur de piano."
+        assert fr.text("codenames.status_colour", spymaster="Hugo", word="piano") == \
+            "J'attends qu'Hugo me dise la couleur de piano."
+    finally:
+        monkeypatch.undo()
+        grammar.forget_loaded()
+    assert Narrator("codenames", "fr").text(
+        "codenames.status_colour", spymaster="Ada", word="piano") == \
+        "J'attends qu'Ada me dise la couleur de piano."

@@ -11,6 +11,7 @@ from voice_host.intent.grammar import (
     SlotValue,
     SlotValues,
     as_spoken,
+    language_articles,
     load_grammar,
 )
 from voice_host.intent.matcher import IntentMatch, Matcher, MatchResult
@@ -29,5 +30,6 @@ __all__ = [
     "SlotValues",
     "TemplateError",
     "as_spoken",
+    "language_articles",
     "load_grammar",
 ]

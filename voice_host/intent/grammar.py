@@ -33,7 +33,7 @@ from voice_host.intent.expand import (
     to_jsgf,
 )
 from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
-from voice_host.intent.nouns import Nouns
+from voice_host.intent.nouns import Articles, Nouns
 from voice_host.intent.phonetic import similarity
 from voice_host.intent.template import Node, RuleRef, Slot, parse_template
 
@@ -795,6 +795,27 @@ def forget_loaded() -> None:
     """Forget the cached grammars: the next :func:`load_grammar` reads the files again
     (after the grammar folder changed, e.g. ``VOICE_HOST_GRAMMARS``)."""
     _LOADED.clear()
+    _ARTICLES.clear()
+
+
+_ARTICLES: dict[str, Articles | None] = {}
+
+
+def language_articles(lang: str) -> Articles | None:
+    """The articles of ``lang`` and where they elide (the ``[articles]`` of its
+    ``common.toml``; cached), or None for a language without them (English). The host's
+    narration elides "de" and "que" before a name by the same letters as a player's
+    "l'ancre"."""
+    if lang not in _ARTICLES:
+        path = grammar_dir() / lang / "common.toml"
+        try:
+            table = tomllib.loads(path.read_text(encoding="utf-8")).get("articles") \
+                if path.is_file() else None
+            _ARTICLES[lang] = Articles.from_table(table) if table else None
+        except (tomllib.TOMLDecodeError, KeyError, TypeError) as error:
+            raise GrammarError(f"The {lang} common grammar's [articles] cannot be read: "
+                               f"{error}") from None
+    return _ARTICLES[lang]
 
 
 def load_grammar(game: str, lang: str = "en") -> GameGrammar:

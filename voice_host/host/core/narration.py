@@ -21,6 +21,7 @@ from typing import Any
 from voice_host.games.base import join_names
 from voice_host.host.core.langs import LANGS
 from voice_host.host.core.values import Line, Style
+from voice_host.intent import language_articles
 from voice_host.speech.pronunciation import Pronunciation
 
 
@@ -99,15 +100,16 @@ def pronunciations() -> dict[str, dict[str, Pronunciation]]:
     return out
 
 
-_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüœæ")
+def elides_before(word: str, lang: str) -> bool:
+    """Whether a French article or "de", "que" before ``word`` elides ("l'ancre", "d'Eve"):
+    the letters (and the mute-h words) are the grammar's (``[articles]`` of its
+    ``common.toml``), so the host writes what a player's grammar reads."""
+    articles = language_articles(lang)
+    return articles is not None and articles.elides(word)
 
 
-def starts_with_vowel(word: str) -> bool:
-    """Whether a French article or "de", "que" before ``word`` elides ("l'ancre", "d'Eve")."""
-    return word[:1].lower() in _VOWELS
-
-
-def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str]) -> str:
+def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str],
+           lang: str) -> str:
     """``de {name}`` written ``d'{name}`` when the name starts with a vowel ("l'équipe d'Eve",
     not "de Eve"), for each word of ``elided`` right before a field."""
     if not elided:
@@ -115,7 +117,7 @@ def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str]) -> s
 
     def one(found: re.Match[str]) -> str:
         value = params.get(found[2])
-        if isinstance(value, str) and starts_with_vowel(value):
+        if isinstance(value, str) and elides_before(value, lang):
             return found[1][:-1] + "'{" + found[2] + "}"
         return found[0]
 
@@ -160,7 +162,7 @@ class Narrator:
         for name, value in params.items():
             if isinstance(value, Quantity):
                 params[name] = self.quantity(value, lang)
-        return _elide(template, params, self._elided(lang)).format(**params)
+        return _elide(template, params, self._elided(lang), lang).format(**params)
 
     def _elided(self, lang: str) -> tuple[str, ...]:
         """The words ``lang`` elides before a vowel (``common.elided``: French "de que")."""

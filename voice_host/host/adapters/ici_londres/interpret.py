@@ -30,9 +30,10 @@ def icon_list(lang: str) -> SlotList:
     the article agrees with the noun, as a French player says it (the articles and the
     icons' genders are the grammar's data: :func:`french_forms`)."""
     if lang == "fr":
+        nouns = load_grammar("ici-londres", "fr").nouns
         return SlotList("icon", tuple(
             SlotValue(i.name, tuple(form for word in (i.french, *i.french_synonyms)
-                                    for form in french_forms(word)))
+                                    for form in nouns.forms(word)))
             for i in ICONS), plurals=True, written=False)
     return SlotList("icon", tuple(SlotValue(i.name, (i.name, *i.synonyms)) for i in ICONS),
                     plurals=True, written=False)
