@@ -17,6 +17,12 @@ SAMPLE_RATE = 16_000
 
 Samples = npt.NDArray[np.int16]
 
+FRAME_MS = 30
+"""Frame length in milliseconds (a size the WebRTC VAD accepts)."""
+FRAME_SAMPLES = SAMPLE_RATE * FRAME_MS // 1000
+"""Samples per frame at 16 kHz."""
+FRAME_SECONDS = FRAME_MS / 1000
+
 ANY_WORD_RULE = "vh_any_word"
 """A JSGF rule reference left undefined on purpose: "any one word here" (the Codenames clue).
 Only :attr:`RecognitionGrammar.open_jsgf` uses it, for backends that can search open words."""
