@@ -291,10 +291,15 @@ class Plan:
     """Conditions the (slower) open-vocabulary baseline decodes; None = all."""
     french_share: float = 0.5
     """French commands per phase, as a share of the English number."""
+    every_utterance: tuple[tuple[str, int | None], ...] = ()
+    """Conditions every utterance is said in, besides clean, instead of the drawn ones (the
+    draws are still made, so the utterances and voices are those of the plan without)."""
 
 
 QUICK = Plan(per_phase=8, chatter_repeats=1, conditions_per_utterance=1,
              baseline_conditions=("clean",))
+NOISE_SET = (("babble", 12), ("babble", 6), ("reverb", None))
+"""The conditions of the issue's targets besides clean (``--noise-set``)."""
 FULL = Plan(per_phase=12, chatter_repeats=2, conditions_per_utterance=0,
             baseline_conditions=("clean", "babble 12", "babble 6", "reverb"))
 
@@ -360,6 +365,8 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
                                     for _ in range(plan.conditions_per_utterance)]
         else:
             conditions = [CLEAN] + noisy
+        if plan.every_utterance:
+            conditions = [CLEAN, *plan.every_utterance]
         for noise, snr in dict.fromkeys(conditions):
             cases.append(Case(ident, setup, phase, text, intent, slots, voice, noise, snr))
     return cases
@@ -616,6 +623,52 @@ class PacedSource(ArraySource):
         return super()._read_frame()
 
 
+SEGMENT_ENV = "VOICE_HOST_BENCH_SEGMENT"
+"""``oracle`` (``--segment oracle``): the recognizer gets the speech's own span, not the
+endpointer's cut."""
+ORACLE_PAD = 0.2
+"""Seconds of the mix kept on each side of the speech's span by ``--segment oracle``."""
+
+
+def speech_span(speech: Samples, *, below_peak_db: float = 40.0) -> tuple[int, int]:
+    """First and last sample (exclusive) of the frames of synthesized ``speech`` within
+    ``below_peak_db`` of its loudest frame, widened by ``ORACLE_PAD`` on each side (the
+    synthesizer's own leading and trailing silence left out)."""
+    from voice_host.speech.source import split_frames
+
+    levels = [float(np.mean(f.astype(np.float64) ** 2)) for f in split_frames(speech)]
+    peak = max(levels, default=0.0)
+    loud = [i for i, p in enumerate(levels) if peak > 0 and p >= peak * 10 ** (-below_peak_db / 10)]
+    if not loud:
+        return 0, len(speech)
+    pad = int(ORACLE_PAD * SAMPLE_RATE)
+    return (max(0, loud[0] * FRAME_SAMPLES - pad),
+            min(len(speech), (loud[-1] + 1) * FRAME_SAMPLES + pad))
+
+
+class OracleSource(ArraySource):
+    """A source that hands over one utterance: the stream's ``[start, end)`` samples, as
+    they are (the mix's noise included), without endpointing (diagnosis: how much the
+    endpointer's cut costs)."""
+
+    def __init__(self, samples: Samples, start: int, end: int) -> None:
+        super().__init__(samples)
+        self._span = (max(0, start), min(len(samples), end))
+        self._given = False
+
+    def listen(self, *, timeout: float | None = None, on_frame: Any = None) -> Any:
+        from voice_host.speech.source import EndOfAudio, Utterance
+
+        if self._given:
+            raise EndOfAudio()
+        self._given = True
+        start, end = self._span
+        audio = self._samples[start:end]
+        return Utterance(samples=audio, start=start / SAMPLE_RATE, end=end / SAMPLE_RATE,
+                         speech_seconds=len(audio) / SAMPLE_RATE, level_dbfs=-20.0,
+                         noise_dbfs=-60.0, detected_at=time.monotonic())
+
+
 SPECULATE_ENV = "VOICE_HOST_BENCH_SPECULATE"
 """``0`` (``--no-speculate``): Whisper does not decode during the trailing silence."""
 WHISPER_ENV = "VOICE_HOST_BENCH_WHISPER"
@@ -740,7 +793,14 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
                                 f"{abs(hash(case.setup)) % 10**8}", expected=())
         spoken = synthesize(case.text, case.voice)
         stream = stream_for(case, babble, speech=spoken)
-        source = PacedSource(stream) if os.environ.get(REALTIME_ENV) else ArraySource(stream)
+        if os.environ.get(SEGMENT_ENV) == "oracle":
+            first, last = speech_span(spoken)
+            lead = int(LEAD_IN * SAMPLE_RATE)
+            source: ArraySource = OracleSource(stream, lead + first, lead + last)
+        elif os.environ.get(REALTIME_ENV):
+            source = PacedSource(stream)
+        else:
+            source = ArraySource(stream)
         prime_floor(source, case, babble)
         listener = MicListener(ears, source, _NoOutput())  # type: ignore[arg-type]
         ears.use(request)  # compile the grammar outside the timed part (done once per phase)
@@ -1232,6 +1292,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conditions", default="", metavar="CONDITION,...",
                         help="keep only these conditions (e.g. 'babble 12,reverb')")
     parser.add_argument("--languages", default="en,fr", help="comma-separated: en,fr")
+    parser.add_argument("--noise-set", action="store_true",
+                        help="say every utterance in babble 12 dB, babble 6 dB and the "
+                             "reverberant room besides clean (the same utterances and voices "
+                             "as without), so each of those rows has every command")
+    parser.add_argument("--segment", default="endpointer", choices=("endpointer", "oracle"),
+                        help="what the recognizer gets: the endpointer's cut, or (diagnosis) "
+                             "the speech's own span plus ORACLE_PAD s, noise and all")
 
 
 def subset(cases: list[Case], *, only: str = "", limit: int = 0,
@@ -1251,6 +1318,18 @@ def subset(cases: list[Case], *, only: str = "", limit: int = 0,
         kept = set(idents[::step])
         cases = [c for c in cases if c.ident in kept]
     return cases
+
+
+def chosen_plan(args: argparse.Namespace) -> Plan:
+    """The plan of ``--quick`` (or full mode), ``--per-phase`` and ``--noise-set``."""
+    from dataclasses import replace
+
+    plan = QUICK if args.quick else FULL
+    if args.per_phase:
+        plan = replace(plan, per_phase=args.per_phase)
+    if args.noise_set:
+        plan = replace(plan, every_utterance=NOISE_SET)
+    return plan
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1308,10 +1387,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"The benchmark needs {', '.join(missing)} to synthesize speech.", file=sys.stderr)
         return 2
     started = time.monotonic()
-    plan = QUICK if args.quick else FULL
-    if args.per_phase:
-        plan = Plan(args.per_phase, plan.chatter_repeats, plan.conditions_per_utterance,
-                    plan.baseline_conditions, plan.french_share)
+    plan = chosen_plan(args)
     languages = [lang for lang in args.languages.split(",") if lang]
     cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages)
     cases = subset(cases, only=args.only, limit=args.limit, conditions=args.conditions)
@@ -1319,6 +1395,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
     if args.no_speculate:
         os.environ[SPECULATE_ENV] = "0"
+    os.environ[SEGMENT_ENV] = args.segment
     if args.whisper:
         os.environ[WHISPER_ENV] = args.whisper
     if args.tuning:
@@ -1366,6 +1443,8 @@ def run(args: argparse.Namespace) -> int:
         f" --compute {args.compute}" if args.compute else "") + (
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
+        " --noise-set" if args.noise_set else "") + (
+        f" --segment {args.segment}" if args.segment != "endpointer" else "") + (
         " --no-speculate" if args.no_speculate else "") + (
         f" --whisper {args.whisper}" if args.whisper else "") + (
         f" --limit {args.limit}" if args.limit else "") + (

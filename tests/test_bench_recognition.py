@@ -168,3 +168,41 @@ def test_tuning_values_apply_to_each_language_s_own_settings() -> None:
     assert tuned.search_for("en") == bench.whisper_tuning("en").search_for("en")
     with pytest.raises(ValueError, match="not a SearchTuning value"):
         bench.whisper_tuning("fr", "sure_alon=-0.1")
+
+
+def test_the_noise_set_says_every_utterance_in_every_target_condition() -> None:
+    """``--noise-set``: each utterance of the quick plan (the same texts and voices) in clean,
+    babble 12 and 6 dB and the reverberant room, so those rows hold every command; ``--quick``
+    alone keeps its own plan (one drawn condition per utterance)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    bench.add_arguments(parser)
+    assert bench.chosen_plan(parser.parse_args(["--quick"])) == bench.QUICK
+    plan = bench.chosen_plan(parser.parse_args(["--quick", "--noise-set"]))
+    quick = bench.build_cases(bench.QUICK, split="calib", seed=6, languages=("en",))
+    noisy = bench.build_cases(plan, split="calib", seed=6, languages=("en",))
+    said = {(c.ident, c.text, c.voice) for c in quick}
+    assert {(c.ident, c.text, c.voice) for c in noisy} == said
+    wanted = {"clean", "babble 12", "babble 6", "reverb"}
+    per_utterance: dict[int, set[str]] = {}
+    for case in noisy:
+        per_utterance.setdefault(case.ident, set()).add(case.condition)
+    assert all(conditions == wanted for conditions in per_utterance.values())
+    assert len(noisy) == 4 * len(per_utterance)
+    assert max(sum(c.condition == "babble 12" for c in quick), 1) < len(per_utterance) / 3
+
+
+def test_the_oracle_segment_is_the_speech_span_with_the_noise_around_it() -> None:
+    speech = np.zeros(16000, np.int16)
+    speech[4000:8000] = 3000  # the synthesizer's silence before and after
+    first, last = bench.speech_span(speech)
+    pad = int(bench.ORACLE_PAD * 16000)
+    assert abs(first - (4000 - pad)) <= 480 and abs(last - (8000 + pad)) <= 480
+    stream = np.arange(20000, dtype=np.int16)
+    source = bench.OracleSource(stream, 100, 900)
+    got = source.listen()
+    assert np.array_equal(got.samples, stream[100:900])
+    from voice_host.speech.source import EndOfAudio
+    with pytest.raises(EndOfAudio):
+        source.listen()
