@@ -93,3 +93,59 @@ def test_a_called_off_decoder_makes_no_further_call() -> None:
     with pytest.raises(Cancelled):
         decoder.continue_prefixes([()], 4)
     assert decoder.calls == 0
+
+
+def noise(level: float, seed: int) -> np.ndarray:
+    """A frame of white noise at an RMS of ``level`` (int16 units)."""
+    rng = np.random.default_rng(seed)
+    return np.clip(rng.normal(0, level, 480), -32768, 32767).astype(np.int16)
+
+
+def babble_utterance(ears: WhisperRecognizer, room: float = 1000.0,
+                     speech_db: float = 7.0) -> None:
+    """A room that talks: its noise before the utterance (the pre-roll), speech only
+    ``speech_db`` louder (babble at 6 dB SNR), then the room again."""
+    loud = room * 10 ** (speech_db / 20)
+    for i in range(10):
+        ears.feed(noise(room, i))
+    for i in range(25):
+        ears.feed(noise(loud, 100 + i))
+    for i in range(ears.tuning.speculate_quiet_frames + ears.tuning.speculate_smooth_frames):
+        ears.feed(noise(room, 200 + i))
+
+
+def test_a_decode_starts_in_the_pause_of_a_room_that_talks() -> None:
+    # the speech stands only 7 dB above the room: the 15-dB drop never comes, but the
+    # endpointer's own end test (back within a few dB of the room) does
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears)
+    assert decode.started.wait(5)
+    decode.step.set()
+    transcript = ears.finish()
+    assert transcript.text == "done" and ears.speculated == 1
+    assert transcript.details["speculated"] == 1
+
+
+def test_the_drop_test_alone_starts_no_decode_in_such_a_room() -> None:
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    ears.tuning = WhisperTuning(speculate_end_db=0.0)
+    ears.start_utterance()
+    babble_utterance(ears)
+    assert ears._speculation is None and not decode.started.is_set()
+
+
+def test_speech_again_after_a_pause_in_such_a_room_makes_the_decode_stale() -> None:
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears)
+    assert decode.started.wait(5)
+    speculation = ears._speculation
+    assert speculation is not None
+    for i in range(6):  # the player goes on, as loud as before
+        ears.feed(noise(1000.0 * 10 ** (7 / 20), 300 + i))
+    assert speculation.cancel.is_set()
+    decode.step.set()
+    speculation.thread.join(5)
+    assert speculation.transcript is None
