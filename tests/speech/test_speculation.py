@@ -4,6 +4,7 @@ talking (no model: the recognizer's streaming part with a fake decode)."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -149,3 +150,19 @@ def test_speech_again_after_a_pause_in_such_a_room_makes_the_decode_stale() -> N
     decode.step.set()
     speculation.thread.join(5)
     assert speculation.transcript is None
+
+
+def test_a_new_grammar_s_first_tokens_are_found_when_it_is_set() -> None:
+    from voice_host.speech.grammar_search import TokenTrie
+    from voice_host.speech.types import RecognitionGrammar
+
+    texts = {0: " yes", 1: " no", 2: " pass", 3: "."}
+    ears = WhisperRecognizer.__new__(WhisperRecognizer)
+    ears._texts, ears._eot, ears._vocab = texts, 4, TokenTrie(texts)
+    ears._grammars = OrderedDict()
+    ears.set_grammar(RecognitionGrammar(
+        name="vote", jsgf="#JSGF V1.0;\ngrammar g;\npublic <s> = yes | no;\n",
+        words=frozenset({"yes", "no"})))
+    assert ears._grammar is not None
+    constraint = ears._grammar.searches[0].constraint
+    assert constraint.start in constraint._arrays  # the search will find them cached

@@ -386,6 +386,11 @@ class WhisperRecognizer(StreamingRecognizer):
                 raise RecognizerUnavailable(
                     f"The speech grammar for {grammar.name} could not be loaded ({error}).")\
                     from error
+            # the tokens that may start a sentence, found now (before the player talks)
+            # rather than during the first utterance's search: a walk over the whole
+            # vocabulary, up to a tenth of a second for an open slot
+            for item in compiled.searches:
+                item.constraint.allowed_arrays(item.constraint.start, self._vocab)
             self._grammars[key] = compiled
             while len(self._grammars) > 8:
                 self._grammars.popitem(last=False)
