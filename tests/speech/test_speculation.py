@@ -103,9 +103,9 @@ def noise(level: float, seed: int) -> np.ndarray:
 
 
 def babble_utterance(ears: WhisperRecognizer, room: float = 1000.0,
-                     speech_db: float = 7.0) -> None:
+                     speech_db: float = 12.0) -> None:
     """A room that talks: its noise before the utterance (the pre-roll), speech only
-    ``speech_db`` louder (babble at 6 dB SNR), then the room again."""
+    ``speech_db`` louder (babble at 12 dB SNR), then the room again."""
     loud = room * 10 ** (speech_db / 20)
     for i in range(10):
         ears.feed(noise(room, i))
@@ -116,8 +116,8 @@ def babble_utterance(ears: WhisperRecognizer, room: float = 1000.0,
 
 
 def test_a_decode_starts_in_the_pause_of_a_room_that_talks() -> None:
-    # the speech stands only 7 dB above the room: the 15-dB drop never comes, but the
-    # endpointer's own end test (back within a few dB of the room) does
+    # the speech stands only 12 dB above the room: the 15-dB drop never comes, but the
+    # endpointer's own end test (8 dB below the speech) does
     decode = SlowDecode()
     ears = recognizer(decode)
     babble_utterance(ears)
@@ -145,7 +145,7 @@ def test_speech_again_after_a_pause_in_such_a_room_makes_the_decode_stale() -> N
     speculation = ears._speculation
     assert speculation is not None
     for i in range(6):  # the player goes on, as loud as before
-        ears.feed(noise(1000.0 * 10 ** (7 / 20), 300 + i))
+        ears.feed(noise(1000.0 * 10 ** (12 / 20), 300 + i))
     assert speculation.cancel.is_set()
     decode.step.set()
     speculation.thread.join(5)
@@ -166,3 +166,18 @@ def test_a_new_grammar_s_first_tokens_are_found_when_it_is_set() -> None:
     assert ears._grammar is not None
     constraint = ears._grammar.searches[0].constraint
     assert constraint.start in constraint._arrays  # the search will find them cached
+
+
+def test_the_room_test_is_off_unless_asked_for() -> None:
+    # babble at 6 dB: speech 7 dB above the room is short of the 8-dB end drop; only the
+    # room test (back within 4 dB of the room) would start a decode
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears, speech_db=7.0)
+    assert ears._speculation is None
+    ears.tuning = WhisperTuning(speculate_room_db=4.0)
+    ears.start_utterance()
+    babble_utterance(ears, speech_db=7.0)
+    assert decode.started.wait(5)
+    decode.step.set()
+    assert ears.finish().text == "done"

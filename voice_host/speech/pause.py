@@ -14,11 +14,12 @@ Two tests, either finds a pause of ``quiet`` frames in a row:
 2. **End**: the endpointer's own end-of-speech test
    (:class:`~voice_host.speech.source.EndpointerConfig`'s ``end_drop_db`` and
    ``end_above_room_db``): the mean power of the last ``smooth`` frames is ``end_db``
-   below the mean power of the speech so far, or within ``room_db`` of the room before
-   the utterance -- the first frames fed, the endpointer's pre-roll, up to the first one
-   ``ROOM_START_DB`` above the quietest of them; a room no quieter than what followed
-   (``ROOM_APART_DB``) is none, and the test never calls a frame within ``ROOM_CAP_DB`` of
-   the speech quiet.
+   below the mean power of the speech so far, or (when ``room_db`` is set) within
+   ``room_db`` of the room before the utterance -- the first frames fed, the
+   endpointer's pre-roll, up to the first one ``ROOM_START_DB`` above the quietest of
+   them; a room no quieter than what followed (``ROOM_APART_DB``) is none, and the test
+   never calls a frame within ``ROOM_CAP_DB`` of the speech quiet. Off by default (see
+   ``WhisperTuning.speculate_room_db``).
 
 A pause keeps its threshold: it holds while every later frame (smoothed, for the end
 test) stays below it, so a word said after it -- loud enough for the endpointer to call it
@@ -71,8 +72,8 @@ class PauseSettings:
     """The drop test's fall below the loud part of the speech."""
     end_db: float = 8.0
     """The end test's fall below the speech's mean power (0 = no end test)."""
-    room_db: float = 4.0
-    """The end test's margin over the room's level."""
+    room_db: float = 0.0
+    """The end test's margin over the room's level (0 = no room test)."""
     smooth: int = 5
     """Frames the end test's level is the mean power of."""
 
@@ -141,7 +142,7 @@ class PauseTest:
             return None
         mean = 10 * math.log10(sum(spoken) / len(spoken))
         below = mean - s.end_db
-        if room is not None:
+        if room is not None and s.room_db > 0:
             below = max(below, min(room[0] + s.room_db, mean - ROOM_CAP_DB))
         if all(level < below for level in self._smoothed[-quiet:]):
             return Pause(n, below, smoothed=True)

@@ -89,14 +89,18 @@ class WhisperTuning:
     :mod:`voice_host.speech.pause`)..."""
     speculate_end_db: float = 8.0
     """... or the endpointer's own end test: this many dB below the speech's mean power
-    (over the last ``speculate_smooth_frames``), or within ``speculate_room_db`` of the
-    room before the utterance (0 = the drop test alone). In a room that talks the drop
-    test never fires: on the English calib split (its frames replayed, no decoding) it
-    started a decode during the trailing silence for 12 of 38 utterances in babble at 12-24
-    dB and none of 30 at 6 dB; with the end test too, 37 and 25, 0.33 s on average before
-    the endpointer's decision (0.26 s before), for 67 decodes called off in all (48)."""
-    speculate_room_db: float = 4.0
-    """The end test's margin over the room's level (the endpointer's ``end_above_room_db``)."""
+    (over the last ``speculate_smooth_frames``; 0 = the drop test alone). In a room that
+    talks the drop test never fires: on the English calib split (its frames replayed, no
+    decoding) it started a decode during the trailing silence for 12 of 38 utterances in
+    babble at 12-24 dB; with this test too, for 37, 0.29 s before the endpointer's decision
+    on average (realtime calib run: babble 12 p50 1058 -> 444 ms, no more false actions)."""
+    speculate_room_db: float = 0.0
+    """The end test also calls quiet what is back within this many dB of the room before
+    the utterance (the endpointer's ``end_above_room_db``; 0 = not). Off: in babble at 6
+    dB it started 25 of 30 decodes, 0.22 s ahead, but on audio without the last 0.3 s of
+    babble the full decode hears, and two calib chatter lines became commands ("i vote
+    yes" at a margin of -0.11 where the full audio gave -0.16): 3 false actions of 116
+    where the full decodes made 1."""
     speculate_smooth_frames: int = 5
     """Frames the end test's level is the mean power of (the endpointer's)."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
