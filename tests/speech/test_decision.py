@@ -343,8 +343,9 @@ def crowded_table(first: float) -> dict[tuple[int, ...], dict[int, float]]:
 
 def test_the_nearest_sentences_are_searched_when_the_grammar_search_finds_none_good() -> None:
     table = crowded_table(-2.5)
-    # alone, the search branches to the seven likelier words and never tries " I"
-    alone = run(table, CROWDED, tuning=SearchTuning(near_sentences=0))
+    # alone, the search branches to the seven likelier words and never tries " I" (the
+    # skip of talk in words the grammar lacks off: this is the search alone)
+    alone = run(table, CROWDED, tuning=SearchTuning(near_sentences=0, skip_talk=False))
     assert not alone.accepted
     assert alone.reading is not None and alone.reading.text == "book"
     # the grammar's sentence nearest "bye me vote yes" letter by letter is tried too

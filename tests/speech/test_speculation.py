@@ -4,6 +4,7 @@ talking (no model: the recognizer's streaming part with a fake decode)."""
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -93,3 +94,90 @@ def test_a_called_off_decoder_makes_no_further_call() -> None:
     with pytest.raises(Cancelled):
         decoder.continue_prefixes([()], 4)
     assert decoder.calls == 0
+
+
+def noise(level: float, seed: int) -> np.ndarray:
+    """A frame of white noise at an RMS of ``level`` (int16 units)."""
+    rng = np.random.default_rng(seed)
+    return np.clip(rng.normal(0, level, 480), -32768, 32767).astype(np.int16)
+
+
+def babble_utterance(ears: WhisperRecognizer, room: float = 1000.0,
+                     speech_db: float = 12.0) -> None:
+    """A room that talks: its noise before the utterance (the pre-roll), speech only
+    ``speech_db`` louder (babble at 12 dB SNR), then the room again."""
+    loud = room * 10 ** (speech_db / 20)
+    for i in range(10):
+        ears.feed(noise(room, i))
+    for i in range(25):
+        ears.feed(noise(loud, 100 + i))
+    for i in range(ears.tuning.speculate_quiet_frames + ears.tuning.speculate_smooth_frames):
+        ears.feed(noise(room, 200 + i))
+
+
+def test_a_decode_starts_in_the_pause_of_a_room_that_talks() -> None:
+    # the speech stands only 12 dB above the room: the 15-dB drop never comes, but the
+    # endpointer's own end test (8 dB below the speech) does
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears)
+    assert decode.started.wait(5)
+    decode.step.set()
+    transcript = ears.finish()
+    assert transcript.text == "done" and ears.speculated == 1
+    assert transcript.details["speculated"] == 1
+
+
+def test_the_drop_test_alone_starts_no_decode_in_such_a_room() -> None:
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    ears.tuning = WhisperTuning(speculate_end_db=0.0)
+    ears.start_utterance()
+    babble_utterance(ears)
+    assert ears._speculation is None and not decode.started.is_set()
+
+
+def test_speech_again_after_a_pause_in_such_a_room_makes_the_decode_stale() -> None:
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears)
+    assert decode.started.wait(5)
+    speculation = ears._speculation
+    assert speculation is not None
+    for i in range(6):  # the player goes on, as loud as before
+        ears.feed(noise(1000.0 * 10 ** (12 / 20), 300 + i))
+    assert speculation.cancel.is_set()
+    decode.step.set()
+    speculation.thread.join(5)
+    assert speculation.transcript is None
+
+
+def test_a_new_grammar_s_first_tokens_are_found_when_it_is_set() -> None:
+    from voice_host.speech.grammar_search import TokenTrie
+    from voice_host.speech.types import RecognitionGrammar
+
+    texts = {0: " yes", 1: " no", 2: " pass", 3: "."}
+    ears = WhisperRecognizer.__new__(WhisperRecognizer)
+    ears._texts, ears._eot, ears._vocab = texts, 4, TokenTrie(texts)
+    ears._grammars = OrderedDict()
+    ears.set_grammar(RecognitionGrammar(
+        name="vote", jsgf="#JSGF V1.0;\ngrammar g;\npublic <s> = yes | no;\n",
+        words=frozenset({"yes", "no"})))
+    assert ears._grammar is not None
+    constraint = ears._grammar.searches[0].constraint
+    assert constraint.start in constraint._arrays  # the search will find them cached
+
+
+def test_the_room_test_is_off_unless_asked_for() -> None:
+    # babble at 6 dB: speech 7 dB above the room is short of the 8-dB end drop; only the
+    # room test (back within 4 dB of the room) would start a decode
+    decode = SlowDecode()
+    ears = recognizer(decode)
+    babble_utterance(ears, speech_db=7.0)
+    assert ears._speculation is None
+    ears.tuning = WhisperTuning(speculate_room_db=4.0)
+    ears.start_utterance()
+    babble_utterance(ears, speech_db=7.0)
+    assert decode.started.wait(5)
+    decode.step.set()
+    assert ears.finish().text == "done"

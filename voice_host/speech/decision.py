@@ -136,7 +136,16 @@ class SearchTuning:
     skip_talk: bool = True
     """Skip the grammar search when the free transcript is sure talk far longer than any
     sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
-    could pass the rejection beside it, and the search is the slowest part of such a line."""
+    could pass the rejection beside it, and the search is the slowest part of such a line;
+    or sure talk in words the grammar lacks (:func:`~voice_host.speech.search.unlike_grammar`,
+    the three values below)."""
+    foreign_logp: float = -0.4
+    """Talk in words the grammar lacks: the free transcript's mean log-probability per step
+    is at least this ..."""
+    foreign_words: int = 3
+    """... it has at least this many words ..."""
+    foreign_share: float = 0.6
+    """... and at most this share of them are words of the grammar (letter for letter)."""
 
 
 # --------------------------------------------------------------------------- results
@@ -158,6 +167,9 @@ class Rejection(enum.StrEnum):
     TALK = "talk longer than any command"
     """The free transcript is sure talk far longer than any sentence of the grammar: no
     sentence would have been believed beside it, and none was searched for."""
+    FOREIGN = "talk in words the grammar lacks"
+    """The free transcript is sure talk in words mostly not of the grammar
+    (:func:`~voice_host.speech.search.unlike_grammar`); none was searched for."""
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from voice_host.speech.grammar_search import (
     fold_text,
     phase_tokens,
 )
+from voice_host.speech.pause import Pause, PauseSettings, PauseTest
 from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge
 from voice_host.speech.types import (
     SAMPLE_RATE,
@@ -84,9 +85,32 @@ class WhisperTuning:
     speculate_quiet_frames: int = 6
     """Fed frames (about 30 ms each) that must all be quiet before such a decode starts."""
     speculate_drop_db: float = 15.0
-    """Quiet: this many dB below the loud part of the speech so far."""
+    """Quiet: this many dB below the loud part of the speech so far (the drop test of
+    :mod:`voice_host.speech.pause`)..."""
+    speculate_end_db: float = 8.0
+    """... or the endpointer's own end test: this many dB below the speech's mean power
+    (over the last ``speculate_smooth_frames``; 0 = the drop test alone). In a room that
+    talks the drop test never fires: on the English calib split (its frames replayed, no
+    decoding) it started a decode during the trailing silence for 12 of 38 utterances in
+    babble at 12-24 dB; with this test too, for 37, 0.29 s before the endpointer's decision
+    on average (realtime calib run: babble 12 p50 1058 -> 444 ms, no more false actions)."""
+    speculate_room_db: float = 0.0
+    """The end test also calls quiet what is back within this many dB of the room before
+    the utterance (the endpointer's ``end_above_room_db``; 0 = not). Off: in babble at 6
+    dB it started 25 of 30 decodes, 0.22 s ahead, but on audio without the last 0.3 s of
+    babble the full decode hears, and two calib chatter lines became commands ("i vote
+    yes" at a margin of -0.11 where the full audio gave -0.16): 3 false actions of 116
+    where the full decodes made 1."""
+    speculate_smooth_frames: int = 5
+    """Frames the end test's level is the mean power of (the endpointer's)."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
     """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""
+
+    def pause_settings(self) -> PauseSettings:
+        """The pause test's settings."""
+        return PauseSettings(self.speculate_quiet_frames, self.speculate_drop_db,
+                             self.speculate_end_db, self.speculate_room_db,
+                             self.speculate_smooth_frames)
 
     def window_for(self, language: str) -> float:
         """The encoder's window for ``language``."""
@@ -258,10 +282,10 @@ class _Speculation:
     so it neither holds the decoder while the next one waits to start nor makes
     :meth:`WhisperRecognizer.finish` wait for a whole search it will throw away."""
 
-    def __init__(self, owner: WhisperRecognizer, audio: Samples, frames: int,
+    def __init__(self, owner: WhisperRecognizer, audio: Samples, pause: Pause,
                  grammar: _Grammar) -> None:
-        self.frames = frames
-        """How many fed frames it covers."""
+        self.pause = pause
+        """The pause it was started in (it covers the frames fed before its end)."""
         self.grammar = grammar
         self.transcript: Transcript | None = None
         self.error: BaseException | None = None
@@ -285,9 +309,10 @@ class _Speculation:
 
 class WhisperRecognizer(StreamingRecognizer):
     """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
-    (see the module docstring). Fed frames are kept; when the last few are much quieter
-    than the speech so far (the player seems to have stopped), the frames so far are decoded
-    in the background while the endpointer still waits for its trailing silence, and
+    (see the module docstring). Fed frames are kept; when the last few are a pause
+    (:mod:`voice_host.speech.pause`: the player seems to have stopped), the frames so far
+    are decoded in the background while the endpointer still waits for its trailing
+    silence, and
     :meth:`finish` takes that result when nothing but quiet came after it (else it decodes
     everything fed)."""
 
@@ -339,7 +364,7 @@ class WhisperRecognizer(StreamingRecognizer):
         self._grammars: OrderedDict[str, _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._frames: list[Samples] = []
-        self._levels: list[float] = []
+        self._levels = PauseTest(self.tuning.pause_settings())
         self._speculation: _Speculation | None = None
         self.speculated = 0
         """Utterances whose transcript came from a decode done during the trailing silence
@@ -365,6 +390,11 @@ class WhisperRecognizer(StreamingRecognizer):
                 raise RecognizerUnavailable(
                     f"The speech grammar for {grammar.name} could not be loaded ({error}).")\
                     from error
+            # the tokens that may start a sentence, found now (before the player talks)
+            # rather than during the first utterance's search: a walk over the whole
+            # vocabulary, up to a tenth of a second for an open slot
+            for item in compiled.searches:
+                item.constraint.allowed_arrays(item.constraint.start, self._vocab)
             self._grammars[key] = compiled
             while len(self._grammars) > 8:
                 self._grammars.popitem(last=False)
@@ -387,62 +417,52 @@ class WhisperRecognizer(StreamingRecognizer):
     # -- streaming ------------------------------------------------------------------------
 
     def start_utterance(self) -> None:
-        self._frames, self._levels = [], []
+        self._frames, self._levels = [], PauseTest(self.tuning.pause_settings())
         self._speculation = None
+        self._called_off = 0
 
     def feed(self, samples: Samples) -> None:
         frame = np.asarray(samples, dtype=np.int16)
         self._frames.append(frame)
-        power = float(np.mean(frame.astype(np.float64) ** 2)) if len(frame) else 0.0
-        self._levels.append(10 * math.log10(power + 1e-3))
-        tuning = self.tuning
-        quiet = tuning.speculate_quiet_frames
-        if not tuning.speculate or self._grammar is None or len(self._levels) <= 2 * quiet:
+        self._levels.add(frame)
+        if not self.tuning.speculate or self._grammar is None:
             return
-        if self._speculation is not None and self._quiet_after(self._speculation.frames):
+        if self._speculation is not None and self._levels.holds(self._speculation.pause):
             return  # the decode running (or done) still stands
         if self._speculation is not None and self._speculation.thread.is_alive():
             self._speculation.call_off()  # stale: one at a time, and it stops soon
+            self._called_off += 1
             return
-        speech = self._speech_level(len(self._levels) - quiet)
-        if all(level < speech - tuning.speculate_drop_db for level in self._levels[-quiet:]):
+        pause = self._levels.pause()
+        if pause is not None:
             audio = np.concatenate(self._frames)
-            self._speculation = _Speculation(self, audio, len(self._frames), self._grammar)
-
-    def _speech_level(self, upto: int) -> float:
-        """The loud part of the utterance's first ``upto`` frames (dB, 90th percentile)."""
-        return float(np.percentile(self._levels[:upto], 90))
-
-    def _quiet_after(self, frames: int) -> bool:
-        """True when every frame fed after the first ``frames`` is much quieter than the
-        speech before them."""
-        later = self._levels[frames:]
-        if not later:
-            return True
-        speech = self._speech_level(frames)
-        return max(later) < speech - self.tuning.speculate_drop_db
+            self._speculation = _Speculation(self, audio, pause, self._grammar)
 
     def finish(self) -> Transcript:
         started = time.perf_counter()
         speculation, self._speculation = self._speculation, None
         if (speculation is not None and speculation.grammar is self._grammar
-                and self._quiet_after(speculation.frames)):
+                and self._levels.holds(speculation.pause)):
             speculation.thread.join()
             if speculation.error is not None:
                 raise speculation.error
             assert speculation.transcript is not None
             self.speculated += 1
             audio_seconds = sum(len(f) for f in self._frames) / SAMPLE_RATE
-            self._frames, self._levels = [], []
+            figures = {"speculated": 1, "called_off": self._called_off,
+                       "ahead_frames": len(self._frames) - speculation.pause.frames}
+            self.start_utterance()
             return replace(speculation.transcript, audio_seconds=audio_seconds,
                            decode_seconds=time.perf_counter() - started,
-                           details={**speculation.transcript.details, "speculated": 1})
+                           details={**speculation.transcript.details, **figures})
         if speculation is not None:
             speculation.call_off()
             speculation.thread.join()  # never two decodes at once
         audio = np.concatenate(self._frames) if self._frames else np.zeros(0, np.int16)
-        self._frames, self._levels = [], []
-        return self.recognize(audio)
+        called_off = self._called_off + (speculation is not None)
+        self.start_utterance()
+        transcript = self.recognize(audio)
+        return replace(transcript, details={**transcript.details, "called_off": called_off})
 
     # -- decoding -------------------------------------------------------------------------
 

@@ -1,0 +1,69 @@
+"""Sure talk in words the grammar lacks skips the grammar search
+(``search.unlike_grammar``), on made-up log-probabilities (the fake decoder of
+``test_decision``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from test_decision import VOCAB, VOTE, TableDecoder, say, searches
+
+from voice_host.speech.decision import Rejection, SearchTuning
+from voice_host.speech.search import judge
+
+TUNING = SearchTuning(near_sentences=0)
+"""English's settings: no search of the nearest sentences."""
+
+CHIPS = (("me", 5), ("the", 5), ("chips", 5), ("please", 5), (".", 5), ("<end>", 5))
+"""A confident free transcript of four words, none of them a word of VOTE (too short to be
+talk beyond every sentence of it: VOTE's longest has three)."""
+
+
+def test_sure_talk_in_words_of_its_own_is_not_searched() -> None:
+    decoder = TableDecoder(say(*CHIPS))
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16, tuning=TUNING)
+    assert decoder.calls == 1  # the free decode only
+    assert not got.accepted and got.reading is None and got.reason is Rejection.FOREIGN
+    assert got.free_text == "me the chips please"
+
+
+def test_the_same_talk_is_searched_when_the_skip_is_off() -> None:
+    decoder = TableDecoder(say(*CHIPS))
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16,
+                tuning=replace(TUNING, skip_talk=False))
+    assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
+
+
+def test_talk_mostly_in_the_grammar_s_words_is_searched() -> None:
+    said = (("i", 5), ("vote", 5), ("yes", 5), ("please", 5), (".", 5), ("<end>", 5))
+    decoder = TableDecoder(say(*said))
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16, tuning=TUNING)
+    assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
+
+
+def test_short_or_unsure_talk_is_searched() -> None:
+    short = (("the", 5), ("chips", 5), (".", 5), ("<end>", 5))
+    decoder = TableDecoder(say(*short))
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16, tuning=TUNING)
+    assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
+    unsure = tuple((word, 0.5) for word, _ in CHIPS)
+    decoder = TableDecoder(say(*unsure), floor=0.0)
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16, tuning=TUNING)
+    assert got.free_logp < TUNING.foreign_logp
+    assert got.reason is not Rejection.FOREIGN
+
+
+def test_a_command_cut_in_two_is_searched() -> None:
+    # "do" is letters of "undo": two of three words are the grammar's
+    said = (("and", 5), ("do", 5), ("please", 5), (".", 5), ("<end>", 5))
+    grammar = "#JSGF V1.0;\ngrammar answer;\npublic <s> = undo please | yes | no;\n"
+    decoder = TableDecoder(say(*said))
+    got = judge(decoder, searches(grammar), VOCAB, cap=16, tuning=TUNING)
+    assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
+
+
+def test_where_near_sentences_are_searched_nothing_is_skipped() -> None:
+    decoder = TableDecoder(say(*CHIPS))
+    got = judge(decoder, searches(VOTE), VOCAB, cap=16,
+                tuning=replace(TUNING, near_sentences=4))
+    assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
