@@ -12,7 +12,7 @@ Two tests, either finds a pause of ``quiet`` frames in a row:
    frames before them. Sure in a quiet room; in a room that talks (babble at 12 dB falls
    only about 12 dB when the player stops, at 6 dB about 7) it never fires.
 2. **End**: the endpointer's own end-of-speech test
-   (:class:`~voice_host.speech.source.EndpointerConfig`'s ``end_drop_db`` and
+   (:class:`~voice_host.speech.endpointer.EndpointerConfig`'s ``end_drop_db`` and
    ``end_above_room_db``): the mean power of the last ``smooth`` frames is ``end_db``
    below the mean power of the speech so far, or (when ``room_db`` is set) within
    ``room_db`` of the room before the utterance -- the first frames fed, the
