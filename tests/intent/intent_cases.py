@@ -289,6 +289,7 @@ CODENAMES: list[Case] = [
     ("codenames", "guess", "nurse", "guess", {"word": "nurse"}),
     ("codenames", "guess", "we'll take the rocket", "guess", {"word": "rocket"}),
     ("codenames", "guess", "gas engine", "guess", {"word": "engine"}),
+    ("codenames", "guess", "yes piano", "guess", {"word": "piano"}),  # "guess" heard "yes"
     ("codenames", "guess", "shadow", "guess", {"word": "shadow"}),
     ("codenames", "guess", "paper please", "guess", {"word": "paper"}),
     ("codenames", "guess", "we choose bridge", "guess", {"word": "bridge"}),
@@ -493,6 +494,9 @@ CHATTER_TEXTS: list[tuple[str, str, str]] = [
     ("codenames", "colour", "nice try team"),
     ("codenames", "colour", "I'm not saying"),
     ("codenames", "colour", "oh no"),
+    ("codenames", "guess", "yes"),
+    ("codenames", "guess", "yes yes"),
+    ("codenames", "guess", "yes I think piano is risky"),
     ("codenames", "answer", "what did you ask"),
     ("codenames", "answer", "I don't understand the question"),
     ("codenames", "answer", "could you not do that"),
