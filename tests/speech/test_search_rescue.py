@@ -68,3 +68,15 @@ def test_the_gate_reads_the_first_grammar_not_the_open_slot() -> None:
     gated = SearchTuning(rounds=1, rescue_rounds=3, rescue_from=1)
     assert calls([OPEN], gated) > calls([OPEN], replace(gated, rescue_rounds=0))
     assert calls([VOTE, OPEN], gated) == calls([VOTE, OPEN], replace(gated, rescue_rounds=0))
+
+
+def test_no_rescue_rounds_where_the_free_decode_was_sure_of_its_words() -> None:
+    # "i the" written surely (near 0 nats a step): talk that left the grammar, not a
+    # command misheard; where even that counts as unsure, the rescue runs
+    sure = drifting(True)
+    sure[()] = {IDS["i"]: 12.0, IDS["the"]: 5.5}
+    sure[ids("i")] = {IDS["the"]: 9.0, IDS["vote"]: 5.5}
+    sure[ids("i", "the")] = {EOT: 12.0}
+    assert run(sure, tuning=GATED).reading is None
+    rescued = run(sure, tuning=replace(GATED, free_min_logp=0.0))
+    assert rescued.reading is not None and rescued.reading.text == "i vote yes"

@@ -333,13 +333,11 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
                                                         searches, tuning):
         return replace(base, reason=Rejection.FOREIGN)
     first: Judgement | None = None
-    # the rescue rounds only where the decoder's own words began as the grammar does
-    # ("the clue" of "the clueless house too"); table talk mostly leaves it at once. Read
-    # through the first grammar: an open slot takes any word, talk's too
-    rescue = not searches or tuning.rescue_from <= 0 or inside_grammar(
-        searches[0].constraint, vocab, free.tokens[:tuning.rescue_from]) >= tuning.rescue_from
-    for item in searches:
-        found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=tuning,
+    rescue = rescue_worth(free, free_logp, searches, vocab, tuning)
+    for number, item in enumerate(searches):
+        own = tuning if number == 0 or tuning.open_rounds < 0 else replace(
+            tuning, rounds=tuning.open_rounds)
+        found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=own,
                        suppress=item.suppress, rescue=rescue)
         if not found:
             continue
@@ -353,6 +351,22 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return near
         first = first or near
     return first or base
+
+
+def rescue_worth(free: Rollout, free_logp: float, searches: Sequence[Search],
+                 vocab: TokenTrie, tuning: SearchTuning) -> bool:
+    """Whether the rescue rounds may run (``SearchTuning.rescue_from``): always when the
+    gate is off, else only where the decoder's own words began as the phase's grammar does
+    ("the clue" of "the clueless house too": table talk mostly leaves it at once; read
+    through the first grammar, as an open slot takes any word, talk's too) and were unsure
+    (a mean log-probability below ``free_min_logp``): a sure transcript that left the
+    grammar ("i think hannah is lying to us") is talk, read by the matcher."""
+    if tuning.rescue_from <= 0 or not searches:
+        return True
+    if free_logp >= tuning.free_min_logp:
+        return False
+    head = free.tokens[:tuning.rescue_from]
+    return inside_grammar(searches[0].constraint, vocab, head) >= tuning.rescue_from
 
 
 def beyond_grammar(free_text: str, free_logp: float, looped: bool,
