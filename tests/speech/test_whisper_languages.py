@@ -13,10 +13,13 @@ def test_english_hears_the_default_window_and_french_the_whole_30_seconds() -> N
     assert tuning.window_for("fr") == 30.0
 
 
-def test_french_searches_with_its_own_settings_and_english_with_the_defaults() -> None:
+def test_french_and_english_search_with_their_own_settings() -> None:
     tuning = WhisperTuning()
     english = tuning.search_for("en")
-    assert english == SearchTuning(near_sentences=0)  # as before: no nearest sentences
+    # no nearest sentences; two rescue rounds, only where the free decode began inside
+    # the grammar; one round for an open slot's search
+    assert english == SearchTuning(near_sentences=0, rescue_rounds=2, rescue_from=2,
+                                   open_rounds=1)
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0
     assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone

@@ -97,6 +97,14 @@ class SearchTuning:
     rescue_rounds: int = 0
     """Further rounds while no sentence at all has been found (rollouts that leave the
     grammar after a token or two, as in French: a rejected reading beats none)."""
+    rescue_from: int = 0
+    """The rescue rounds only when at least this many of the free decode's first tokens
+    stay inside the phase's grammar (its first one, without an open slot): "the clue" of
+    "the clueless house too", and the free transcript is unsure (a mean log-probability
+    below ``free_min_logp``) (0 = always)."""
+    open_rounds: int = -1
+    """Rounds of the second search of a phase with an open slot (after its likely words'
+    search), instead of ``rounds`` (-1 = the same)."""
     complete_rounds: int = 0
     """Further rounds while the best sentence found ends at least ``complete_tokens``
     tokens before the free decode did: a sentence cut short ("la lapin" for "la lapin pour

@@ -146,11 +146,25 @@ class Found:
         return len(self.tokens) + 1
 
 
+def inside_grammar(constraint: TokenConstraint, vocab: TokenTrie,
+                   tokens: Sequence[int]) -> int:
+    """How many of these first tokens stay inside the grammar (the decoder's own words
+    read through it, as the search's walk reads them)."""
+    positions = constraint.start
+    for count, token in enumerate(tokens):
+        allowed = constraint.allowed_arrays(positions, vocab)
+        at = np.flatnonzero(allowed.ids == token)
+        if not len(at):
+            return count
+        positions = allowed.after[int(allowed.groups[at[0]])]
+    return len(tokens)
+
+
 def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
            free: Rollout, *, cap: int, tuning: SearchTuning,
-           suppress: Sequence[int] | None = None) -> list[Found]:
+           suppress: Sequence[int] | None = None, rescue: bool = True) -> list[Found]:
     """Best-first search over in-grammar token prefixes, from the free decode (see the
-    module docstring); every sentence found."""
+    module docstring); every sentence found. Without ``rescue``, no rescue rounds."""
     eot = decoder.eot
     queue: list[_Prefix] = []
     finished: list[Found] = []
@@ -244,13 +258,14 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
 
     # the free decode has exact scores, and is often already a sentence of the grammar
     walk((), 0.0, 0.0, constraint.start, free.tokens, free.steps, True)
-    extra = max(tuning.rescue_rounds, tuning.complete_rounds)
+    rescue_rounds = tuning.rescue_rounds if rescue else 0
+    extra = max(rescue_rounds, tuning.complete_rounds)
     for round_ in range(tuning.rounds + extra):
         if round_ >= tuning.rounds:
             # the extra rounds: for a search that found nothing yet, or one whose best
             # sentence stops short of what the decoder wrote
             late = round_ - tuning.rounds
-            if not (late < tuning.rescue_rounds and not finished
+            if not (late < rescue_rounds and not finished
                     or late < tuning.complete_rounds and finished and cut_short()):
                 break
         if any(f.exact and f.margin / f.steps >= tuning.sure_margin for f in finished):
@@ -318,9 +333,12 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
                                                         searches, tuning):
         return replace(base, reason=Rejection.FOREIGN)
     first: Judgement | None = None
-    for item in searches:
-        found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=tuning,
-                       suppress=item.suppress)
+    rescue = rescue_worth(free, free_logp, searches, vocab, tuning)
+    for number, item in enumerate(searches):
+        own = tuning if number == 0 or tuning.open_rounds < 0 else replace(
+            tuning, rounds=tuning.open_rounds)
+        found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=own,
+                       suppress=item.suppress, rescue=rescue)
         if not found:
             continue
         judged = rank(decoder, found, base, tuning)
@@ -333,6 +351,22 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return near
         first = first or near
     return first or base
+
+
+def rescue_worth(free: Rollout, free_logp: float, searches: Sequence[Search],
+                 vocab: TokenTrie, tuning: SearchTuning) -> bool:
+    """Whether the rescue rounds may run (``SearchTuning.rescue_from``): always when the
+    gate is off, else only where the decoder's own words began as the phase's grammar does
+    ("the clue" of "the clueless house too": table talk mostly leaves it at once; read
+    through the first grammar, as an open slot takes any word, talk's too) and were unsure
+    (a mean log-probability below ``free_min_logp``): a sure transcript that left the
+    grammar ("i think hannah is lying to us") is talk, read by the matcher."""
+    if tuning.rescue_from <= 0 or not searches:
+        return True
+    if free_logp >= tuning.free_min_logp:
+        return False
+    head = free.tokens[:tuning.rescue_from]
+    return inside_grammar(searches[0].constraint, vocab, head) >= tuning.rescue_from
 
 
 def beyond_grammar(free_text: str, free_logp: float, looped: bool,
