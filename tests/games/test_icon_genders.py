@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from voice_host.games.icons import ICONS
-from voice_host.host.adapters.ici_londres.interpret import french_forms, icon_list
+from voice_host.host.adapters.ici_londres.interpret import icon_list
 from voice_host.intent import SlotValues, load_grammar
 from voice_host.intent.grammar import GRAMMARS_ENV, forget_loaded
 from voice_host.text import fold
@@ -20,6 +20,11 @@ from voice_host.text import fold
 FRENCH_FEMININE = frozenset(
     w for i in ICONS for w in (i.french, *i.french_synonyms)
     if load_grammar("ici-londres", "fr").nouns.gender(w) == "feminine")
+
+
+def french_forms(word: str) -> tuple[str, ...]:
+    """How a French player names an icon, as the icon list reads it."""
+    return load_grammar("ici-londres", "fr").nouns.forms(word)
 
 
 def test_french_forms_agree_with_the_noun() -> None:

@@ -41,7 +41,7 @@ from voice_host.speech.detectors import (
 from voice_host.speech.types import FRAME_SAMPLES, FRAME_SECONDS, SAMPLE_RATE, Samples
 
 _CLIP_LEVEL = 32_700
-_SMOOTHED_FRAMES = 5
+SMOOTHED_FRAMES = 5
 """Frames (150 ms) whose mean level the end tests (``end_drop_db``, ``end_above_room_db``)
 compare."""
 
@@ -246,7 +246,7 @@ class Endpointer:
         if level_db < max(self.floor.dbfs + margin, c.min_level_dbfs):
             return False
         if continuing and (c.end_drop_db is not None or c.end_above_room_db is not None):
-            recent = self._levels[-(_SMOOTHED_FRAMES - 1):] + [level_db]
+            recent = self._levels[-(SMOOTHED_FRAMES - 1):] + [level_db]
             smoothed = 10 * float(np.log10(np.mean([10 ** (lv / 10) for lv in recent])))
             if c.end_drop_db is not None and self._speech_power > 0 and \
                     smoothed < 10 * float(np.log10(self._speech_power)) - c.end_drop_db:
@@ -411,7 +411,7 @@ class Endpointer:
         if not bars:
             return speech_idx
         bar, dropped = max(bars), 0
-        while len(speech_idx) > 1 and dropped < min(c.end_trim_frames, _SMOOTHED_FRAMES - 1) \
+        while len(speech_idx) > 1 and dropped < min(c.end_trim_frames, SMOOTHED_FRAMES - 1) \
                 and levels[speech_idx[-1]] < bar:
             speech_idx = speech_idx[:-1]
             dropped += 1

@@ -33,11 +33,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from voice_host.speech.endpointer import SMOOTHED_FRAMES, EndpointerConfig
+
+_ENDPOINTER = EndpointerConfig()
+"""The endpointer's own settings, whose end test the pause test's end test is."""
+
 ROOM_FRAMES = 8
 """At most this many leading frames are the room before the utterance."""
 ROOM_LEAST = 3
 """Fewer leading frames than this (a pre-roll cut short) give no room level."""
-ROOM_START_DB = 10.0
+ROOM_START_DB = _ENDPOINTER.start_margin_db
 """A leading frame this far above the quietest before it is speech (the endpointer's own
 start margin), and ends the room."""
 ROOM_CAP_DB = 5.0
@@ -70,12 +75,13 @@ class PauseSettings:
     """Frames (30 ms) in a row the pause must last."""
     drop_db: float = 15.0
     """The drop test's fall below the loud part of the speech."""
-    end_db: float = 8.0
-    """The end test's fall below the speech's mean power (0 = no end test)."""
+    end_db: float = _ENDPOINTER.end_drop_db or 0.0
+    """The end test's fall below the speech's mean power (0 = no end test; the
+    endpointer's ``end_drop_db``)."""
     room_db: float = 0.0
     """The end test's margin over the room's level (0 = no room test)."""
-    smooth: int = 5
-    """Frames the end test's level is the mean power of."""
+    smooth: int = SMOOTHED_FRAMES
+    """Frames the end test's level is the mean power of (the endpointer's)."""
 
 
 class PauseTest:

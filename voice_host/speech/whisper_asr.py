@@ -33,6 +33,9 @@ from voice_host.speech.types import (
 )
 from voice_host.speech.whisper_languages import LANGUAGES, LanguageTuning
 
+_PAUSE = PauseSettings()
+"""The pause test's defaults, which the ``speculate_*`` settings start from."""
+
 INSTALL_HINT = ("The Whisper recognizer needs ctranslate2 and faster-whisper. Install them with: "
                 "pip install 'voice-host[speech]', or use --asr pocketsphinx.")
 
@@ -82,26 +85,26 @@ class WhisperTuning:
     """Loop guard of the free decode (CTranslate2's option; 0 = off)."""
     speculate: bool = True
     """Decode while the endpointer waits for the trailing silence (see the class)."""
-    speculate_quiet_frames: int = 6
+    speculate_quiet_frames: int = _PAUSE.quiet
     """Fed frames (about 30 ms each) that must all be quiet before such a decode starts."""
-    speculate_drop_db: float = 15.0
+    speculate_drop_db: float = _PAUSE.drop_db
     """Quiet: this many dB below the loud part of the speech so far (the drop test of
     :mod:`voice_host.speech.pause`)..."""
-    speculate_end_db: float = 8.0
+    speculate_end_db: float = _PAUSE.end_db
     """... or the endpointer's own end test: this many dB below the speech's mean power
     (over the last ``speculate_smooth_frames``; 0 = the drop test alone). In a room that
     talks the drop test never fires: on the English calib split (its frames replayed, no
     decoding) it started a decode during the trailing silence for 12 of 38 utterances in
     babble at 12-24 dB; with this test too, for 37, 0.29 s before the endpointer's decision
     on average (realtime calib run: babble 12 p50 1058 -> 444 ms, no more false actions)."""
-    speculate_room_db: float = 0.0
+    speculate_room_db: float = _PAUSE.room_db
     """The end test also calls quiet what is back within this many dB of the room before
     the utterance (the endpointer's ``end_above_room_db``; 0 = not). Off: in babble at 6
     dB it started 25 of 30 decodes, 0.22 s ahead, but on audio without the last 0.3 s of
     babble the full decode hears, and two calib chatter lines became commands ("i vote
     yes" at a margin of -0.11 where the full audio gave -0.16): 3 false actions of 116
     where the full decodes made 1."""
-    speculate_smooth_frames: int = 5
+    speculate_smooth_frames: int = _PAUSE.smooth
     """Frames the end test's level is the mean power of (the endpointer's)."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
     """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""

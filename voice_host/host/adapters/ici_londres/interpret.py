@@ -28,7 +28,7 @@ def icon_list(lang: str) -> SlotList:
     name comes bare and with its own articles ("lapin", "le lapin", "un lapin"; "la
     cloche"; "l'ancre"): the grammar's French sentences leave the article to the list, so
     the article agrees with the noun, as a French player says it (the articles and the
-    icons' genders are the grammar's data: :func:`french_forms`)."""
+    icons' genders are the grammar's data, read by ``GameGrammar.nouns``)."""
     if lang == "fr":
         nouns = load_grammar("ici-londres", "fr").nouns
         return SlotList("icon", tuple(
@@ -37,13 +37,6 @@ def icon_list(lang: str) -> SlotList:
             for i in ICONS), plurals=True, written=False)
     return SlotList("icon", tuple(SlotValue(i.name, (i.name, *i.synonyms)) for i in ICONS),
                     plurals=True, written=False)
-
-
-def french_forms(word: str) -> tuple[str, ...]:
-    """A French icon name bare, with its definite article and its indefinite one, in its
-    gender: the ``[articles]`` of the French grammar and the ``[genders]`` of its Ici
-    Londres file."""
-    return load_grammar("ici-londres", "fr").nouns.forms(word)
 
 
 MAX_SENTENCE_WORDS = 30
