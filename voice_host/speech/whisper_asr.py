@@ -367,7 +367,7 @@ class WhisperRecognizer(StreamingRecognizer):
         self._grammars: OrderedDict[str, _Grammar] = OrderedDict()
         self._grammar: _Grammar | None = None
         self._frames: list[Samples] = []
-        self._levels = PauseTest(self.tuning.pause_settings())
+        self._pauses = PauseTest(self.tuning.pause_settings())
         self._speculation: _Speculation | None = None
         self.speculated = 0
         """Utterances whose transcript came from a decode done during the trailing silence
@@ -420,23 +420,23 @@ class WhisperRecognizer(StreamingRecognizer):
     # -- streaming ------------------------------------------------------------------------
 
     def start_utterance(self) -> None:
-        self._frames, self._levels = [], PauseTest(self.tuning.pause_settings())
+        self._frames, self._pauses = [], PauseTest(self.tuning.pause_settings())
         self._speculation = None
         self._called_off = 0
 
     def feed(self, samples: Samples) -> None:
         frame = np.asarray(samples, dtype=np.int16)
         self._frames.append(frame)
-        self._levels.add(frame)
+        self._pauses.add(frame)
         if not self.tuning.speculate or self._grammar is None:
             return
-        if self._speculation is not None and self._levels.holds(self._speculation.pause):
+        if self._speculation is not None and self._pauses.holds(self._speculation.pause):
             return  # the decode running (or done) still stands
         if self._speculation is not None and self._speculation.thread.is_alive():
             self._speculation.call_off()  # stale: one at a time, and it stops soon
             self._called_off += 1
             return
-        pause = self._levels.pause()
+        pause = self._pauses.pause()
         if pause is not None:
             audio = np.concatenate(self._frames)
             self._speculation = _Speculation(self, audio, pause, self._grammar)
@@ -445,7 +445,7 @@ class WhisperRecognizer(StreamingRecognizer):
         started = time.perf_counter()
         speculation, self._speculation = self._speculation, None
         if (speculation is not None and speculation.grammar is self._grammar
-                and self._levels.holds(speculation.pause)):
+                and self._pauses.holds(speculation.pause)):
             speculation.thread.join()
             if speculation.error is not None:
                 raise speculation.error
