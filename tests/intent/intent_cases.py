@@ -290,6 +290,7 @@ CODENAMES: list[Case] = [
     ("codenames", "guess", "we'll take the rocket", "guess", {"word": "rocket"}),
     ("codenames", "guess", "gas engine", "guess", {"word": "engine"}),
     ("codenames", "guess", "yes piano", "guess", {"word": "piano"}),  # "guess" heard "yes"
+    ("codenames", "guess", "and turn", "pass", {}),  # "end turn" heard "and turn"
     ("codenames", "guess", "shadow", "guess", {"word": "shadow"}),
     ("codenames", "guess", "paper please", "guess", {"word": "paper"}),
     ("codenames", "guess", "we choose bridge", "guess", {"word": "bridge"}),
@@ -403,6 +404,7 @@ def universal_cases() -> list[Case]:
 CHATTER_TEXTS: list[tuple[str, str, str]] = [
     # (game, phase, text): table talk that must give no intent
     ("codenames", "guess", "pass me the chips"),
+    ("codenames", "guess", "and turn it over"),
     ("resistance", "team", "I don't trust Thomas at all"),
     ("resistance", "vote", "no way, really?"),
     ("ici-londres", "guess", "I think it's the heart, maybe"),

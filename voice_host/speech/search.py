@@ -34,7 +34,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -146,6 +146,29 @@ class Found:
         return len(self.tokens) + 1
 
 
+def loops_back(said: Sequence[int], rest: Sequence[int],
+               letters_of: Callable[[int], str]) -> bool:
+    """True when the decoder's own tokens after a sentence, ``rest``, say that sentence
+    again, letter for letter after any punctuation: the decoder's loop ("tractor, tractor,
+    tractor," for a player's single "tractor"; Whisper repeats a short utterance rather
+    than end it). Its loop then ends the sentence as well as end-of-text would: the search
+    values that end as the decoder's own next token (a comma, or the word again), not as
+    the end-of-text the decoder put off. Otherwise a single word heard right and written
+    right, whose end is one step of two, was rejected on that step's margin alone (-1.6
+    for "tractor"), though the decoder wrote nothing but that word."""
+    wanted = "".join(letters_of(t) for t in said)
+    if not wanted:
+        return False
+    heard = ""
+    for token in rest:
+        heard += letters_of(token)
+        if len(heard) >= len(wanted):
+            return heard == wanted  # the copy ends where a token does
+        if not wanted.startswith(heard):
+            return False
+    return False
+
+
 def inside_grammar(constraint: TokenConstraint, vocab: TokenTrie,
                    tokens: Sequence[int]) -> int:
     """How many of these first tokens stay inside the grammar (the decoder's own words
@@ -187,7 +210,9 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
         return chosen is None or said != letters_of(chosen)
 
     def walk(prefix: tuple[int, ...], score: float, margin: float, positions: Any,
-             ids: Sequence[int], rows: Sequence[Any], exact: bool) -> None:
+             ids: Sequence[int], rows: Sequence[Any], exact: bool,
+             own: bool = False) -> None:
+        # own: these are the free decode's steps, whose loops end a sentence (see loops_back)
         nonlocal best
         tokens = list(prefix)
         for step, logp in enumerate(rows):
@@ -196,6 +221,8 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
             whole = float(logp.max())
             if constraint.can_end(positions):
                 end = float(logp[eot])
+                if own and step < len(ids) and loops_back(tokens, ids[step:], letters_of):
+                    end = max(end, float(logp[ids[step]]))
                 done = Found(tuple(tokens), score + end, margin + end - whole, exact)
                 finished.append(done)
                 best = max(best, done.margin)
@@ -257,7 +284,7 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
         return len(top.tokens) + tuning.complete_tokens <= len(free.tokens)
 
     # the free decode has exact scores, and is often already a sentence of the grammar
-    walk((), 0.0, 0.0, constraint.start, free.tokens, free.steps, True)
+    walk((), 0.0, 0.0, constraint.start, free.tokens, free.steps, True, own=True)
     rescue_rounds = tuning.rescue_rounds if rescue else 0
     extra = max(rescue_rounds, tuning.complete_rounds)
     for round_ in range(tuning.rounds + extra):
