@@ -1,14 +1,15 @@
 """A short utterance the decoder loops on ("book, book, book," for a player's single
-"book"): the loop ends the sentence as end-of-text would (``search.loops_back``). On
-made-up log-probabilities (the fake decoder of ``test_decision``)."""
+"book"): the loop ends the sentence as end-of-text would (``search.loops_back``), and the
+free transcript is the saying read once (``search.said_again``). On made-up
+log-probabilities (the fake decoder of ``test_decision``)."""
 
 from __future__ import annotations
 
-from test_decision import BOOK, EOT, IDS, TEXTS, VOTE, ids, run
+from test_decision import BOOK, EOT, IDS, TEXTS, VOTE, TableDecoder, ids, run
 
 from voice_host.speech.decision import Rejection
 from voice_host.speech.grammar_search import letters
-from voice_host.speech.search import loops_back
+from voice_host.speech.search import free_reading, loops_back, said_again
 
 
 def looping(word: str, copies: int = 4, end: float = 2.0,
@@ -31,7 +32,7 @@ def spelled(token: int) -> str:
 
 def test_a_single_word_said_once_and_looped_by_the_decoder_is_accepted() -> None:
     got = run(looping("book"), document=BOOK, cap=12)
-    assert got.looped and got.free_text == "book"
+    assert got.free_text == "book"
     assert got.accepted and got.reading is not None and got.reading.text == "book"
     assert got.reading.margin > -0.1
 
@@ -71,3 +72,30 @@ def test_loops_back_reads_letters_whole_tokens_only() -> None:
     assert not loops_back((), (book,), spelled)
     # a copy that runs on into a longer word is no copy ("i vote" then "i voted")
     assert not loops_back(ids("i"), ids("vote"), spelled)
+
+
+def test_the_free_transcript_of_a_saying_said_again_is_read_once() -> None:
+    # "yes, vote. yes, vote." (every token sure): its first copy, ended where the decoder
+    # began the second, not a loop of four words at the cost of the end it put off
+    decoder = TableDecoder(looping("vote", copies=2, end=2.0))
+    free, = decoder.continue_prefixes([()], 12)
+    text, logp, looped = free_reading(decoder, free)
+    assert (text, looped) == ("vote", False)
+    assert logp > -0.01
+    # a decode that goes on to other words is no saying said again
+    other = TableDecoder({(): {IDS["book"]: 9.0}, ids("book"): {IDS["bell"]: 9.0},
+                          ids("book", "bell"): {IDS["book"]: 9.0},
+                          ids("book", "bell", "book"): {EOT: 9.0}})
+    free, = other.continue_prefixes([()], 12)
+    assert free_reading(other, free)[0] == "book bell book"
+
+
+def test_said_again_needs_whole_copies() -> None:
+    yes, kite, comma, stop = IDS["yes"], IDS["book"], IDS[","], IDS["."]
+    saying = (yes, comma, kite, stop)
+    assert said_again((*saying, *saying), True, spelled) == 4
+    assert said_again((*saying, *saying), False, spelled) is None  # never ended
+    assert said_again((*saying, yes, comma), True, spelled) is None  # ended mid-copy
+    assert said_again(saying, True, spelled) is None  # said once
+    assert said_again((yes, yes, yes), True, spelled) == 1
+    assert said_again((yes, kite, yes), True, spelled) is None

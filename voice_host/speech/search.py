@@ -332,15 +332,58 @@ class Search:
     grammar), or None when any can."""
 
 
+def said_again(tokens: Sequence[int], ended: bool,
+               letters_of: Callable[[int], str]) -> int | None:
+    """How many first tokens a decode that ended says once before it only says them
+    again, whole copies after any punctuation ("Yes, kite. Yes, kite." for a player's
+    single "yes kite"), or None when it does not: the length of the first copy, its
+    punctuation included. A decode that ran into its cap without ending is a loop that
+    never ends, and no saying said again."""
+    if not ended:
+        return None
+    for size in range(1, len(tokens)):
+        unit = "".join(letters_of(t) for t in tokens[:size])
+        if not unit or not letters_of(tokens[size]):
+            continue  # a copy starts after the unit's own punctuation, with a word
+        heard, copies = "", 0
+        for token in tokens[size:]:
+            heard += letters_of(token)
+            if heard == unit:
+                heard, copies = "", copies + 1
+            elif not unit.startswith(heard):
+                break
+        else:
+            if copies and not heard:
+                return size
+    return None
+
+
 def free_reading(decoder: Decoder, free: Rollout) -> tuple[str, float, bool]:
     """The free decode's text (plain, loops cut), its mean log-probability per step, and
-    whether it looped or ran into its cap without ending."""
+    whether it looped or ran into its cap without ending. A decode that says one thing and
+    then only says it again (:func:`said_again`) is read as said once: its first copy,
+    whose end is valued as the decoder's next token (the copy it put before ending, see
+    :func:`loops_back`), unlooped."""
     eot = decoder.eot
+    ended = len(free.steps) > len(free.tokens)
+    spelled: dict[int, str] = {}
+
+    def letters_of(token: int) -> str:
+        got = spelled.get(token)
+        if got is None:
+            got = spelled[token] = letters(decoder.text([token]))
+        return got
+
+    size = said_again(free.tokens, ended, letters_of)
+    if size is not None:
+        total = sum(float(free.steps[step][free.tokens[step]]) for step in range(size))
+        end = free.steps[size]
+        total += max(float(end[eot]), float(end[free.tokens[size]]))
+        return plain(decoder.text(free.tokens[:size])), total / (size + 1), False
     words = plain(decoder.text([t for t in free.tokens if t != eot]))
     text = without_loops(words)
     total = sum(float(logp[free.tokens[step] if step < len(free.tokens) else eot])
                 for step, logp in enumerate(free.steps))
-    ended = len(free.steps) > len(free.tokens)
     looped = text != words or (bool(free.tokens) and not ended)
     return text, total / max(1, len(free.steps)), looped
 
