@@ -99,3 +99,15 @@ def test_said_again_needs_whole_copies() -> None:
     assert said_again(saying, True, spelled) is None  # said once
     assert said_again((yes, yes, yes), True, spelled) == 1
     assert said_again((yes, kite, yes), True, spelled) is None
+
+
+def test_a_loop_the_decoder_began_unsure_of_ends_nothing() -> None:
+    # babble: "no" guessed at first (three other words nearly as likely, none of the
+    # grammar's), then said again and
+    # again ever more surely; the first copy is no sure saying, and its end still costs
+    table = looping("no", copies=4)
+    table[()] = {IDS["no"]: 3.0, IDS["book"]: 2.9, IDS["bell"]: 2.9, IDS["chips"]: 2.9}
+    got = run(table, document=VOTE, cap=12, floor=-8.0)
+    assert not got.accepted
+    sure = run(looping("no", copies=4), document=VOTE, cap=12)
+    assert sure.accepted and sure.reading is not None and sure.reading.text == "no"

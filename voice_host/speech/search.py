@@ -153,9 +153,13 @@ def loops_back(said: Sequence[int], rest: Sequence[int],
     tractor," for a player's single "tractor"; Whisper repeats a short utterance rather
     than end it). Its loop then ends the sentence as well as end-of-text would: the search
     values that end as the decoder's own next token (a comma, or the word again), not as
-    the end-of-text the decoder put off. Otherwise a single word heard right and written
-    right, whose end is one step of two, was rejected on that step's margin alone (-1.6
-    for "tractor"), though the decoder wrote nothing but that word."""
+    the end-of-text the decoder put off, when the decoder wrote the sentence's first copy
+    surely (a mean log-probability of at least ``free_min_logp``, as its own transcript
+    needs to be trusted). Otherwise a single word heard right and written right, whose
+    end is one step of two, was rejected on that step's margin alone (-1.6 for
+    "tractor", written at -0.03), though the decoder wrote nothing but that word. Babble
+    looped the other way: "I vote no" guessed at -1.6 a token, then said again ever more
+    surely (calibration split, babble 12 dB: without the bar, a false action)."""
     wanted = "".join(letters_of(t) for t in said)
     if not wanted:
         return False
@@ -221,7 +225,9 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
             whole = float(logp.max())
             if constraint.can_end(positions):
                 end = float(logp[eot])
-                if own and step < len(ids) and loops_back(tokens, ids[step:], letters_of):
+                if (own and tokens and step < len(ids)
+                        and score / len(tokens) >= tuning.free_min_logp
+                        and loops_back(tokens, ids[step:], letters_of)):
                     end = max(end, float(logp[ids[step]]))
                 done = Found(tuple(tokens), score + end, margin + end - whole, exact)
                 finished.append(done)
@@ -358,11 +364,13 @@ def said_again(tokens: Sequence[int], ended: bool,
     return None
 
 
-def free_reading(decoder: Decoder, free: Rollout) -> tuple[str, float, bool]:
+def free_reading(decoder: Decoder, free: Rollout,
+                 sure: float = -math.inf) -> tuple[str, float, bool]:
     """The free decode's text (plain, loops cut), its mean log-probability per step, and
     whether it looped or ran into its cap without ending. A decode that says one thing and
-    then only says it again (:func:`said_again`) is read as said once: its first copy,
-    whose end is valued as the decoder's next token (the copy it put before ending, see
+    then only says it again (:func:`said_again`), the first time at a mean
+    log-probability of at least ``sure``, is read as said once: its first copy, whose end
+    is valued as the decoder's next token (the copy it put before ending, see
     :func:`loops_back`), unlooped."""
     eot = decoder.eot
     ended = len(free.steps) > len(free.tokens)
@@ -376,10 +384,11 @@ def free_reading(decoder: Decoder, free: Rollout) -> tuple[str, float, bool]:
 
     size = said_again(free.tokens, ended, letters_of)
     if size is not None:
-        total = sum(float(free.steps[step][free.tokens[step]]) for step in range(size))
-        end = free.steps[size]
-        total += max(float(end[eot]), float(end[free.tokens[size]]))
-        return plain(decoder.text(free.tokens[:size])), total / (size + 1), False
+        said = sum(float(free.steps[step][free.tokens[step]]) for step in range(size))
+        if said / size >= sure:
+            end = free.steps[size]
+            total = said + max(float(end[eot]), float(end[free.tokens[size]]))
+            return plain(decoder.text(free.tokens[:size])), total / (size + 1), False
     words = plain(decoder.text([t for t in free.tokens if t != eot]))
     text = without_loops(words)
     total = sum(float(logp[free.tokens[step] if step < len(free.tokens) else eot])
@@ -392,7 +401,7 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
           tuning: SearchTuning, open_phase: bool = False) -> Judgement:
     """The free decode, then each grammar in turn until one yields an accepted sentence."""
     free, = decoder.continue_prefixes([()], cap)
-    free_text, free_logp, looped = free_reading(decoder, free)
+    free_text, free_logp, looped = free_reading(decoder, free, tuning.free_min_logp)
     base = Judgement(free_text, free_logp, looped, None, False,
                      Rejection.NO_SENTENCE if free_text else Rejection.NO_AUDIO, 0.0,
                      open_phase=open_phase)
