@@ -95,7 +95,9 @@ def test_said_again_needs_whole_copies() -> None:
     saying = (yes, comma, kite, stop)
     assert said_again((*saying, *saying), True, spelled) == 4
     assert said_again((*saying, *saying), False, spelled) is None  # never ended
-    assert said_again((*saying, yes, comma), True, spelled) is None  # ended mid-copy
+    assert said_again((*saying, yes, comma), True, spelled) is None  # "yes" of "yesbook"
+    assert said_again((*saying, yes, comma, kite), True, spelled) == 4  # all but its stop
+    assert said_again((*saying, *saying, yes), True, spelled) is None
     assert said_again(saying, True, spelled) is None  # said once
     assert said_again((yes, yes, yes), True, spelled) == 1
     assert said_again((yes, kite, yes), True, spelled) is None

@@ -342,8 +342,9 @@ def said_again(tokens: Sequence[int], ended: bool,
                letters_of: Callable[[int], str]) -> int | None:
     """How many first tokens a decode that ended says once before it only says them
     again, whole copies after any punctuation ("Yes, kite. Yes, kite." for a player's
-    single "yes kite"), or None when it does not: the length of the first copy, its
-    punctuation included. A decode that ran into its cap without ending is a loop that
+    single "yes kite"), the last one perhaps cut short once more than half of it is said
+    ("chocolate one chocolate"), or None when it does not: the length of the first copy,
+    its punctuation included. A decode that ran into its cap without ending is a loop that
     never ends, and no saying said again."""
     if not ended:
         return None
@@ -359,7 +360,7 @@ def said_again(tokens: Sequence[int], ended: bool,
             elif not unit.startswith(heard):
                 break
         else:
-            if copies and not heard:
+            if (copies and not heard) or 2 * len(heard) > len(unit):
                 return size
     return None
 
