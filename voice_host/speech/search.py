@@ -146,6 +146,20 @@ class Found:
         return len(self.tokens) + 1
 
 
+def speller(decoder: Decoder) -> Callable[[int], str]:
+    """The letters (:func:`~voice_host.speech.grammar_search.letters`) of one token of
+    this decoder's, each token spelled once."""
+    spelled: dict[int, str] = {}
+
+    def letters_of(token: int) -> str:
+        got = spelled.get(token)
+        if got is None:
+            got = spelled[token] = letters(decoder.text([token]))
+        return got
+
+    return letters_of
+
+
 def loops_back(said: Sequence[int], rest: Sequence[int],
                letters_of: Callable[[int], str]) -> bool:
     """True when the decoder's own tokens after a sentence, ``rest``, say that sentence
@@ -197,13 +211,7 @@ def search(decoder: Decoder, constraint: TokenConstraint, vocab: TokenTrie,
     finished: list[Found] = []
     order = itertools.count()
     best = -math.inf
-    spelled: dict[int, str] = {}
-
-    def letters_of(token: int) -> str:
-        got = spelled.get(token)
-        if got is None:
-            got = spelled[token] = letters(decoder.text([token]))
-        return got
+    letters_of = speller(decoder)
 
     def worth_trying(token: int, chosen: int | None, after: Any) -> bool:
         # a comma or a capital changes no word of the reading: such rivals filled the
@@ -375,13 +383,7 @@ def free_reading(decoder: Decoder, free: Rollout,
     :func:`loops_back`), unlooped."""
     eot = decoder.eot
     ended = len(free.steps) > len(free.tokens)
-    spelled: dict[int, str] = {}
-
-    def letters_of(token: int) -> str:
-        got = spelled.get(token)
-        if got is None:
-            got = spelled[token] = letters(decoder.text([token]))
-        return got
+    letters_of = speller(decoder)
 
     size = said_again(free.tokens, ended, letters_of)
     if size is not None:
