@@ -425,7 +425,8 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             continue
         judged = rank(decoder, found, base, tuning)
         if judged.accepted:
-            return judged
+            return own_words_instead(decoder, judged, searches[number + 1:], vocab, free,
+                                     base, cap=cap, tuning=tuning)
         first = first or judged
     if tuning.near_sentences > 0 and free_text and not looped and searches:
         near = near_search(decoder, searches[0], vocab, free, base, cap=cap, tuning=tuning)
@@ -433,6 +434,33 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return near
         first = first or near
     return first or base
+
+
+def own_words_instead(decoder: Decoder, judged: Judgement, later: Sequence[Search],
+                      vocab: TokenTrie, free: Rollout, base: Judgement, *, cap: int,
+                      tuning: SearchTuning) -> Judgement:
+    """An accepted reading of a phase's likely words (the first of its searches), or the
+    decoder's own words where they are a sure sentence of a later, open search. A reading
+    taken below ``accept_margin`` was taken only because it is spelled like the free
+    transcript ("the clue is foot all" beside a free "the clue is football one": a likely
+    word and a number forced onto the decoder's own clue); the free decode is then walked
+    through the later grammars too (no decoder call: its steps are already scored), and a
+    sentence found there at ``sure_margin`` or better, the decoder's own words, is the
+    reading. A likely reading taken on its own margin stays: the open slot takes any word
+    the decoder writes, a misspelling too ("marikit one" for "market one")."""
+    reading = judged.reading
+    if not later or reading is None or reading.margin >= tuning.accept_margin:
+        return judged
+    walk_only = replace(tuning, rounds=0, rescue_rounds=0, complete_rounds=0)
+    for item in later:
+        found = [f for f in search(decoder, item.constraint, vocab, free, cap=cap,
+                                   tuning=walk_only, suppress=item.suppress, rescue=False)
+                 if f.exact and f.margin / f.steps >= tuning.sure_margin]
+        if found:
+            own = rank(decoder, found, base, tuning)
+            if own.accepted and own.reading is not None and own.reading.margin > reading.margin:
+                return own
+    return judged
 
 
 def rescue_worth(free: Rollout, free_logp: float, searches: Sequence[Search],
