@@ -26,7 +26,7 @@ from voice_host.host.cli.demo_voices import (
     PlayerVoice,
     player_speech,
 )
-from voice_host.host.core.adapter import winner_json
+from voice_host.host.core.adapter import move_key, winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
@@ -152,7 +152,9 @@ class ScriptedPlayers:
         command (nothing, or two readings it would ask about)."""
         if request.grammar is None or heard.kind is not HeardKind.SPEECH:
             return None
-        understood = understand(heard, request.grammar.matcher, speaker=speaker)
+        assert self.session is not None
+        understood = understand(heard, request.grammar.matcher, speaker=speaker,
+                                key=move_key(self.session.adapter, self.session.state, speaker))
         best = understood.best
         if best is None or understood.result is None or understood.result.ambiguous:
             return None

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.secrets import SecretSink
+from voice_host.host.core.understanding import meaning
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import IntentMatch, SlotValues
 
@@ -149,17 +150,35 @@ class GameAdapter(Protocol):
 S = TypeVar("S", bound=GameState)
 
 
+def _move(adapter: GameAdapter, state: GameState, match: IntentMatch,
+          speaker: str | None) -> tuple[str, ...] | None:
+    """The actions a reading makes now, in a set order (None when it makes none).
+    Interpreting has no effect on the game."""
+    decision = adapter.interpret(state, match, speaker)
+    if decision.action is None:
+        return None
+    return tuple(sorted(map(repr, (decision.action, *decision.then))))
+
+
 def same_move(adapter: GameAdapter, state: GameState, first: IntentMatch,
               second: IntentMatch, speaker: str | None) -> bool:
     """True when two readings of one utterance make the same move: the same actions, in any
     order ("Sophie and Oliver no" and "Sophie no, Oliver no"). Then they are one reading,
-    not a question for the players. Interpreting has no effect on the game."""
-    one = adapter.interpret(state, first, speaker)
-    two = adapter.interpret(state, second, speaker)
-    if one.action is None or two.action is None:
-        return False
-    return sorted(map(repr, (one.action, *one.then))) == \
-        sorted(map(repr, (two.action, *two.then)))
+    not a question for the players."""
+    one = _move(adapter, state, first, speaker)
+    return one is not None and one == _move(adapter, state, second, speaker)
+
+
+def move_key(adapter: GameAdapter, state: GameState,
+             speaker: str | None) -> Callable[[IntentMatch], Hashable]:
+    """What matters of a reading said by ``speaker``, for the two-reading decision: the
+    move it makes now, else its intent and slots. Two readings of one utterance that make
+    the same move agree ("Hannah picks the bell" said by Hannah, and its free transcript
+    "and it picks the bell": the bell, picked by the speaker)."""
+    def key(match: IntentMatch) -> Hashable:
+        move = _move(adapter, state, match, speaker)
+        return meaning(match) if move is None else ("move", move)
+    return key
 
 
 class WrongGame(TypeError):

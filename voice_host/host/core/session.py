@@ -18,6 +18,7 @@ from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
+from voice_host.host.core import adapter as adapters
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
 from voice_host.host.core.attention import Answer, addressed, answer_for, without_address
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
@@ -257,7 +258,8 @@ class Session:
             if not call.rest:
                 self.say_key("common.listening")
                 return None
-        understood = understand(heard, matcher, speaker=speaker)
+        key = adapters.move_key(self.adapter, self.state, speaker)
+        understood = understand(heard, matcher, speaker=speaker, key=key)
         best, result = understood.best, understood.result
         self.log.write("heard", speaker=speaker, transcript=heard.text, source=heard.source,
                        intent=best.intent if best else None,

@@ -13,6 +13,7 @@ Y?"; neither -> not a command."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -70,17 +71,21 @@ def tuning_of(heard: Heard) -> SearchTuning:
 
 
 def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
-               route: Route = Route.BOTH, tuning: SearchTuning | None = None) -> Understood:
+               route: Route = Route.BOTH, tuning: SearchTuning | None = None,
+               key: Callable[[IntentMatch], Hashable] | None = None) -> Understood:
     """Match a Heard against the phase's grammar. A transcript the recognizer itself
     rejected (its escape path won) is never matched; a transcript decoded with the phase's
     closed sentence grammar is matched strictly (only exact readings), since anything else
     means the decoder lost its way. A recognizer's two readings are decided together, with
-    ``tuning`` (default: the recognizer's own, :func:`tuning_of`)."""
+    ``tuning`` (default: the recognizer's own, :func:`tuning_of`); ``key`` says what
+    matters of a reading, two readings with equal keys agreeing (default: its intent and
+    slots; a session gives the move it makes, so that "Hannah picks the bell" said by
+    Hannah and "picks the bell" agree)."""
     if heard.kind is not HeardKind.SPEECH:
         return Understood(None, None, 0.0, why_not=heard.kind.value)
     if heard.judgement is not None:
         return _two_readings(heard, heard.judgement, matcher, speaker=speaker, route=route,
-                             tuning=tuning or tuning_of(heard))
+                             tuning=tuning or tuning_of(heard), key=key or meaning)
     if heard.rejected:
         return Understood(None, None, 0.0, why_not="rejected_by_recognizer")
     result = matcher.match(heard.text, speaker=speaker,
@@ -94,13 +99,14 @@ def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
     return Understood(best, result, best.confidence * heard.confidence)
 
 
-def _meaning(match: IntentMatch) -> tuple[str, tuple[tuple[str, Any], ...]]:
+def meaning(match: IntentMatch) -> tuple[str, tuple[tuple[str, Any], ...]]:
     """What matters of a reading: its intent and slots."""
     return match.intent, tuple(sorted((k, repr(v)) for k, v in match.slots.items()))
 
 
 def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
-                  speaker: str | None, route: Route, tuning: SearchTuning) -> Understood:
+                  speaker: str | None, route: Route, tuning: SearchTuning,
+                  key: Callable[[IntentMatch], Hashable]) -> Understood:
     grammar_result: MatchResult | None = None
     if judgement.reading is not None and route is not Route.FREE:
         grammar_result = _grammar_match(judgement, matcher, speaker=speaker)
@@ -109,7 +115,7 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
         free_result = matcher.match(judgement.free_text, speaker=speaker)
     g = grammar_result.best if grammar_result is not None else None
     f = free_result.best if free_result is not None else None
-    decision = decide_judgement(judgement, g, f, key=_meaning,
+    decision = decide_judgement(judgement, g, f, key=key,
                                 match_confidence=lambda m: m.confidence, tuning=tuning,
                                 buried=route is Route.BOTH)
     def answer(best: IntentMatch | None, result: MatchResult | None, confidence: float,
