@@ -49,6 +49,19 @@ FRENCH = LanguageTuning(
   the report split, run once each: Kokoro clean 43.2% (16/37) against 35.1% (13/37) with
   8 s, false actions 3.2% (2/62, one changing the game) against 8.1% (5/62, three), RTF
   1.92 against 1.15; espeak-ng's short French words went worse, 3/11 against 4/11.
+- Not 20 s or 15 s: measured against 30 s on the calibration split, every condition, the
+  same code (``voice-host bench --quick --jobs 1 --languages fr --systems
+  whisper:grammar@fr --split calib --tuning window=W``; a repeated 20-s run gave the same
+  outcome for every utterance), each with its bars re-swept on its saved outcomes. With the
+  bars below: 30 s 30/96 commands (16/31 clean Kokoro), 3/62 chatter acted on (2 changing
+  the game), RTF 1.52; 20 s 30/96 (16/31), 5/62 (3), RTF 1.14; 15 s 29/96 (14/31), 2/62
+  (1), RTF 0.95 (loaded machine). Best within 1 of 62 chatter lines and none changing the
+  game: 30 s 28/96, 15/31, none acted on (``min_similarity=0.64``, an edge: 0.62 acts
+  on one, 0.65 loses three); 15 s 29/96, 14/31, one harmless "repeat"
+  (``sure_alone=0.15``: a reading unlike its transcript never stands alone; the other
+  bars as below, on a plateau); 20 s 26/96, 13/31, one harmless. 15 s garbles clear
+  commands 30 s hears ("chloé partent en mission" as "chloe parta mission"), the clean
+  Kokoro row that matters most.
 - A grammar reading unlike the free transcript needs a margin of 0 to stand alone
   (English: -0.15), a reading like it needs a similarity of 0.6 (English 0.5), and the
   free transcript counts as confident down to a mean log-probability of -0.8 (English
