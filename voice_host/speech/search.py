@@ -175,16 +175,24 @@ def loops_back(said: Sequence[int], rest: Sequence[int],
     looped the other way: "I vote no" guessed at -1.6 a token, then said again ever more
     surely (calibration split, babble 12 dB: without the bar, a false action)."""
     wanted = "".join(letters_of(t) for t in said)
-    if not wanted:
-        return False
+    copy = spelled_copy(wanted, rest, letters_of)
+    return bool(wanted) and copy is not None and copy[1] == wanted
+
+
+def spelled_copy(unit: str, tokens: Sequence[int],
+                 letters_of: Callable[[int], str]) -> tuple[int, str] | None:
+    """The first tokens read as a copy of the letters ``unit``: how many were read and the
+    letters they spell, ``unit`` itself once a whole copy ends where a token does (what
+    comes after is not read), else the start of it the tokens ran out in; None when their
+    letters leave ``unit``. Punctuation spells nothing, so it is read through."""
     heard = ""
-    for token in rest:
+    for count, token in enumerate(tokens, 1):
         heard += letters_of(token)
-        if len(heard) >= len(wanted):
-            return heard == wanted  # the copy ends where a token does
-        if not wanted.startswith(heard):
-            return False
-    return False
+        if heard == unit:
+            return count, heard
+        if not unit.startswith(heard):
+            return None
+    return len(tokens), heard
 
 
 def inside_grammar(constraint: TokenConstraint, vocab: TokenTrie,
@@ -360,15 +368,15 @@ def said_again(tokens: Sequence[int], ended: bool,
         unit = "".join(letters_of(t) for t in tokens[:size])
         if not unit or not letters_of(tokens[size]):
             continue  # a copy starts after the unit's own punctuation, with a word
-        heard, copies = "", 0
-        for token in tokens[size:]:
-            heard += letters_of(token)
-            if heard == unit:
-                heard, copies = "", copies + 1
-            elif not unit.startswith(heard):
+        at, copies, left = size, 0, ""
+        while at < len(tokens):
+            copy = spelled_copy(unit, tokens[at:], letters_of)
+            if copy is None:
                 break
+            at += copy[0]
+            copies, left = (copies + 1, "") if copy[1] == unit else (copies, copy[1])
         else:
-            if (copies and not heard) or 2 * len(heard) > len(unit):
+            if (copies and not left) or 2 * len(left) > len(unit):
                 return size
     return None
 
