@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from voice_host.speech.types import (
+    HearsEndpointer,
     RecognitionGrammar,
     Recognizer,
     Samples,
@@ -93,12 +94,16 @@ class EarsStream:
         self.frames_fed = 0
         """Frames decoded so far in the current attempt."""
 
-    def feed(self, frame: Samples, restart: bool = False) -> None:
-        """Decode one more frame; ``restart`` drops what was fed before."""
+    def feed(self, frame: Samples, restart: bool = False, quiet: int | None = None) -> None:
+        """Decode one more frame; ``restart`` drops what was fed before; ``quiet`` is the
+        endpointer's count of frames without speech up to this one (None: not known)."""
         if restart or self.frames_fed == 0:
             self.recognizer.start_utterance()
             self.frames_fed = 0
-        self.recognizer.feed(frame)
+        if quiet is not None and isinstance(self.recognizer, HearsEndpointer):
+            self.recognizer.feed_heard(frame, quiet)
+        else:
+            self.recognizer.feed(frame)
         self.frames_fed += 1
 
     def finish(self, samples: Samples) -> Transcript:

@@ -210,6 +210,7 @@ class Endpointer:
         self._levels: list[float] = []
         self._voiced: list[bool] = []
         self._silence_run = 0
+        self._quiet_run = 0  # the run after the last frame fed (kept when it ends one)
         self._start_sample = 0
         self._clock = 0  # samples fed so far
         self._active = False
@@ -233,6 +234,12 @@ class Endpointer:
     def time(self) -> float:
         """Seconds of audio fed (or skipped) so far."""
         return self._clock / SAMPLE_RATE
+
+    @property
+    def quiet_frames(self) -> int:
+        """Frames in a row without speech up to the last frame fed within an utterance (0:
+        it was speech); after the frame that ended one, that utterance's trailing silence."""
+        return self._quiet_run
 
     @property
     def current_frames(self) -> tuple[Samples, ...]:
@@ -306,6 +313,7 @@ class Endpointer:
             self._speech_frames += 1
             self._speech_power += (10 ** (level / 10) - self._speech_power) / self._speech_frames
         self._silence_run = 0 if speech else self._silence_run + 1
+        self._quiet_run = self._silence_run
         c = self.config
         if self._silence_run * FRAME_SECONDS >= c.trailing_silence - 1e-9:
             return self._finish(truncated=False)

@@ -195,15 +195,16 @@ class EndpointedSource:
         self,
         *,
         timeout: float | None = None,
-        on_frame: Callable[[Samples, bool], None] | None = None,
+        on_frame: Callable[[Samples, bool, int], None] | None = None,
     ) -> Utterance:
         """The next utterance (see ``AudioSource.listen``).
 
-        ``on_frame(frame, restart)`` is called with every frame of a possible utterance as
-        it arrives, so a recognizer can decode while the player is still talking;
-        ``restart`` is True on the first frame of a new attempt (the pre-roll), when what
-        was passed before belongs to nothing (a click that was dropped, an interrupted
-        utterance)."""
+        ``on_frame(frame, restart, quiet)`` is called with every frame of a possible
+        utterance as it arrives, so a recognizer can decode while the player is still
+        talking; ``restart`` is True on the first frame of a new attempt (the pre-roll),
+        when what was passed before belongs to nothing (a click that was dropped, an
+        interrupted utterance); ``quiet`` is the endpointer's count of frames in a row
+        without speech up to this one (0: speech; -1: the pre-roll, the room before it)."""
         waited = 0.0
         while not self._pending:
             frame = self._read_frame()
@@ -217,10 +218,11 @@ class EndpointedSource:
             self._pending.extend(finished)
             if on_frame is not None:
                 if self.endpointer.in_speech and not was_active:
-                    for index, held in enumerate(self.endpointer.current_frames):
-                        on_frame(held, index == 0)
+                    held_frames = self.endpointer.current_frames
+                    for index, held in enumerate(held_frames):
+                        on_frame(held, index == 0, -1 if index < len(held_frames) - 1 else 0)
                 elif self.endpointer.in_speech or (was_active and finished):
-                    on_frame(frame, False)
+                    on_frame(frame, False, self.endpointer.quiet_frames)
             if not self._pending and not self.endpointer.in_speech:
                 waited += len(frame) / SAMPLE_RATE
                 if timeout is not None and waited >= timeout - 1e-9:

@@ -171,6 +171,18 @@ class StreamingRecognizer(Recognizer, Protocol):
         ...
 
 
+@runtime_checkable
+class HearsEndpointer(StreamingRecognizer, Protocol):
+    """A streaming recognizer that also takes the endpointer's verdict on every frame, so
+    the pause it decodes in is the one the endpointer ends the utterance on."""
+
+    def feed_heard(self, samples: Samples, quiet: int) -> None:
+        """:meth:`feed`, knowing that the last ``quiet`` frames fed (this one included)
+        held no speech by the endpointer (0: this one is speech; -1: it is the pre-roll,
+        the room before the speech)."""
+        ...
+
+
 class BufferedStreaming(StreamingRecognizer):
     """Streaming for a recognizer that decodes whole utterances: the frames fed are kept, and
     :meth:`finish` decodes them together with ``recognize``. Nothing to set up: a subclass

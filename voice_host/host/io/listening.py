@@ -134,9 +134,10 @@ class PhaseStream:
         """Frames decoded so far in the current attempt."""
         return self.stream.frames_fed
 
-    def feed(self, frame: Samples, restart: bool = False) -> None:
-        """Decode one more frame; ``restart`` drops what was fed before."""
-        self.stream.feed(frame, restart)
+    def feed(self, frame: Samples, restart: bool = False, quiet: int | None = None) -> None:
+        """Decode one more frame; ``restart`` drops what was fed before; ``quiet``: the
+        endpointer's frames without speech up to this one."""
+        self.stream.feed(frame, restart, quiet)
 
     def finish(self, samples: Samples, *, source: str) -> Heard:
         """The Heard of the utterance whose audio is ``samples``."""
