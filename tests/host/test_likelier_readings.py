@@ -65,7 +65,7 @@ def _understood(heard: Heard, *, prior: bool = True) -> Understood:
     return understand(heard, pg.matcher, speaker="Hannah", prior=chosen)
 
 
-def _clue(understood: Understood) -> tuple[str, object] | None:
+def _clue(understood: Understood) -> tuple[object, object] | None:
     best = understood.best
     if best is None or understood.result is None or understood.result.ambiguous:
         return None
