@@ -528,3 +528,18 @@ def test_an_unsure_reading_is_not_taken_against_a_contrary_free_transcript(
     assert decided("vote no") is (Verdict.GRAMMAR if taken else Verdict.NEITHER)
     assert decided(None) is Verdict.GRAMMAR  # the free transcript read as nothing
     assert decided("vote yes") is Verdict.AGREE  # the same command
+
+
+def test_a_free_transcript_the_matcher_only_guessed_at_is_no_contrary_reading() -> None:
+    """"moth" heard by the grammar search at -0.30; Whisper's own "noth" read by the
+    matcher's near-miss guess as "knight" (0.6): the guess does not refuse the sentence."""
+    reading = GrammarReading("moth", -0.30, -0.6, 3, 0.75)
+    judged = Judgement("noth", -0.76, False, reading, True, Rejection.NONE, 0.87)
+
+    def decided(guessed: float) -> Verdict:
+        return decide_judgement(judged, "moth", "knight", key=lambda m: m,
+                                match_confidence=lambda m: 1.0 if m == "moth" else guessed,
+                                tuning=TUNING).verdict
+
+    assert decided(0.6) is Verdict.GRAMMAR
+    assert decided(1.0) is Verdict.NEITHER  # read exactly as another command: refused

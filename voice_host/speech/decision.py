@@ -441,13 +441,17 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
     the matcher reads as another command, however unsure that transcript: "i vote no",
     written by the decoder in babble, forced onto "i vote yes" at -0.52 (the two disagree
     on what matters, and neither is sure). On the English calibration split's saved
-    outcomes this refused that one false action and no command."""
+    outcomes this refused that one false action and no command. A free transcript the
+    matcher only guessed at (a confidence below ``free_min_match``: "noth" read as the
+    board word "knight", near in spelling) is no such rival: the matcher's guess is no
+    command the decoder wrote, and the grammar sentence ("moth") is what it heard."""
     if accepted is None:
         accepted = judgement.accepted
     reading = judgement.reading
     free_sure = free is not None and judgement.free_confident(match_confidence(free), tuning)
     if (accepted and reading is not None and reading.margin < tuning.sure_margin
             and grammar is not None and free is not None and not free_sure
+            and match_confidence(free) >= tuning.free_min_match
             and key(grammar) != key(free)):
         accepted = False
     talk = buried and reading is not None and command_in_talk(
