@@ -419,6 +419,20 @@ def test_a_sentence_the_transcript_spells_letter_for_letter_is_taken_down_to_its
     assert single.rejection_of(bell, TUNING) is Rejection.LOW_MARGIN
 
 
+@pytest.mark.parametrize(("free_logp", "margin", "similarity", "expected"), [
+    (-0.61, -0.95, 0.83, Rejection.NONE),       # "better", unsure, for the board's "butter"
+    (-0.92, -0.76, 0.75, Rejection.NONE),       # "take" for "cake"
+    (-0.40, -0.76, 0.75, Rejection.LOW_MARGIN),  # the decoder sure of its own word
+    (-0.92, -1.10, 0.75, Rejection.LOW_MARGIN),  # too forced even so
+    (-0.92, -0.76, 0.60, Rejection.LOW_MARGIN),  # not alike enough
+])
+def test_a_single_word_like_an_unsure_transcript_is_taken_down_to_the_close_margin(
+        free_logp: float, margin: float, similarity: float, expected: Rejection) -> None:
+    word = reading("butter", margin, 3, similarity=similarity)
+    judged = Judgement("better", free_logp, False, word, False, Rejection.LOW_MARGIN, 0.0)
+    assert judged.rejection_of(word, TUNING) is expected
+
+
 def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:
     # talk in noise ("yes the new types of high speed ones", written unsurely) forced onto
     # "yes it is" at a margin good enough for a short answer (with a sure_alone bar below
