@@ -7,29 +7,22 @@ outranks a rarer real word, and any word outranks a spelling that is no word at 
 
 from __future__ import annotations
 
-import io
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
+from test_confirm_policy import OPTS, _session
 
 from voice_host.games import lexicon
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.adapter import reading_prior
-from voice_host.host.core.secrets import Delivery, Via
-from voice_host.host.core.session import Session, SessionOptions, Stop
-from voice_host.host.core.store import EventLog
+from voice_host.host.core.session import Stop
 from voice_host.host.core.understanding import Understood, understand
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest
-from voice_host.host.io.terminal import TextOutput
+from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, PhaseGrammar, load_grammar
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection, Verdict
 
-OPTS: dict[str, Any] = {"deal": "host", "lang": "en", "red": ["Hannah", "Thomas"],
-                        "blue": ["Sophie", "Oliver"], "first": "red", "words": "en",
-                        "invalid_clue": "refuse", "seed": 7}
 LIKELY, RARE = "love", "lobe"  # "love" is in grammars/en/clue-words.txt, "lobe" is not
 
 
@@ -127,33 +120,13 @@ def test_no_reading_is_preferred_without_the_evidence(heard: Heard) -> None:
     assert (_clue(after), after.verdict) == (_clue(before), before.verdict)
 
 
-class Table:
-    def __init__(self, heard: list[Heard]) -> None:
-        self.heard = list(heard)
-        self.requests: list[ListenRequest] = []
-
-    def listen(self, request: ListenRequest) -> Heard:
-        self.requests.append(request)
-        return self.heard.pop(0) if self.heard else Heard(HeardKind.END)
-
-    def close(self) -> None:
-        pass
-
-
 def test_the_session_takes_the_likely_clue_and_confirms_it_against_its_rival(
         tmp_path: Path) -> None:
     """No "Did you mean" question: the likely clue, confirmed (the free transcript means
     another real clue, so it was not said plainly), then played."""
     _needs_dictionary()
-    out = io.StringIO()
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
-    table = Table([_heard(f"{LIKELY} one", f"{RARE} one"), yes])
-    adapter = make_adapter("codenames", OPTS,
-                           secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
-    session = Session(adapter=adapter, state=new_game("codenames", OPTS),
-                      rng=random.Random(OPTS["seed"]), output=TextOutput(out), listener=table,
-                      options=SessionOptions(confirm="auto"), game_options=OPTS,
-                      log=EventLog(tmp_path / "log.jsonl"))
+    session, out, _ = _session(tmp_path, [_heard(f"{LIKELY} one", f"{RARE} one"), yes])
     assert session.run(fresh=True) is Stop.INPUT_ENDED
     assert "Did you mean" not in out.getvalue()
     assert f"I heard: Hannah gives the clue {LIKELY}, one. Is that right?" in out.getvalue()
