@@ -325,3 +325,22 @@ def test_plainly_is_judged_with_the_recognizer_s_own_thresholds() -> None:
     plain, _ = _plain(replace(_judged(f"the clue is {word} to", f"the clue is {word} two",
                                       confidence=0.85), tuning=strict), state)
     assert not plain
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("as", True),     # one of English's most common words: hardly a clue, confirmed
+    ("{word}", False),  # a clue word, plainly heard: played
+])
+def test_a_clue_of_a_function_word_is_confirmed_however_plainly_heard(
+        tmp_path: Path, said: str, asked: bool) -> None:
+    from voice_host.games import lexicon
+
+    if not lexicon.dictionary_available("en"):
+        pytest.skip("wordfreq's English list is not installed: no word frequencies")
+    clue = said.format(word=_clue_word(_dealt()))
+    yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
+    session, out, _ = _session(tmp_path, [_judged(f"{clue} for two", f"{clue} for two"), yes])
+    session.run(fresh=True)
+    assert (f"I heard: Hannah gives the clue {clue}, two. Is that right?"
+            in out.getvalue()) is asked
+    assert session.state.clue == (clue, 2)
