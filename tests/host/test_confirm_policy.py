@@ -100,7 +100,7 @@ def test_a_clue_is_said_plainly(case: str) -> None:
     state = _dealt()
     word = _clue_word(state)
     heard = {"agree": _judged(f"{word} two", f"{word} two", confidence=0.8),
-             "free_unsure_grammar_sure": _judged(f"{word} two", f"{word} two",
+             "free_unsure_grammar_sure": _judged(f"{word} too", f"{word} two",
                                                  free_logp=-2.0),
              # the free transcript reads as no move ("house for work"); the grammar is sure
              "free_reads_no_move": _judged(f"{word} for work", f"{word} two",
@@ -123,6 +123,7 @@ def test_a_clue_is_said_plainly(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", ["grammar_rejected", "free_unsure", "free_other_word",
+                                  "free_is_the_sentence_unsure",
                                   "grammar_unsure", "free_looped", "typed_guess",
                                   "free_backs_nothing", "free_loops_on", "free_near_miss"])
 def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
@@ -135,6 +136,9 @@ def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
         return
     heard = {
         "grammar_rejected": _judged(f"{word} two", f"{word} two", accepted=False),
+        # the grammar sentence is the unsure free transcript itself ("build two" at -0.83
+        # a step for "gold two"): its margin is no evidence of its own
+        "free_is_the_sentence_unsure": _judged(f"{word} two", f"{word} two", free_logp=-0.83),
         "free_unsure": _judged(f"{word} two", f"{word} two", free_logp=-2.0,
                                confidence=0.85),
         "free_other_word": _judged("motion two", f"{word} two"),
@@ -321,3 +325,22 @@ def test_plainly_is_judged_with_the_recognizer_s_own_thresholds() -> None:
     plain, _ = _plain(replace(_judged(f"the clue is {word} to", f"the clue is {word} two",
                                       confidence=0.85), tuning=strict), state)
     assert not plain
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("as", True),     # one of English's most common words: hardly a clue, confirmed
+    ("{word}", False),  # a clue word, plainly heard: played
+])
+def test_a_clue_of_a_function_word_is_confirmed_however_plainly_heard(
+        tmp_path: Path, said: str, asked: bool) -> None:
+    from voice_host.games import lexicon
+
+    if not lexicon.dictionary_available("en"):
+        pytest.skip("wordfreq's English list is not installed: no word frequencies")
+    clue = said.format(word=_clue_word(_dealt()))
+    yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
+    session, out, _ = _session(tmp_path, [_judged(f"{clue} for two", f"{clue} for two"), yes])
+    session.run(fresh=True)
+    assert (f"I heard: Hannah gives the clue {clue}, two. Is that right?"
+            in out.getvalue()) is asked
+    assert session.state.clue == (clue, 2)

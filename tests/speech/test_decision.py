@@ -419,6 +419,20 @@ def test_a_sentence_the_transcript_spells_letter_for_letter_is_taken_down_to_its
     assert single.rejection_of(bell, TUNING) is Rejection.LOW_MARGIN
 
 
+@pytest.mark.parametrize(("free_logp", "margin", "similarity", "expected"), [
+    (-0.61, -0.95, 0.83, Rejection.NONE),       # "better", unsure, for the board's "butter"
+    (-0.92, -0.76, 0.75, Rejection.NONE),       # "take" for "cake"
+    (-0.40, -0.76, 0.75, Rejection.LOW_MARGIN),  # the decoder sure of its own word
+    (-0.92, -1.10, 0.75, Rejection.LOW_MARGIN),  # too forced even so
+    (-0.92, -0.76, 0.60, Rejection.LOW_MARGIN),  # not alike enough
+])
+def test_a_single_word_like_an_unsure_transcript_is_taken_down_to_the_close_margin(
+        free_logp: float, margin: float, similarity: float, expected: Rejection) -> None:
+    word = reading("butter", margin, 3, similarity=similarity)
+    judged = Judgement("better", free_logp, False, word, False, Rejection.LOW_MARGIN, 0.0)
+    assert judged.rejection_of(word, TUNING) is expected
+
+
 def test_a_reading_unlike_a_much_longer_unsure_transcript_needs_a_sure_margin() -> None:
     # talk in noise ("yes the new types of high speed ones", written unsurely) forced onto
     # "yes it is" at a margin good enough for a short answer (with a sure_alone bar below
@@ -528,3 +542,18 @@ def test_an_unsure_reading_is_not_taken_against_a_contrary_free_transcript(
     assert decided("vote no") is (Verdict.GRAMMAR if taken else Verdict.NEITHER)
     assert decided(None) is Verdict.GRAMMAR  # the free transcript read as nothing
     assert decided("vote yes") is Verdict.AGREE  # the same command
+
+
+def test_a_free_transcript_the_matcher_only_guessed_at_is_no_contrary_reading() -> None:
+    """"moth" heard by the grammar search at -0.30; Whisper's own "noth" read by the
+    matcher's near-miss guess as "knight" (0.6): the guess does not refuse the sentence."""
+    reading = GrammarReading("moth", -0.30, -0.6, 3, 0.75)
+    judged = Judgement("noth", -0.76, False, reading, True, Rejection.NONE, 0.87)
+
+    def decided(guessed: float) -> Verdict:
+        return decide_judgement(judged, "moth", "knight", key=lambda m: m,
+                                match_confidence=lambda m: 1.0 if m == "moth" else guessed,
+                                tuning=TUNING).verdict
+
+    assert decided(0.6) is Verdict.GRAMMAR
+    assert decided(1.0) is Verdict.NEITHER  # read exactly as another command: refused

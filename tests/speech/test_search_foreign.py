@@ -67,3 +67,33 @@ def test_where_near_sentences_are_searched_nothing_is_skipped() -> None:
     got = judge(decoder, searches(VOTE), VOCAB, cap=16,
                 tuning=replace(TUNING, near_sentences=4))
     assert decoder.calls > 1 and got.reason is not Rejection.FOREIGN
+
+
+def _unlike(free: str, document: str) -> bool:
+    from voice_host.speech.search import unlike_grammar
+
+    return unlike_grammar(free, -0.1, False, searches(document), TUNING)
+
+
+def test_an_inflected_grammar_word_is_the_grammar_s() -> None:
+    """Whisper wrote "our guess is tire" as "our guests is tired" (a Codenames demo game):
+    "guests" and "tired" begin with the grammar's "guess" and "tire", so the line is
+    searched; a short grammar word at the start of talk ("the" of "there") counts not."""
+    guess = "#JSGF V1.0;\ngrammar guess;\npublic <s> = [our guess is] (tire | wolf);\n"
+    assert not _unlike("our guests is tired", guess)
+    assert _unlike("remember what happened last time", guess)
+    short = "#JSGF V1.0;\ngrammar guess;\npublic <s> = the (tire | wolf);\n"
+    assert _unlike("there goes nothing", short)
+
+
+def test_an_open_slot_takes_one_word_of_the_talk() -> None:
+    """"travel for tube" for the clue "travel for two": the open slot takes "travel", so
+    two of three words are the grammar's and the line is searched; talk in words of its
+    own is still not."""
+    from voice_host.speech.types import ANY_WORD_RULE
+
+    clue = (f"#JSGF V1.0;\ngrammar clue;\npublic <s> = <{ANY_WORD_RULE}> for (one | two);\n")
+    assert not _unlike("travel for tube", clue)
+    assert _unlike("remember what happened last time", clue)
+    closed = "#JSGF V1.0;\ngrammar clue;\npublic <s> = house for (one | two);\n"
+    assert _unlike("travel for tube", closed)

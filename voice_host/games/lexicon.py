@@ -82,6 +82,20 @@ def is_dictionary_word(word: str, language: str) -> bool | None:
     return zipf(word, language) >= (MIN_ZIPF_SHORT if len(word) <= SHORT else MIN_ZIPF)
 
 
+MIN_ZIPF_FUNCTION = 6.5
+"""A word this common (in English "the" 7.7 down to "they" 6.5, with "as", "is", "for",
+"at" between; "one" 6.47 and "time" 6.29 are below) is one of the language's function
+words: hardly a clue, and what Whisper writes for a word it misheard ("as" for "house")."""
+
+
+def is_function_word(word: str, language: str) -> bool | None:
+    """Whether lowercase ``word`` is among the most common words of ``language`` (at least
+    ``MIN_ZIPF_FUNCTION``); None without a word list."""
+    if _zipf_table(language) is None:
+        return None
+    return zipf(word, language) >= MIN_ZIPF_FUNCTION
+
+
 def _cmudict_path() -> Path | None:
     override = os.environ.get("VOICE_HOST_CMUDICT")
     if override:

@@ -63,6 +63,17 @@ class SearchTuning:
     (``--from-results --tuning``): from 0.8 and -0.8 to -1.1 a plateau of two more commands
     understood and no more table talk acted on; at -1.2 "what did emma just say" became
     *repeat*; a similarity of 0.75 lets "well" stand for "bell"."""
+    unsure_close_margin: float = -1.0
+    """A sentence that reads like the free transcript (similarity at least
+    ``unsure_close_similarity``) when the decoder was itself unsure of that transcript (a
+    mean log-probability below ``free_min_logp``) is accepted down to this margin: the
+    margin is given up against words the decoder did not believe ("better" at -0.61 for
+    the board word "butter", "take" for "cake"). The floor of a close reading
+    (``close_margin``), for a reading a little less alike. On the English calibration
+    split's saved outcomes (re-decided) no outcome changed from 0 (off) to -1.1, nor for
+    a similarity from 0.7 to 0.8; at -1.2 one chatter line became a command."""
+    unsure_close_similarity: float = 0.7
+    """The similarity that rule needs."""
     short_steps: int = 3
     """A sentence of at most this many steps (one or two tokens and end-of-text) is short:
     a single word, which any noise can be forced onto."""
@@ -243,7 +254,8 @@ class Judgement:
                          free_is_talk(self.free_text, self.free_logp, self.looped,
                                       reading.text, tuning),
                          free_is_longer(self.free_text, reading.text, tuning),
-                         spelled_alike(self.free_text, reading.text, tuning))
+                         spelled_alike(self.free_text, reading.text, tuning),
+                         bool(self.free_text) and self.free_logp < tuning.free_min_logp)
 
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
@@ -280,7 +292,8 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
 
 
 def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = False,
-              free_longer: bool = False, alike: bool = False) -> Rejection:
+              free_longer: bool = False, alike: bool = False,
+              free_unsure: bool = False) -> Rejection:
     """Why this grammar reading is not believed, or ``Rejection.NONE``. ``free_sure``: the
     decoder's own transcript is a confident sentence longer than the reading
     (:func:`free_is_talk`); a reading unlike it is then never believed, however small its
@@ -291,8 +304,13 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
     talk in noise: "yes the new types of high speed ones" forced onto "yes it is"); a
     reading unlike it then needs a sure margin (``sure_margin``), not merely
     ``sure_alone``. ``alike``: the transcript spells the reading almost letter for letter
-    (:func:`spelled_alike`); it is then taken down to ``near_close_margin``."""
+    (:func:`spelled_alike`); it is then taken down to ``near_close_margin``.
+    ``free_unsure``: the decoder was unsure of its own transcript; a reading like it is
+    then taken down to ``unsure_close_margin``."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
+        return Rejection.NONE
+    if (free_unsure and reading.similarity >= tuning.unsure_close_similarity
+            and reading.margin >= tuning.unsure_close_margin):
         return Rejection.NONE
     if alike and reading.margin >= tuning.near_close_margin:
         return Rejection.NONE
@@ -441,13 +459,17 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
     the matcher reads as another command, however unsure that transcript: "i vote no",
     written by the decoder in babble, forced onto "i vote yes" at -0.52 (the two disagree
     on what matters, and neither is sure). On the English calibration split's saved
-    outcomes this refused that one false action and no command."""
+    outcomes this refused that one false action and no command. A free transcript the
+    matcher only guessed at (a confidence below ``free_min_match``: "noth" read as the
+    board word "knight", near in spelling) is no such rival: the matcher's guess is no
+    command the decoder wrote, and the grammar sentence ("moth") is what it heard."""
     if accepted is None:
         accepted = judgement.accepted
     reading = judgement.reading
     free_sure = free is not None and judgement.free_confident(match_confidence(free), tuning)
     if (accepted and reading is not None and reading.margin < tuning.sure_margin
             and grammar is not None and free is not None and not free_sure
+            and match_confidence(free) >= tuning.free_min_match
             and key(grammar) != key(free)):
         accepted = False
     talk = buried and reading is not None and command_in_talk(

@@ -26,7 +26,7 @@ from voice_host.host.cli.demo_voices import (
     PlayerVoice,
     player_speech,
 )
-from voice_host.host.core.adapter import move_key, winner_json
+from voice_host.host.core.adapter import move_key, reading_prior, winner_json
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
@@ -153,8 +153,11 @@ class ScriptedPlayers:
         if request.grammar is None or heard.kind is not HeardKind.SPEECH:
             return None
         assert self.session is not None
+        session = self.session
         understood = understand(heard, request.grammar.matcher, speaker=speaker,
-                                key=move_key(self.session.adapter, self.session.state, speaker))
+                                key=move_key(session.adapter, session.state, speaker),
+                                prior=reading_prior(session.adapter, session.state,
+                                                    request.grammar))
         best = understood.best
         if best is None or understood.result is None or understood.result.ambiguous:
             return None

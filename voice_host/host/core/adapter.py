@@ -14,7 +14,7 @@ from voice_host.host.core.narration import Narrator
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.understanding import meaning
 from voice_host.host.core.values import Heard, Line
-from voice_host.intent import IntentMatch, SlotValues
+from voice_host.intent import IntentMatch, PhaseGrammar, SlotValues
 
 
 class PromptKind(enum.StrEnum):
@@ -179,6 +179,31 @@ def move_key(adapter: GameAdapter, state: GameState,
         move = _move(adapter, state, match, speaker)
         return meaning(match) if move is None else ("move", move)
     return key
+
+
+def reading_prior(adapter: GameAdapter, state: GameState,
+                  phase: PhaseGrammar) -> Callable[[IntentMatch], int] | None:
+    """How likely a reading of this phase is meant, for choosing between two readings of
+    one utterance that differ only in what fills the phase's open slot (see
+    :func:`~voice_host.host.core.understanding.understand`): 0 for no move a player could
+    mean (:meth:`GameAdapter.plausible`: a Codenames clue that is no word, "putball"), 2
+    when every word of its slot values is one the phase expects there (the grammar's and
+    the game's likely words: "love", "house"), else 1 (a real word nobody expects: "lobe",
+    "housed"). None for a phase without an open slot: its values are all expected."""
+    if not phase.open_vocabulary:
+        return None
+    likely = frozenset(w.casefold() for w in (*phase.settings.open_words,
+                                              *phase.slot_values.open_words))
+
+    def prior(match: IntentMatch) -> int:
+        if not adapter.plausible(state, match):
+            return 0
+        words = [w.casefold() for value in match.slots.values()
+                 for item in (value if isinstance(value, (list, tuple)) else [value])
+                 if isinstance(item, str) for w in item.split()]
+        return 2 if all(w in likely for w in words) else 1
+
+    return prior
 
 
 class WrongGame(TypeError):

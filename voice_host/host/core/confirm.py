@@ -19,8 +19,9 @@ either means the same move, confidently (one homophone Whisper spelled otherwise
 to" for "travel two", is no doubt: ``AGREE_MATCH``), or reads as no move at all while the grammar
 sentence is sure (``PLAIN_RECOGNIZER``), the free decode is not lost (a loop that only
 begins the sentence again is no loss: :func:`lost`) and still backs the
-sentence (reads like it, or holds the move's words: :func:`_free_backs`); a free transcript
-that means another move ("marikit one" for "market one") is never plain. A recognizer with
+sentence (reads like it, or holds the move's words: :func:`_free_backs`) without being
+that unsure transcript itself (:func:`_only_own_words`); a free transcript that means
+another move ("marikit one" for "market one") is never plain. A recognizer with
 one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from voice_host.host.core.adapter import Decision, Prompt, same_move
 from voice_host.host.core.understanding import Understood, tuning_of, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch, MatchResult, SlotValues
-from voice_host.speech.decision import Judgement, Verdict
+from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
 
 if TYPE_CHECKING:
@@ -117,9 +118,10 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
             return True  # both readings, each confident, mean this move (a homophone apart)
         # the free transcript is unsure or reads as no move ("house for work"): the grammar
         # sentence, as sure as a one-reading recognizer must be, the decoder not lost, and
-        # what Whisper wrote freely backing it
+        # what Whisper wrote freely backing it -- but not the free transcript itself
         return (judgement.confidence >= PLAIN_RECOGNIZER and not lost(judgement)
-                and _free_backs(judgement, match))
+                and _free_backs(judgement, match)
+                and not _only_own_words(judgement, tuning_of(heard)))
     return heard.confidence >= PLAIN_RECOGNIZER and not heard.alternatives
 
 
@@ -166,6 +168,16 @@ def lost(judgement: Judgement) -> bool:
 def _word_list(text: str) -> list[str]:
     """The words of ``text`` in order, lower-case, elisions apart."""
     return plain_words(text).replace("'", " ").split()
+
+
+def _only_own_words(judgement: Judgement, tuning: SearchTuning) -> bool:
+    """Whether the grammar sentence is the free transcript itself, which the decoder wrote
+    unsurely (a mean log-probability below ``free_min_logp``): the search walked the free
+    decode through the grammar, and the sentence's margin (none given up against the
+    decoder's own choices) says nothing the free transcript's doubt does not. A demo
+    game's "gold two", written "build two" at -0.83 a step, was played unasked."""
+    return (judgement.reading is not None and judgement.free_logp < tuning.free_min_logp
+            and plain_words(judgement.reading.text) == plain_words(judgement.free_text))
 
 
 def _free_backs(judgement: Judgement, match: IntentMatch) -> bool:

@@ -259,7 +259,9 @@ class Session:
                 self.say_key("common.listening")
                 return None
         key = adapters.move_key(self.adapter, self.state, speaker)
-        understood = understand(heard, matcher, speaker=speaker, key=key)
+        prior = adapters.reading_prior(self.adapter, self.state,
+                                       self.phase_grammar(prompt.phase)[0])
+        understood = understand(heard, matcher, speaker=speaker, key=key, prior=prior)
         best, result = understood.best, understood.result
         self.log.write("heard", speaker=speaker, transcript=heard.text, source=heard.source,
                        intent=best.intent if best else None,

@@ -72,7 +72,8 @@ def tuning_of(heard: Heard) -> SearchTuning:
 
 def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
                route: Route = Route.BOTH, tuning: SearchTuning | None = None,
-               key: Callable[[IntentMatch], Hashable] | None = None) -> Understood:
+               key: Callable[[IntentMatch], Hashable] | None = None,
+               prior: Callable[[IntentMatch], int] | None = None) -> Understood:
     """Match a Heard against the phase's grammar. A transcript the recognizer itself
     rejected (its escape path won) is never matched; a transcript decoded with the phase's
     closed sentence grammar is matched strictly (only exact readings), since anything else
@@ -80,12 +81,15 @@ def understand(heard: Heard, matcher: Matcher, *, speaker: str | None,
     ``tuning`` (default: the recognizer's own, :func:`tuning_of`); ``key`` says what
     matters of a reading, two readings with equal keys agreeing (default: its intent and
     slots; a session gives the move it makes, so that "Hannah picks the bell" said by
-    Hannah and "picks the bell" agree)."""
+    Hannah and "picks the bell" agree); ``prior`` how likely a reading is meant
+    (:func:`~voice_host.host.core.adapter.reading_prior`), to choose between two readings
+    that differ only in an open slot's words (:func:`_unlikelier`)."""
     if heard.kind is not HeardKind.SPEECH:
         return Understood(None, None, 0.0, why_not=heard.kind.value)
     if heard.judgement is not None:
         return _two_readings(heard, heard.judgement, matcher, speaker=speaker, route=route,
-                             tuning=tuning or tuning_of(heard), key=key or meaning)
+                             tuning=tuning or tuning_of(heard), key=key or meaning,
+                             prior=prior)
     if heard.rejected:
         return Understood(None, None, 0.0, why_not="rejected_by_recognizer")
     result = matcher.match(heard.text, speaker=speaker,
@@ -106,7 +110,8 @@ def meaning(match: IntentMatch) -> tuple[str, tuple[tuple[str, Any], ...]]:
 
 def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
                   speaker: str | None, route: Route, tuning: SearchTuning,
-                  key: Callable[[IntentMatch], Hashable]) -> Understood:
+                  key: Callable[[IntentMatch], Hashable],
+                  prior: Callable[[IntentMatch], int] | None = None) -> Understood:
     grammar_result: MatchResult | None = None
     if judgement.reading is not None and route is not Route.FREE:
         grammar_result = _grammar_match(judgement, matcher, speaker=speaker)
@@ -115,9 +120,12 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
         free_result = matcher.match(judgement.free_text, speaker=speaker)
     g = grammar_result.best if grammar_result is not None else None
     f = free_result.best if free_result is not None else None
-    decision = decide_judgement(judgement, g, f, key=key,
-                                match_confidence=lambda m: m.confidence, tuning=tuning,
-                                buried=route is Route.BOTH)
+    # the reading a likelier one outranks is no rival in the decision (it stays in the
+    # Understood: a clue confirmed against it is still not said plainly)
+    drop = _unlikelier(judgement, g, f, prior, key, tuning)
+    decision = decide_judgement(judgement, None if drop is g else g, None if drop is f else f,
+                                key=key, match_confidence=lambda m: m.confidence,
+                                tuning=tuning, buried=route is Route.BOTH and drop is None)
     def answer(best: IntentMatch | None, result: MatchResult | None, confidence: float,
                why_not: str = "") -> Understood:
         return Understood(best, result, confidence, why_not, decision.verdict, f, g)
@@ -142,6 +150,35 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
     if decision.verdict is Verdict.AGREE:
         recognizer = 1.0 if judgement.accepted else max(recognizer, 0.8)
     return answer(chosen, result, chosen.confidence * recognizer)
+
+
+def _unlikelier(judgement: Judgement, grammar: IntentMatch | None, free: IntentMatch | None,
+                prior: Callable[[IntentMatch], int] | None,
+                key: Callable[[IntentMatch], Hashable],
+                tuning: SearchTuning) -> IntentMatch | None:
+    """Of two readings of an utterance that differ only in the words of an open slot (the
+    same intent, the same numbers: "love one" and "lobe one", "house for two" and "as for
+    two"), the one ``prior`` ranks below the other, when that other is confident on its
+    own route (the grammar sentence accepted, the free transcript confident): Whisper's
+    free spelling of a likely clue word as a rarer word ("lobe", "housed") or as no word
+    at all ("putball"). The players were asked which ("Did you mean love one, or lobe
+    one?"), or the grammar sentence was refused beside the unsure rival, though a
+    spymaster who meant the rarer word would have said it again. None when neither is
+    dropped."""
+    if prior is None or grammar is None or free is None or key(grammar) == key(free):
+        return None
+    if grammar.intent != free.intent or grammar.slots.keys() != free.slots.keys():
+        return None
+    if any(grammar.slots[k] != free.slots[k] and not (
+            isinstance(grammar.slots[k], str) and isinstance(free.slots[k], str))
+           for k in grammar.slots):
+        return None  # they differ in more than words (a number)
+    ranked_grammar, ranked_free = prior(grammar), prior(free)
+    if ranked_grammar > ranked_free and judgement.accepted:
+        return free
+    if ranked_free > ranked_grammar and judgement.free_confident(free.confidence, tuning):
+        return grammar
+    return None
 
 
 def _grammar_match(judgement: Judgement, matcher: Matcher, *,

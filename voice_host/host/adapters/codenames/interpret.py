@@ -114,10 +114,15 @@ def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
     # answered to the spymaster by name, an invalid one played with the penalty is confirmed
     problem = s.clue_problem(word)
     if problem is None:
+        described = w.t("describe_clue", spymaster=spymaster, word=word,
+                        number=w.number(number))
+        if lexicon.is_function_word(word, s.language):
+            # "as for two", however plainly heard, was a demo game's "house for two": a
+            # word as common as "as" or "is" is hardly a clue, and is confirmed first
+            return Decision(action=action, confirm=described)
         # a clue cannot be taken back once the operatives have heard it: confirmed when it
         # was not said plainly (a spoken open word is the easiest thing to mishear)
-        return Decision(action=action, irreversible=w.t(
-            "describe_clue", spymaster=spymaster, word=word, number=w.number(number)))
+        return Decision(action=action, irreversible=described)
     if s.invalid_clue == "penalty" and word:
         return Decision(action=action, confirm=w.t(
             "confirm_invalid_clue", spymaster=spymaster, word=word, number=w.number(number),
