@@ -210,7 +210,6 @@ class Endpointer:
         self._levels: list[float] = []
         self._voiced: list[bool] = []
         self._silence_run = 0
-        self._quiet_run = 0  # the run after the last frame fed (kept when it ends one)
         self._start_sample = 0
         self._clock = 0  # samples fed so far
         self._active = False
@@ -239,7 +238,7 @@ class Endpointer:
     def quiet_frames(self) -> int:
         """Frames in a row without speech up to the last frame fed within an utterance (0:
         it was speech); after the frame that ended one, that utterance's trailing silence."""
-        return self._quiet_run
+        return self._silence_run
 
     @property
     def current_frames(self) -> tuple[Samples, ...]:
@@ -313,7 +312,6 @@ class Endpointer:
             self._speech_frames += 1
             self._speech_power += (10 ** (level / 10) - self._speech_power) / self._speech_frames
         self._silence_run = 0 if speech else self._silence_run + 1
-        self._quiet_run = self._silence_run
         c = self.config
         if self._silence_run * FRAME_SECONDS >= c.trailing_silence - 1e-9:
             return self._finish(truncated=False)
@@ -366,7 +364,7 @@ class Endpointer:
         start_sample = self._start_sample
         self._active = False
         self._frames, self._levels, self._voiced = [], [], []
-        self._silence_run = 0
+        # the silence run is kept (quiet_frames: the trailing silence); a start resets it
         # Re-judge the speech frames against the floor as it is now: frames taken for speech
         # while the floor was still being learnt (the first moments of a noisy stream) drop
         # out, and the utterance is trimmed to the speech that remains (plus pre-roll).

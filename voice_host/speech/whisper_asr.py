@@ -489,7 +489,7 @@ class WhisperRecognizer(StreamingRecognizer):
             running.call_off()  # the speaker went on; it stops at its next decoder call
             self._called_off += 1
         self._speculation = None
-        if end == len(self._frames) and quiet == self.tuning.heard_frames:
+        if quiet == self.tuning.heard_frames:  # then end is every frame fed
             # the decoder's lock keeps the called-off decode and this one apart
             self._speculation = _Speculation(self, self._heard_audio(end),
                                              Pause(end, math.inf, smoothed=False),
@@ -508,7 +508,7 @@ class WhisperRecognizer(StreamingRecognizer):
         stands in for the trailing silence not waited for (``heard_fill``)."""
         frames = self._frames[:end]
         room = self._room[:max(0, len(self._room) - ROOM_GAP_FRAMES)]
-        if self._speech_end is not None and room and self.tuning.heard_fill > 0:
+        if room and self.tuning.heard_fill > 0:  # a room is fed only with verdicts
             frames = [*frames, *(room[i % len(room)] for i in range(self.tuning.heard_fill))]
         return np.concatenate(frames) if frames else np.zeros(0, np.int16)
 
