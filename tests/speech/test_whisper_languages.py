@@ -17,9 +17,9 @@ def test_french_and_english_search_with_their_own_settings() -> None:
     tuning = WhisperTuning()
     english = tuning.search_for("en")
     # no nearest sentences; two rescue rounds, only where the free decode began inside
-    # the grammar; one round for an open slot's search
+    # the grammar; one round for an open slot's search, and for sure talk
     assert english == SearchTuning(near_sentences=0, rescue_rounds=2, rescue_from=2,
-                                   open_rounds=1)
+                                   open_rounds=1, talk_rounds=1)
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0
     assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone

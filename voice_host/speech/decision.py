@@ -116,6 +116,15 @@ class SearchTuning:
     open_rounds: int = -1
     """Rounds of the second search of a phase with an open slot (after its likely words'
     search), instead of ``rounds`` (-1 = the same)."""
+    talk_rounds: int = -1
+    """Rounds of a search when the free decode is sure (a mean log-probability of at least
+    ``free_min_logp``, no loop) and its own words leave that search's grammar before they
+    end (:func:`~voice_host.speech.search.sure_outside`): table talk written out clearly
+    ("i started learning the piano again" in the clue phase), whose search only forces
+    the grammar onto it and is rejected, and a command said in words of its own, which the
+    matcher reads in the free transcript. No rescue rounds then (-1 = ``rounds``)."""
+    talk_share: float = 0.5
+    """... when at most this share of the free transcript's words are the grammar's."""
     complete_rounds: int = 0
     """Further rounds while the best sentence found ends at least ``complete_tokens``
     tokens before the free decode did: a sentence cut short ("la lapin" for "la lapin pour

@@ -427,8 +427,11 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
     for number, item in enumerate(searches):
         own = tuning if number == 0 or tuning.open_rounds < 0 else replace(
             tuning, rounds=tuning.open_rounds)
+        talk = sure_outside(free, free_text, free_logp, looped, item, vocab, tuning)
+        if talk:
+            own = replace(own, rounds=min(own.rounds, tuning.talk_rounds))
         found = search(decoder, item.constraint, vocab, free, cap=cap, tuning=own,
-                       suppress=item.suppress, rescue=rescue)
+                       suppress=item.suppress, rescue=rescue and not talk)
         if not found:
             continue
         judged = rank(decoder, found, base, tuning)
@@ -485,6 +488,24 @@ def rescue_worth(free: Rollout, free_logp: float, searches: Sequence[Search],
         return False
     head = free.tokens[:tuning.rescue_from]
     return inside_grammar(searches[0].constraint, vocab, head) >= tuning.rescue_from
+
+
+def sure_outside(free: Rollout, free_text: str, free_logp: float, looped: bool,
+                 item: Search, vocab: TokenTrie, tuning: SearchTuning) -> bool:
+    """Whether a search is cut to ``SearchTuning.talk_rounds``: the free decode is sure
+    (a mean log-probability of at least ``free_min_logp``, no loop), its tokens leave
+    this search's grammar before they end, and of its words (at least ``foreign_words``)
+    at most ``talk_share`` are words of that grammar, letter for letter. Not two words:
+    "commence please" for "commands please" (report split, a clean natural voice) is a
+    command misheard, which the search's rollouts found."""
+    if tuning.talk_rounds < 0 or looped or not free.tokens or free_logp < tuning.free_min_logp:
+        return False
+    words = [w for w in (letters(w) for w in free_text.split()) if w]
+    known = _spelled_words((item.constraint.graph,))
+    if (len(words) < tuning.foreign_words
+            or sum(w in known for w in words) > tuning.talk_share * len(words)):
+        return False
+    return inside_grammar(item.constraint, vocab, free.tokens) < len(free.tokens)
 
 
 def beyond_grammar(free_text: str, free_logp: float, looped: bool,
