@@ -498,10 +498,10 @@ def sure_outside(free: Rollout, free_text: str, free_logp: float, looped: bool,
     at most ``talk_share`` are words of that grammar, letter for letter. Not two words:
     "commence please" for "commands please" (report split, a clean natural voice) is a
     command misheard, which the search's rollouts found."""
-    if tuning.talk_rounds < 0 or looped or not free.tokens or free_logp < tuning.free_min_logp:
+    if tuning.talk_rounds < 0 or looped or free_logp < tuning.free_min_logp:
         return False
-    words = [w for w in (letters(w) for w in free_text.split()) if w]
-    known = _spelled_words((item.constraint.graph,))
+    words = spelled_words(free_text)
+    known = _grammar_words((item.constraint.graph,))
     if (len(words) < tuning.foreign_words
             or sum(w in known for w in words) > tuning.talk_share * len(words)):
         return False
@@ -540,8 +540,13 @@ def beyond_grammar(free_text: str, free_logp: float, looped: bool,
     return True
 
 
+def spelled_words(text: str) -> list[str]:
+    """The letters of each word of a text that has any (punctuation alone drops out)."""
+    return [w for w in (letters(w) for w in text.split()) if w]
+
+
 @functools.lru_cache(maxsize=32)
-def _spelled_words(graphs: tuple[WordGraph, ...]) -> frozenset[str]:
+def _grammar_words(graphs: tuple[WordGraph, ...]) -> frozenset[str]:
     return frozenset(letters(w) for graph in graphs for w in graph.words())
 
 
@@ -567,11 +572,11 @@ def unlike_grammar(free_text: str, free_logp: float, looped: bool,
     if (tuning.near_sentences > 0 or not free_text or looped
             or free_logp < tuning.foreign_logp):
         return False
-    words = [w for w in (letters(w) for w in without_loops(free_text).split()) if w]
+    words = spelled_words(without_loops(free_text))
     if len(words) < tuning.foreign_words:
         return False
     graphs = tuple(item.constraint.graph for item in searches)
-    known = _spelled_words(graphs)
+    known = _grammar_words(graphs)
     stems = [k for k in known if len(k) >= 4]
     heard = sum(w in known or any(w in k for k in known) or any(w.startswith(k) for k in stems)
                 for w in words)
