@@ -214,6 +214,10 @@ class GrammarReading:
     """Tokens plus end-of-text."""
     similarity: float
     """rapidfuzz ratio (0..1) between this sentence and the free transcript."""
+    bound: bool = False
+    """The margin and score are a restricted rollout's, upper bounds of the exact ones: the
+    sentence was not scored again, since even these are rejected
+    (:func:`~voice_host.speech.search.hopeless`)."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +280,8 @@ class Judgement:
             out.update(heard=self.reading.text, margin=round(self.reading.margin, 4),
                        score=round(self.reading.score, 4), steps=self.reading.steps,
                        similarity=round(self.reading.similarity, 3))
+            if self.reading.bound:
+                out["bound"] = 1
         return out
 
     @classmethod
@@ -287,7 +293,8 @@ class Judgement:
         if "heard" in record:
             reading = GrammarReading(str(record["heard"]), float(record["margin"]),
                                      float(record["score"]), int(record["steps"]),
-                                     float(record["similarity"]))
+                                     float(record["similarity"]),
+                                     bool(record.get("bound", 0)))
         return cls(str(record.get("free_text", "")),
                    float(record.get("free_logp", -math.inf)),
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),

@@ -636,6 +636,19 @@ def settled(decoder: Decoder, exact: Sequence[Scored], inexact: Sequence[Found],
     return base.rejection_of(reading_of(decoder, top, base), tuning) is not Rejection.NONE
 
 
+def hopeless(decoder: Decoder, sentences: Sequence[Scored], base: Judgement,
+             tuning: SearchTuning) -> bool:
+    """True when every one of these sentences is rejected with the scores it has, some of
+    them a restricted rollout's, not scored again: those are upper bounds of the exact
+    margins (see :func:`settled`), and a lower margin is never accepted where a higher one
+    was rejected, so scoring them again (a decoder call) cannot make the judgement an
+    acceptance. Table talk the search forced onto the grammar ended this way: on the
+    English report split most searches slower than 300 ms were such talk, rejected after
+    that last call."""
+    return all(base.rejection_of(reading_of(decoder, s, base), tuning) is not Rejection.NONE
+               for s in sentences)
+
+
 def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
          tuning: SearchTuning) -> Judgement:
     """The best sentence found, scored exactly, judged against the free transcript."""
@@ -646,15 +659,23 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
     ranked = sorted(unique.values(), key=lambda f: f.score, reverse=True)
     exact = [Scored(f.tokens, f.score, f.margin) for f in ranked if f.exact][:tuning.rescored]
     inexact = [f for f in ranked if not f.exact][:tuning.rescored]
-    scored = list(exact)
+    scored: list[Scored] = list(exact)
+    rescored: list[Scored] = []
     if inexact and not settled(decoder, exact, inexact, base, tuning):
-        scored += decoder.score([f.tokens for f in inexact])
+        bounds = [Scored(f.tokens, f.score, f.margin) for f in inexact]
+        if hopeless(decoder, scored + bounds, base, tuning):
+            scored += bounds  # rejected as they are: scored again, they could only fall
+        else:
+            rescored = decoder.score([f.tokens for f in inexact])
+            scored += rescored
     # ranked by the mean per-step margin, as they are judged: by their total score a
     # sentence cut short ("I choose Thomas" + end) beats the whole one with one misheard
     # name, since ending early costs the decoder little
     scored.sort(key=lambda s: s.mean_margin, reverse=True)
     top = scored[0]
     reading = reading_of(decoder, top, base)
+    if not any(top is s for s in exact) and not any(top is s for s in rescored):
+        reading = replace(reading, bound=True)
     reason = base.rejection_of(reading, tuning)
     if reason is not Rejection.NONE:
         return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
