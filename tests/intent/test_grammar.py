@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from helpers import matcher, slot_values
@@ -17,8 +20,9 @@ from voice_host.intent import (
     load_grammar,
 )
 from voice_host.intent.expand import expand
+from voice_host.intent.grammar import GRAMMARS_ENV, forget_loaded
 from voice_host.intent.normalize import tokenize
-from voice_host.intent.template import parse_template
+from voice_host.intent.template import Alt, Word, parse_template, spelled_alike
 
 PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer"),
           "ici-londres": ("guess", "answer"),
@@ -139,6 +143,71 @@ def test_template_syntax() -> None:
         parse_template("(unclosed | group")
     with pytest.raises(TemplateError):
         parse_template("bad {slot name}")
+
+
+def test_words_said_alike_are_each_other_s_choice() -> None:
+    alike = {"whose": ("whose", "who's"), "who's": ("who's", "whose")}
+    node = spelled_alike(parse_template("(whose|who's) turn [is it]"), alike)
+    sentences = {" ".join(t.key for t in sk) for sk in expand(node, {}, keep_optional=False)}
+    assert sentences == {"whose turn", "who's turn", "whose turn is it", "who's turn is it"}
+    assert spelled_alike(parse_template("whose"), alike) == Alt((Word("whose"),
+                                                                  Word("who's")), alike=True)
+    assert spelled_alike(parse_template("whose"), {}) == Word("whose")
+    # a generated sentence says the word as the template wrote it
+    said = {" ".join(t.key for t in sk)
+            for sk in expand(node, {}, keep_optional=False, spellings=False)}
+    assert said == {"whose turn", "who's turn", "whose turn is it", "who's turn is it"}
+    assert [" ".join(t.key for t in sk) for sk in expand(
+        spelled_alike(parse_template("whose go"), alike), {}, keep_optional=False,
+        spellings=False)] == ["whose go"]
+
+
+def test_other_spellings_leave_the_generated_sentences_as_they_were(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The benchmark's spoken test set is generated from the grammars: a word said alike
+    but written apart adds no sentence to say, and draws nothing more from the seed."""
+    root = resources.files("voice_host") / "grammars"
+    with resources.as_file(root) as folder:
+        shutil.copytree(folder, tmp_path / "grammars")
+    common = tmp_path / "grammars" / "en" / "common.toml"
+    text = common.read_text()
+    assert "spelled_alike" in text
+    common.write_text(re.sub(r"(?m)^spelled_alike = .*$", "", text))
+
+    def samples() -> list[tuple[str, str]]:
+        out = []
+        for game, phases in PHASES.items():
+            for phase in phases:
+                grammar = load_grammar(game).phase(phase, slot_values(game))
+                out += [(s.text, s.intent) for s in grammar.sample(random.Random(3), 40)]
+                out += [(p, i) for i, ps in grammar.help_phrases().items() for p in ps]
+        return out
+
+    with_them = samples()
+    monkeypatch.setenv(GRAMMARS_ENV, str(tmp_path / "grammars"))
+    forget_loaded()
+    try:
+        without = samples()
+    finally:
+        monkeypatch.delenv(GRAMMARS_ENV)
+        forget_loaded()
+    assert with_them == without
+
+
+def test_a_sentence_takes_the_spelling_a_recognizer_writes() -> None:
+    """Whisper writes "who's turn is it now" where the grammar said "whose": the matcher
+    reads it exactly, as typed, and the recognizer's grammar has the path."""
+    m = matcher("resistance", "team")
+    for line in ("who's turn is it now", "whose turn is it now", "who's go is it",
+                 "whose go is it now"):
+        best = m.match(line).best
+        assert best is not None and best.intent == "status", line
+        assert best.confidence == 1.0, line
+    phase = load_grammar("resistance").phase("team", slot_values("resistance"))
+    jsgf = phase.jsgf()
+    assert jsgf is not None and "who's" in jsgf and "whose" in jsgf
+    assert phase.settings.alike["its"] == ("its", "it's")
+    assert {"its", "it's"} <= phase.settings.fillers  # the word classes hold the group
 
 
 def test_tokenize() -> None:

@@ -65,9 +65,11 @@ def _resolve(name: str, rules: Mapping[str, Node], depth: int) -> Node:
 
 
 def expand(node: Node, rules: Mapping[str, Node], *, keep_optional: bool,
-           _depth: int = 0, _optional: bool = False) -> list[Skeleton]:
+           spellings: bool = True, _depth: int = 0,
+           _optional: bool = False) -> list[Skeleton]:
     """All skeletons of ``node``. With ``keep_optional`` optional parts are flagged, not
-    expanded into with/without variants."""
+    expanded into with/without variants; without ``spellings`` a word said like others
+    (an ``alike`` :class:`Alt`) is written only as the template wrote it."""
     if isinstance(node, Word):
         return [(Tok("lit", node.text, optional=_optional),)]
     if isinstance(node, Slot):
@@ -75,20 +77,21 @@ def expand(node: Node, rules: Mapping[str, Node], *, keep_optional: bool,
         return [(Tok(kind, node.list_name, node.slot_name, node.repeat, _optional),)]
     if isinstance(node, RuleRef):
         return expand(_resolve(node.name, rules, _depth), rules, keep_optional=keep_optional,
-                      _depth=_depth + 1, _optional=_optional)
+                      spellings=spellings, _depth=_depth + 1, _optional=_optional)
     if isinstance(node, Alt):
         out: list[Skeleton] = []
         if node.optional and not keep_optional:
             out.append(())
         flag = _optional or (node.optional and keep_optional)
-        for option in node.options:
-            out.extend(expand(option, rules, keep_optional=keep_optional, _depth=_depth,
-                              _optional=flag))
+        options = node.options[:1] if node.alike and not spellings else node.options
+        for option in options:
+            out.extend(expand(option, rules, keep_optional=keep_optional, spellings=spellings,
+                              _depth=_depth, _optional=flag))
         return _dedupe(out)
     results: list[Skeleton] = [()]
     for item in node.items:
-        parts = expand(item, rules, keep_optional=keep_optional, _depth=_depth,
-                       _optional=_optional)
+        parts = expand(item, rules, keep_optional=keep_optional, spellings=spellings,
+                       _depth=_depth, _optional=_optional)
         results = [left + right for left in results for right in parts]
         if len(results) > MAX_EXPANSIONS:
             raise TemplateError("A template expands into too many sentences.")
@@ -171,6 +174,8 @@ def sample(node: Node, rules: Mapping[str, Node], rng: random.Random, slot_sampl
         return sample(_resolve(node.name, rules, _depth), rules, rng, slot_sampler, filled,
                       _depth + 1)
     if isinstance(node, Alt):
+        if node.alike:  # one word said: the template's spelling (and no random draw)
+            return sample(node.options[0], rules, rng, slot_sampler, filled, _depth)
         if node.optional and rng.random() < 0.5:
             return []
         options = list(node.options)

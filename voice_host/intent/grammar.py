@@ -35,7 +35,7 @@ from voice_host.intent.expand import (
 from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
 from voice_host.intent.nouns import Articles, Nouns
 from voice_host.intent.phonetic import similarity
-from voice_host.intent.template import Node, RuleRef, Slot, parse_template
+from voice_host.intent.template import Node, RuleRef, Slot, parse_template, spelled_alike
 
 if TYPE_CHECKING:
     from voice_host.intent.matcher import Matcher
@@ -192,6 +192,10 @@ class Settings:
     tentative: frozenset[str] = frozenset()
     """Words of a lead-in that make the move tentative ("maybe", "peut-être"): understood,
     but with a confidence low enough that the host confirms before acting."""
+    alike: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Word -> the words said like it but written apart, itself first ("whose" -> ("whose",
+    "who's")), from ``spelled_alike``: every template takes any of them where it has one,
+    and the word classes above hold all of them."""
 
 
 @dataclass(frozen=True)
@@ -208,6 +212,14 @@ class ValueList:
     """Forms the matcher accepts but the recognizer grammar leaves out (plurals)."""
     written: bool = True
     """A run-time list whose examples write the value itself (see :class:`SlotList`)."""
+    said: tuple[tuple[tuple[str, ...], Any], ...] | None = None
+    """The forms a generated sentence or a help phrase takes, when not all of ``forms``:
+    the others write a word said like one of them otherwise (``spelled_alike``)."""
+
+    @property
+    def said_forms(self) -> tuple[tuple[tuple[str, ...], Any], ...]:
+        """The forms generated sentences and help phrases take."""
+        return self.forms if self.said is None else self.said
 
     @cached_property
     def index(self) -> dict[tuple[str, ...], tuple[Any, ...]]:
@@ -235,11 +247,13 @@ class GameGrammar:
         self._data = data
         self._settings = _settings(data)
         try:
-            self._rules: dict[str, Node] = {name: parse_template(text)
+            alike = self._settings.alike
+            self._rules: dict[str, Node] = {name: spelled_alike(parse_template(text), alike)
                                             for name, text in data["rules"].items()}
-            self._fixed_lists = {name: _fixed_list(name, values, self._rules)
+            self._fixed_lists = {name: _fixed_list(name, values, self._rules, alike)
                                  for name, values in data["lists"].items()}
-            self._intents = tuple(_intent(entry, self._rules) for entry in data["intents"])
+            self._intents = tuple(_intent(entry, self._rules, alike)
+                                  for entry in data["intents"])
         except IntentError as error:
             raise GrammarError(f"Grammar {lang}/{game}: {error}") from error
         for entry in self._intents:
@@ -597,7 +611,7 @@ class PhaseGrammar:
         value_list = self.lists.get(slot.list_name)
         if value_list is None or not value_list.forms:
             return None
-        forms = [f for f in value_list.forms if f[1] != SELF or self.slot_values.speaker]
+        forms = [f for f in value_list.said_forms if f[1] != SELF or self.slot_values.speaker]
         if not forms:
             return None
         if not slot.repeat:
@@ -627,14 +641,14 @@ class PhaseGrammar:
         def fill(match: re.Match[str]) -> str:
             nonlocal missing
             value_list = self.lists.get(match.group(1))
-            forms = [tokens for tokens, value in value_list.forms if value != SELF] \
+            forms = [tokens for tokens, value in value_list.said_forms if value != SELF] \
                 if value_list else []
             index = used.get(match.group(1), 0)
             used[match.group(1)] = index + 1
             if index >= len(forms):
                 missing = True
                 return ""
-            original = [v for t, v in value_list.forms if v != SELF][index] if value_list \
+            original = [v for t, v in value_list.said_forms if v != SELF][index] if value_list \
                 else ""
             return str(original) if value_list and value_list.runtime and \
                 value_list.written else " ".join(forms[index])
@@ -675,9 +689,15 @@ _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 def _settings(data: Mapping[str, Any]) -> Settings:
     raw = data["settings"]
+    alike: dict[str, tuple[str, ...]] = {}
+    for group in raw.get("spelled_alike", ()):
+        forms = tokenize(group)
+        for word in forms:
+            alike[word] = tuple(dict.fromkeys((word, *alike.get(word, ())[1:], *forms)))
 
     def words(key: str) -> frozenset[str]:
-        return frozenset(t for item in raw.get(key, ()) for t in tokenize(item))
+        return frozenset(form for item in raw.get(key, ()) for t in tokenize(item)
+                         for form in alike.get(t, (t,)))
 
     joiners = [t for item in raw.get("joiners", ()) for t in tokenize(item)]
     joiner = joiners[0] if joiners else "and"
@@ -694,27 +714,35 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     interjections=words("interjections"),
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     tentative=words("tentative"), discourse=words("discourse"),
-                    distinct=frozenset(raw.get("distinct", ())), confusions=confusions)
+                    distinct=frozenset(raw.get("distinct", ())), confusions=confusions,
+                    alike=alike)
 
 
 def _value(key: str) -> Any:
     return int(key) if key.isdigit() else key
 
 
-def _fixed_list(name: str, values: Mapping[str, Any], rules: Mapping[str, Node]) -> ValueList:
+def _fixed_list(name: str, values: Mapping[str, Any], rules: Mapping[str, Node],
+                alike: Mapping[str, tuple[str, ...]]) -> ValueList:
     forms: list[tuple[tuple[str, ...], Any]] = []
+    said: list[tuple[tuple[str, ...], Any]] = []
     for key, spoken in values.items():
         templates = spoken if isinstance(spoken, list) else [spoken]
         for text in templates:
-            for skeleton in expand(parse_template(text), rules, keep_optional=False):
-                if any(tok.kind != "lit" for tok in skeleton):
-                    raise GrammarError(f"List {name} value {key}: slots are not allowed.")
-                if skeleton:
-                    forms.append((tuple(tok.text for tok in skeleton), _value(key)))
-    return ValueList(name, tuple(dict.fromkeys(forms)), runtime=False)
+            node = spelled_alike(parse_template(text), alike)
+            for spellings, out in ((True, forms), (False, said)):
+                for skeleton in expand(node, rules, keep_optional=False, spellings=spellings):
+                    if any(tok.kind != "lit" for tok in skeleton):
+                        raise GrammarError(f"List {name} value {key}: slots are not allowed.")
+                    if skeleton:
+                        out.append((tuple(tok.text for tok in skeleton), _value(key)))
+    all_forms, said_forms = tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(said))
+    return ValueList(name, all_forms, runtime=False,
+                     said=None if said_forms == all_forms else said_forms)
 
 
-def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
+def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node],
+            alike: Mapping[str, tuple[str, ...]]) -> IntentEntry:
     try:
         name = entry["name"]
         sentences = entry["sentences"]
@@ -722,7 +750,7 @@ def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node]) -> IntentEntry:
         raise GrammarError(f"An intent entry lacks {missing}.") from None
     phases = entry.get("phases", _ALL_PHASES)
     phases_tuple = (phases,) if isinstance(phases, str) else tuple(phases)
-    templates = tuple(parse_template(s) for s in sentences)
+    templates = tuple(spelled_alike(parse_template(s), alike) for s in sentences)
     for template in templates:  # fail early on unknown rules or explosive templates
         expand(template, rules, keep_optional=True)
     lead_in = entry.get("lead_in")

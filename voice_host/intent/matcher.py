@@ -637,6 +637,8 @@ class Matcher:
                 if value < best:
                     best, how = value, 2
                 value = prev[j - 1] + self._sub_cost(item, toks[j - 1])
+                if i - 1 == question and toks[j - 1].text != item.key:
+                    value += 2.0  # nor is it a near word ("is it Lucas" for "its Lucas")
                 if value < best:
                     best, how = value, 3
                 row[j] = best

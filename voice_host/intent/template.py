@@ -12,6 +12,7 @@ Syntax, close to hassil's:
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from voice_host.intent.errors import TemplateError
@@ -62,6 +63,9 @@ class Alt:
     """The alternatives."""
     optional: bool = False
     """True for ``[...]``: the whole group may be left out."""
+    alike: bool = False
+    """The ways of writing one word said alike (:func:`spelled_alike`), the word as the
+    template wrote it first: a sentence generated from the template says that one."""
 
 
 Node = Word | Slot | RuleRef | Seq | Alt
@@ -85,6 +89,24 @@ def parse_template(text: str) -> Node:
     node = parser.alternatives(closing=None)
     if parser.index != len(pieces):
         raise TemplateError(f"Unbalanced brackets in the template {text!r}.")
+    return node
+
+
+def spelled_alike(node: Node, alike: Mapping[str, tuple[str, ...]]) -> Node:
+    """``node`` with each word that is said like others but written apart (``alike``: word
+    -> its group, itself first, e.g. "whose" -> ("whose", "who's")) as the choice of them
+    (an ``alike`` :class:`Alt`): a recognizer writes either ("who's turn is it now"), and
+    so does a typist."""
+    if not alike:
+        return node
+    if isinstance(node, Word):
+        forms = alike.get(node.text)
+        return Alt(tuple(Word(w) for w in forms), alike=True) if forms else node
+    if isinstance(node, Seq):
+        return Seq(tuple(spelled_alike(item, alike) for item in node.items))
+    if isinstance(node, Alt):
+        return Alt(tuple(spelled_alike(option, alike) for option in node.options),
+                   node.optional, node.alike)
     return node
 
 
