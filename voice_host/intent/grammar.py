@@ -35,7 +35,7 @@ from voice_host.intent.expand import (
 from voice_host.intent.normalize import fold, is_jsgf_token, tokenize
 from voice_host.intent.nouns import Articles, Nouns
 from voice_host.intent.phonetic import similarity
-from voice_host.intent.template import Node, RuleRef, Slot, parse_template, spelled_alike
+from voice_host.intent.template import Node, RuleRef, Slot, parse_template
 
 if TYPE_CHECKING:
     from voice_host.intent.matcher import Matcher
@@ -248,7 +248,7 @@ class GameGrammar:
         self._settings = _settings(data)
         try:
             alike = self._settings.alike
-            self._rules: dict[str, Node] = {name: spelled_alike(parse_template(text), alike)
+            self._rules: dict[str, Node] = {name: parse_template(text, alike)
                                             for name, text in data["rules"].items()}
             self._fixed_lists = {name: _fixed_list(name, values, self._rules, alike)
                                  for name, values in data["lists"].items()}
@@ -693,7 +693,7 @@ def _settings(data: Mapping[str, Any]) -> Settings:
     for group in raw.get("spelled_alike", ()):
         forms = tokenize(group)
         for word in forms:
-            alike[word] = tuple(dict.fromkeys((word, *alike.get(word, ())[1:], *forms)))
+            alike[word] = tuple(dict.fromkeys((word, *forms)))
 
     def words(key: str) -> frozenset[str]:
         return frozenset(form for item in raw.get(key, ()) for t in tokenize(item)
@@ -729,7 +729,7 @@ def _fixed_list(name: str, values: Mapping[str, Any], rules: Mapping[str, Node],
     for key, spoken in values.items():
         templates = spoken if isinstance(spoken, list) else [spoken]
         for text in templates:
-            node = spelled_alike(parse_template(text), alike)
+            node = parse_template(text, alike)
             for spellings, out in ((True, forms), (False, said)):
                 for skeleton in expand(node, rules, keep_optional=False, spellings=spellings):
                     if any(tok.kind != "lit" for tok in skeleton):
@@ -750,7 +750,7 @@ def _intent(entry: Mapping[str, Any], rules: Mapping[str, Node],
         raise GrammarError(f"An intent entry lacks {missing}.") from None
     phases = entry.get("phases", _ALL_PHASES)
     phases_tuple = (phases,) if isinstance(phases, str) else tuple(phases)
-    templates = tuple(spelled_alike(parse_template(s), alike) for s in sentences)
+    templates = tuple(parse_template(s, alike) for s in sentences)
     for template in templates:  # fail early on unknown rules or explosive templates
         expand(template, rules, keep_optional=True)
     lead_in = entry.get("lead_in")

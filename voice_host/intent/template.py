@@ -74,8 +74,9 @@ _TOKEN = re.compile(r"\s*(\(|\)|\[|\]|\||\{[^{}]*\}\+?|<[^<>]*>|[^()\[\]|{}<>\s]
 _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
-def parse_template(text: str) -> Node:
-    """Parse one template into a tree; raise :class:`TemplateError` on bad syntax."""
+def parse_template(text: str, alike: Mapping[str, tuple[str, ...]] | None = None) -> Node:
+    """Parse one template into a tree; raise :class:`TemplateError` on bad syntax. With
+    ``alike``, each word said like others is the choice of them (:func:`spelled_alike`)."""
     pieces: list[str] = []
     pos = 0
     stripped = text.rstrip()
@@ -89,7 +90,7 @@ def parse_template(text: str) -> Node:
     node = parser.alternatives(closing=None)
     if parser.index != len(pieces):
         raise TemplateError(f"Unbalanced brackets in the template {text!r}.")
-    return node
+    return spelled_alike(node, alike) if alike else node
 
 
 def spelled_alike(node: Node, alike: Mapping[str, tuple[str, ...]]) -> Node:
