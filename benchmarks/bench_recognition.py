@@ -781,6 +781,26 @@ def make_ears(system: str) -> Any:
     return PhaseEars(recognizer, open_vocabulary=mode == "open")
 
 
+def wants_for(case: Case) -> Any:
+    """The list the host's prompt wants in the game state this case is said in
+    (``Prompt.wants``; the microphone waits a moment for the rest of a list heard short):
+    a team proposal is said on a mission whose team is as large as the team it names, any
+    other line of the team phase on the first mission; a guess of two icons is Double 0's
+    (both at once), any other line of the guess phase is a fragment's (one icon, nothing
+    wanted)."""
+    from voice_host.games.resistance import team_size
+    from voice_host.host.core.values import Wants
+
+    named = json.loads(case.slots)
+    if case.phase == "team" and case.setup.game == "resistance":
+        if case.intent == "propose_team":
+            return Wants("propose_team", "players", len(named["players"]))
+        return Wants("propose_team", "players", team_size(len(case.setup.players), 1))
+    if case.phase == "guess" and case.intent == "pick" and len(named["icons"]) > 1:
+        return Wants("pick", "icons", len(named["icons"]))
+    return None
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
     from voice_host.host.core.understanding import understand
@@ -797,7 +817,9 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         pg = grammars[key]
         matcher = pg.matcher  # the phase's own matcher, as the host matches with
         request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
-                                f"{abs(hash(case.setup)) % 10**8}", expected=())
+                                f"{abs(hash(case.setup)) % 10**8}",
+                                expected=(case.setup.speaker,),
+                                wants=wants_for(case))
         spoken = synthesize(case.text, case.voice)
         stream = stream_for(case, babble, speech=spoken)
         if os.environ.get(SEGMENT_ENV) == "oracle":

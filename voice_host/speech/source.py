@@ -229,6 +229,11 @@ class EndpointedSource:
                     raise SilenceTimeout(waited)
         return self._pending.popleft()
 
+    def put_back(self, utterance: Utterance) -> None:
+        """Hand ``utterance`` out again: the next ``listen`` returns it first (a listener
+        that looked ahead and found it was not what it waited for)."""
+        self._pending.appendleft(utterance)
+
     def utterances(self) -> Iterator[Utterance]:
         while True:
             try:

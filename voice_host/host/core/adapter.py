@@ -13,7 +13,7 @@ from voice_host.games import Action, Event, GameState, Outcome
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.understanding import meaning
-from voice_host.host.core.values import Heard, Line
+from voice_host.host.core.values import Heard, Line, Wants
 from voice_host.intent import IntentMatch, PhaseGrammar, SlotValues
 
 
@@ -50,6 +50,9 @@ class Prompt:
     """The table talks before anyone answers (a team proposal, an accusation, a clue being
     thought of): silence never pauses the game, and the host re-prompts rarely and briefly
     (:mod:`voice_host.host.core.patience`)."""
+    wants: Wants | None = None
+    """The answer names this many things (the mission's team): a microphone that hears
+    fewer waits a moment for the rest of the list before the host answers."""
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,7 @@ class PhoneDesk:
             request = ListenRequest(
                 grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
                 expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
-                purpose="slice")
+                purpose="slice", wants=prompt.wants)
             heard = s.listener.listen(request)
             if heard.kind is HeardKind.SILENCE:
                 waited += LISTEN_SLICE

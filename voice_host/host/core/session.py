@@ -215,7 +215,7 @@ class Session:
             grammar=pg, grammar_name=f"{self.adapter.game}.{prompt.phase}",
             expected=prompt.expected, timeout=self.options.silence_timeout,
             countdown=countdown, record=prompt.kind is PromptKind.RECORD,
-            prompt=prompt)
+            prompt=prompt, wants=prompt.wants)
         if countdown:
             self.output.tick(countdown)
         started = self.countdown.clock()

@@ -113,6 +113,21 @@ class Heard:
 
 
 @dataclass(frozen=True)
+class Wants:
+    """An answer that names a known number of things: a mission's team, a player's two
+    icons at once. Heard naming fewer, the speaker may only have paused in the middle of
+    the list ("myself ... and Hugo"), so a microphone listener waits a moment for the rest
+    before it answers (``MicListener``)."""
+
+    intent: str
+    """The intent whose list it is ("propose_team")."""
+    slot: str
+    """The slot holding the list ("players")."""
+    count: int
+    """How many the answer names."""
+
+
+@dataclass(frozen=True)
 class ListenRequest:
     """What the loop is waiting for."""
 
@@ -133,6 +148,8 @@ class ListenRequest:
     short listen while the host also waits for the phones: SILENCE after ``timeout``)."""
     prompt: Prompt | None = None
     """The adapter's Prompt being answered (scripted players read it)."""
+    wants: Wants | None = None
+    """The list the answer names, when the prompt knows its length (``Prompt.wants``)."""
 
 
 class Stop(enum.StrEnum):

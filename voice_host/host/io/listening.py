@@ -6,10 +6,13 @@ endpointed microphone."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+
 from voice_host.host.core.narration import Quantity
-from voice_host.host.core.understanding import decoder_prompt
+from voice_host.host.core.understanding import decoder_prompt, understand
 from voice_host.host.core.values import (
     Heard,
     HeardKind,
@@ -145,17 +148,45 @@ class PhaseStream:
                                source=source)
 
 
+LIST_HOLD_SECONDS = 1.0
+"""How long after the endpointer's cut (itself ``trailing_silence`` after the last word) the
+microphone waits for the rest of a list heard short (``Wants``): a pause of up to 1.5 s in
+the middle of a team is bridged."""
+
+
+def named_count(heard: Heard, request: ListenRequest) -> int | None:
+    """How many things of the request's list (``ListenRequest.wants``) ``heard`` names, as
+    the host would understand it; None when it is not that list's command (or the request
+    names no list)."""
+    wants, pg = request.wants, request.grammar
+    if wants is None or pg is None or heard.kind is not HeardKind.SPEECH:
+        return None
+    speaker = request.expected[0] if len(request.expected) == 1 else None
+    best = understand(heard, pg.matcher, speaker=speaker).best
+    if best is None or best.intent != wants.intent:
+        return None
+    return len(best.slots.get(wants.slot) or ())
+
+
 class MicListener:
     """The microphone, endpointed, through the recognizer. During a countdown the host
-    ticks once a second while it keeps listening."""
+    ticks once a second while it keeps listening.
+
+    A list heard shorter than the prompt wants (a team of one for a mission of two) may be
+    the speaker's pause, not their answer: the listener waits ``list_hold`` seconds more,
+    and an utterance that starts within them is heard with the first as one ("myself" +
+    "and Hugo"). It is kept only when it names more of the list; otherwise the first is
+    the answer and the second is heard next, as it was said."""
 
     listens_in_slices = True
     """It honours a short timeout, so the host can listen while it waits for the phones."""
 
-    def __init__(self, ears: PhaseEars, source: AudioSource, output: Output) -> None:
+    def __init__(self, ears: PhaseEars, source: AudioSource, output: Output, *,
+                 list_hold: float = LIST_HOLD_SECONDS) -> None:
         self.ears = ears
         self.source = source
         self.output = output
+        self.list_hold = list_hold
 
     def listen(self, request: ListenRequest) -> Heard:
         self.ears.use(request)
@@ -165,27 +196,51 @@ class MicListener:
         timeout = float(request.countdown) if request.countdown else request.timeout
         stream = self.ears.stream(request) if isinstance(self.source, EndpointedSource) \
             else None
-        try:
-            if stream is not None and isinstance(self.source, EndpointedSource):
-                utterance = self.source.listen(timeout=timeout, on_frame=stream.feed)
+        try:  # the countdown ticks on until the answer is heard, its list's rest included
+            try:
+                if stream is not None and isinstance(self.source, EndpointedSource):
+                    utterance = self.source.listen(timeout=timeout, on_frame=stream.feed)
+                else:
+                    utterance = self.source.listen(timeout=timeout)
+            except SilenceTimeout:
+                return Heard(HeardKind.SILENCE, source="microphone")
+            except EndOfAudio:
+                return Heard(HeardKind.END, source="microphone")
+            except SpeechError as exc:
+                return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
+            problem = utterance_problem(utterance)
+            if stream is not None:
+                heard = stream.finish(utterance.samples, source="microphone")
             else:
-                utterance = self.source.listen(timeout=timeout)
-        except SilenceTimeout:
-            return Heard(HeardKind.SILENCE, source="microphone")
-        except EndOfAudio:
-            return Heard(HeardKind.END, source="microphone")
-        except SpeechError as exc:
-            return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
+                heard = self.ears.hear(utterance.samples, request, source="microphone")
+            if problem is None:
+                heard = self._rest_of_list(heard, utterance.samples, request)
         finally:
             stop_ticks.set()
-        problem = utterance_problem(utterance)
-        if stream is not None:
-            heard = stream.finish(utterance.samples, source="microphone")
-        else:
-            heard = self.ears.hear(utterance.samples, request, source="microphone")
         if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
             # clipped or cut off and not understood: say what was wrong with the audio
             return Heard(HeardKind.ERROR, error=problem, source="microphone")
+        return heard
+
+    def _rest_of_list(self, heard: Heard, samples: Samples, request: ListenRequest) -> Heard:
+        """``heard``, or, when it names less of the request's list than it wants and the
+        speaker goes on within ``list_hold`` seconds, both utterances heard as one."""
+        source = self.source
+        count = named_count(heard, request)
+        if count is None or request.wants is None or count >= request.wants.count \
+                or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
+            return heard
+        try:
+            more = source.listen(timeout=self.list_hold)
+        except (SilenceTimeout, EndOfAudio, SpeechError):
+            return heard  # nothing more (the end of input, if it is, comes next time)
+        if utterance_problem(more) is None:
+            whole = self.ears.hear(np.concatenate([samples, more.samples]), request,
+                                   source="microphone")
+            joined = named_count(whole, request)
+            if joined is not None and joined > count:
+                return replace(whole, details={**whole.details, "list_joined": 1})
+        source.put_back(more)  # not the rest of the list: the next thing said
         return heard
 
     def _start_ticks(self, seconds: int, stop: threading.Event) -> None:

@@ -8,7 +8,7 @@ from voice_host.games.ici_londres import IciLondresState, Transmission
 from voice_host.games.icons import ICON_NAMES
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
 from voice_host.host.core.adapter import Prompt, PromptKind, narrow
-from voice_host.host.core.values import Line
+from voice_host.host.core.values import Line, Wants
 
 COUNTDOWN_SECONDS = 10
 """Contre la montre: the count the host runs for each player."""
@@ -64,8 +64,12 @@ def _guess_prompt(voice: IciLondresWords, s: IciLondresState) -> Prompt:
         countdown = COUNTDOWN_SECONDS
     ask_line = voice.line(which, player=player)
     lines.append(ask_line)
+    # Double 0 and the countdown ask for both icons at once: one heard alone may be the
+    # first of the two with a pause after it
+    wants = Wants("pick", "icons", left[player]) \
+        if mode is not Transmission.FRAGMENTS and left[player] > 1 else None
     return Prompt(lines=tuple(lines), phase="guess", expected=(player,),
-                  key=f"{key}|{player}|{left[player]}", countdown=countdown,
+                  key=f"{key}|{player}|{left[player]}", countdown=countdown, wants=wants,
                   # one count of ten seconds for the player's whole answer
                   countdown_key=f"countdown|{s.round_number}|{player}",
                   reminder=(ask_line,))

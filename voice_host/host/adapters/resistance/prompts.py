@@ -8,6 +8,7 @@ from voice_host.games import GameState
 from voice_host.games.resistance import Phase, ResistanceState
 from voice_host.host.adapters.resistance.words import ResistanceWords
 from voice_host.host.core.adapter import Prompt, narrow
+from voice_host.host.core.values import Wants
 from voice_host.intent import SlotValues
 
 
@@ -32,7 +33,7 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
             reminder.append(w.line("two_needed"))
         return Prompt(lines=tuple(lines), phase="team", expected=(leader,),
                       key=f"team|{s.mission}|{n_votes}", reminder=tuple(reminder),
-                      discussion=True)
+                      discussion=True, wants=Wants("propose_team", "players", size))
     if phase == Phase.VOTE:
         if w.count_votes:
             return Prompt(

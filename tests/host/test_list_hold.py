@@ -1,0 +1,169 @@
+"""A list heard short at the microphone (a team of one for a mission of two, one icon where
+Double 0 asks for two) waits a moment for the rest: a pause in the middle of a team is not
+the end of the answer. The recognizer is scripted, so these are exact cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_ici_londres_host import ListListener, play
+from test_ici_londres_host import options as londres_options
+from test_resistance_host import make_state
+
+from voice_host.host.core.values import HeardKind, ListenRequest, Wants
+from voice_host.host.io.listening import MicListener, PhaseEars, named_count
+from voice_host.host.io.terminal import TextOutput
+from voice_host.intent import load_grammar
+from voice_host.intent.grammar import SlotValues
+from voice_host.speech.fakes import ScriptedRecognizer, StreamingScriptedRecognizer
+from voice_host.speech.source import ArraySource
+from voice_host.speech.types import SAMPLE_RATE
+
+PLAYERS = ("Ada", "Ben", "Cleo", "Dan", "Eve")
+
+
+def _team_request(count: int | None) -> ListenRequest:
+    pg = load_grammar("resistance").phase("team", SlotValues(players=PLAYERS))
+    return ListenRequest(grammar=pg, grammar_name="resistance.team", expected=("Ada",),
+                         wants=None if count is None else
+                         Wants("propose_team", "players", count))
+
+
+def _burst(seconds: float) -> np.ndarray:
+    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    return (6000 * np.sin(2 * np.pi * 180 * t) * (1.2 + np.sin(2 * np.pi * 3 * t)) / 2.2
+            ).astype(np.int16)
+
+
+def _quiet(seconds: float) -> np.ndarray:
+    return np.zeros(int(seconds * SAMPLE_RATE), np.int16)
+
+
+def _audio(*parts: float) -> np.ndarray:
+    """Quiet, then bursts of speech (positive lengths) and pauses (negative ones)."""
+    return np.concatenate([_quiet(1.0), *(_burst(p) if p > 0 else _quiet(-p) for p in parts)])
+
+
+@pytest.fixture(params=[True, False], ids=["streaming", "whole"])
+def streaming(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
+def _listener(script: list[str], audio: np.ndarray, streaming: bool) -> tuple[
+        MicListener, ScriptedRecognizer]:
+    recognizer = StreamingScriptedRecognizer(script) if streaming \
+        else ScriptedRecognizer(script)
+    return MicListener(PhaseEars(recognizer), ArraySource(audio), TextOutput()), recognizer
+
+
+def test_the_rest_of_a_team_said_after_a_pause_is_heard_with_it(streaming: bool) -> None:
+    # "i choose myself" ... 0.8 s ... "and ben": the endpointer cuts in the pause
+    listener, recognizer = _listener(["i choose myself", "i choose myself and ben"],
+                                     _audio(0.6, -0.8, 0.5, -2.0), streaming)
+    heard = listener.listen(_team_request(2))
+    assert heard.kind is HeardKind.SPEECH and heard.text == "i choose myself and ben"
+    assert heard.details.get("list_joined") == 1
+    assert named_count(heard, _team_request(2)) == 2
+    # the second decode is of both utterances, the pause between them included
+    assert len(recognizer.audio) == 2
+    assert len(recognizer.audio[1]) > len(recognizer.audio[0]) + 0.5 * SAMPLE_RATE
+
+
+def test_a_short_team_with_nothing_after_it_is_the_answer(streaming: bool) -> None:
+    listener, recognizer = _listener(["i choose ben"], _audio(0.6, -3.0), streaming)
+    heard = listener.listen(_team_request(2))
+    assert heard.text == "i choose ben" and "list_joined" not in heard.details
+    assert len(recognizer.audio) == 1
+
+
+def test_a_whole_team_is_not_held(streaming: bool) -> None:
+    # the next utterance is not waited for, and it is the next thing heard
+    listener, recognizer = _listener(["i choose ada and ben", "vote yes"],
+                                     _audio(0.6, -0.8, 0.5, -2.0), streaming)
+    assert listener.listen(_team_request(2)).text == "i choose ada and ben"
+    assert len(recognizer.audio) == 1
+    assert listener.listen(_team_request(2)).text == "vote yes"
+
+
+@pytest.mark.parametrize("count", [None, 1])
+def test_without_a_list_to_fill_nothing_is_held(count: int | None) -> None:
+    listener, recognizer = _listener(["i choose ben", "and cleo"],
+                                     _audio(0.6, -0.8, 0.5, -2.0), True)
+    assert listener.listen(_team_request(count)).text == "i choose ben"
+    assert len(recognizer.audio) == 1
+
+
+def test_what_follows_that_is_not_the_rest_is_heard_next(streaming: bool) -> None:
+    # the joined decode names no more of the team: the first answer stands, and the
+    # second utterance is not lost but heard on the next listen, decoded on its own
+    listener, recognizer = _listener(
+        ["i choose ben", "i choose ben what a mess", "what is the score"],
+        _audio(0.6, -0.8, 0.5, -2.0), streaming)
+    assert listener.listen(_team_request(2)).text == "i choose ben"
+    second = listener.listen(_team_request(2))
+    assert second.text == "what is the score"
+    assert len(recognizer.audio) == 3
+    assert len(recognizer.audio[2]) < len(recognizer.audio[1])
+
+
+def test_a_pause_longer_than_the_hold_ends_the_answer() -> None:
+    listener, recognizer = _listener(["i choose ben", "and cleo"],
+                                     _audio(0.6, -2.5, 0.5, -2.0), True)
+    assert listener.listen(_team_request(2)).text == "i choose ben"
+    assert len(recognizer.audio) == 1
+    assert listener.listen(_team_request(2)).text == "and cleo"
+
+
+def test_the_end_of_input_during_the_hold_keeps_the_answer() -> None:
+    listener, _ = _listener(["i choose ben"], _audio(0.6, -0.6), True)
+    assert listener.listen(_team_request(2)).text == "i choose ben"
+    assert listener.listen(_team_request(2)).kind is HeardKind.END
+
+
+def test_a_hold_of_zero_turns_it_off() -> None:
+    recognizer = ScriptedRecognizer(["i choose ben", "i choose ben and cleo"])
+    listener = MicListener(PhaseEars(recognizer), ArraySource(_audio(0.6, -0.8, 0.5, -2.0)),
+                           TextOutput(), list_hold=0.0)
+    assert listener.listen(_team_request(2)).text == "i choose ben"
+
+
+def test_named_count_reads_the_list_as_the_host_does() -> None:
+    from voice_host.host.core.values import Heard
+
+    def count(text: str, want: int = 3) -> int | None:
+        return named_count(Heard(HeardKind.SPEECH, text=text), _team_request(want))
+
+    assert count("i choose myself and ben") == 2  # "myself" is the one expected to answer
+    assert count("ada ben and cleo") == 3
+    assert count("i vote yes") is None  # not a team
+    assert count("what a mess") is None
+    assert named_count(Heard(HeardKind.SILENCE), _team_request(2)) is None
+    assert named_count(Heard(HeardKind.SPEECH, text="i choose ben"),
+                       _team_request(None)) is None
+
+
+@pytest.mark.parametrize(("players", "mission", "size"), [(5, 1, 2), (5, 2, 3), (8, 3, 4)])
+def test_the_team_prompt_wants_the_missions_team(players: int, mission: int,
+                                                 size: int) -> None:
+    state, adapter = make_state(players)
+    state._mission = mission  # the table is on this mission
+    prompt = adapter.prompt(state)
+    while prompt is None:  # the night first
+        adapter.host_step(state)
+        prompt = adapter.prompt(state)
+    assert prompt.phase == "team"
+    assert prompt.wants == Wants("propose_team", "players", size)
+
+
+@pytest.mark.parametrize(("mode", "wanted"), [
+    ("fragments", None), ("competing", None), ("double-zero", 2), ("countdown", 2)])
+def test_a_guess_of_both_icons_at_once_wants_two(tmp_path: Path, mode: str,
+                                                 wanted: int | None) -> None:
+    listener = ListListener(["Il adorait ses kilos"])
+    play(tmp_path, londres_options(mode=mode, deal="table"), [], listener=listener)
+    guesses = [r for r in listener.requests if r.grammar_name.endswith(".guess")]
+    assert guesses, "the game asked for a guess"
+    first = guesses[0]
+    assert first.wants == (None if wanted is None else Wants("pick", "icons", wanted))
