@@ -787,7 +787,8 @@ def wants_for(case: Case) -> Any:
     a team proposal is said on a mission whose team is as large as the team it names, any
     other line of the team phase on the first mission; a guess of two icons is Double 0's
     (both at once), any other line of the guess phase is a fragment's (one icon, nothing
-    wanted)."""
+    wanted); a clue's word heard alone may be followed by its number, as in every clue
+    prompt."""
     from voice_host.games.resistance import team_size
     from voice_host.host.core.values import Wants
 
@@ -798,6 +799,8 @@ def wants_for(case: Case) -> Any:
         return Wants("propose_team", "players", team_size(len(case.setup.players), 1))
     if case.phase == "guess" and case.intent == "pick" and len(named["icons"]) > 1:
         return Wants("pick", "icons", len(named["icons"]))
+    if case.phase == "clue" and case.setup.game == "codenames":
+        return Wants("clue_no_number")  # as every clue prompt
     return None
 
 

@@ -1,6 +1,7 @@
-"""A list heard short at the microphone (a team of one for a mission of two, one icon where
-Double 0 asks for two) waits a moment for the rest: a pause in the middle of a team is not
-the end of the answer. The recognizer is scripted, so these are exact cases."""
+"""An answer heard short at the microphone (a team of one for a mission of two, one icon
+where Double 0 asks for two, a clue's word without its number) waits a moment for the rest:
+a pause in the middle of a team is not the end of the answer. The recognizer is scripted,
+so these are exact cases."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from test_ici_londres_host import options as londres_options
 from test_resistance_host import make_state
 
 from voice_host.host.core.values import HeardKind, ListenRequest, Wants
-from voice_host.host.io.listening import MicListener, PhaseEars, named_count
+from voice_host.host.io.listening import MicListener, PhaseEars, goes_further, missing
 from voice_host.host.io.terminal import TextOutput
 from voice_host.intent import load_grammar
 from voice_host.intent.grammar import SlotValues
@@ -65,7 +66,7 @@ def test_the_rest_of_a_team_said_after_a_pause_is_heard_with_it(streaming: bool)
     heard = listener.listen(_team_request(2))
     assert heard.kind is HeardKind.SPEECH and heard.text == "i choose myself and ben"
     assert heard.details.get("list_joined") == 1
-    assert named_count(heard, _team_request(2)) == 2
+    assert missing(heard, _team_request(2)) is None
     # the second decode is of both utterances, the pause between them included
     assert len(recognizer.audio) == 2
     assert len(recognizer.audio[1]) > len(recognizer.audio[0]) + 0.5 * SAMPLE_RATE
@@ -129,19 +130,80 @@ def test_a_hold_of_zero_turns_it_off() -> None:
     assert listener.listen(_team_request(2)).text == "i choose ben"
 
 
-def test_named_count_reads_the_list_as_the_host_does() -> None:
+def test_what_is_missing_is_read_as_the_host_reads_it() -> None:
     from voice_host.host.core.values import Heard
 
-    def count(text: str, want: int = 3) -> int | None:
-        return named_count(Heard(HeardKind.SPEECH, text=text), _team_request(want))
+    def short(text: str, want: int | None = 3) -> int | None:
+        return missing(Heard(HeardKind.SPEECH, text=text), _team_request(want))
 
-    assert count("i choose myself and ben") == 2  # "myself" is the one expected to answer
-    assert count("ada ben and cleo") == 3
-    assert count("i vote yes") is None  # not a team
-    assert count("what a mess") is None
-    assert named_count(Heard(HeardKind.SILENCE), _team_request(2)) is None
-    assert named_count(Heard(HeardKind.SPEECH, text="i choose ben"),
-                       _team_request(None)) is None
+    assert short("i choose myself and ben") == 1  # "myself" is the one expected to answer
+    assert short("i choose ben") == 2
+    assert short("ada ben and cleo") is None  # the whole team
+    assert short("i vote yes") is None  # not a team
+    assert short("what a mess") is None
+    assert short("i choose ben", None) is None  # nothing wanted
+    assert missing(Heard(HeardKind.SILENCE), _team_request(2)) is None
+    request, ben = _team_request(3), Heard(HeardKind.SPEECH, text="i choose ben")
+
+    def further(text: str, first: Heard = ben) -> bool:
+        return goes_further(Heard(HeardKind.SPEECH, text=text), first, request)
+
+    assert further("i choose ben and cleo")
+    assert not further("i choose ben")
+    assert not further("what is the score")
+    assert not further("i choose cleo and dan")  # not the rest: ben is gone
+    assert not further("ada ben and cleo", Heard(HeardKind.SPEECH, text="ada ben and cleo"))
+
+
+BOARD = ("ocean", "piano", "bank", "moon", "kite") + tuple(f"word{i}" for i in range(20))
+
+
+def _clue_request() -> ListenRequest:
+    from voice_host.host.core.registry import registration
+
+    lists = registration("codenames").example_lists("en", board_word=BOARD)
+    pg = load_grammar("codenames").phase("clue", SlotValues(players=PLAYERS, lists=lists))
+    return ListenRequest(grammar=pg, grammar_name="codenames.clue", expected=("Ada",),
+                         wants=Wants("clue_no_number"))
+
+
+def test_a_clue_word_and_its_number_after_a_pause_are_one_clue(streaming: bool) -> None:
+    listener, recognizer = _listener(["travel", "travel two"],
+                                     _audio(0.5, -0.9, 0.4, -2.0), streaming)
+    heard = listener.listen(_clue_request())
+    assert heard.text == "travel two" and heard.details.get("list_joined") == 1
+    assert len(recognizer.audio) == 2
+
+
+def test_a_clue_word_alone_is_still_answered_when_nothing_follows(streaming: bool) -> None:
+    listener, _ = _listener(["travel"], _audio(0.5, -3.0), streaming)
+    heard = listener.listen(_clue_request())
+    assert heard.text == "travel" and missing(heard, _clue_request()) == 1
+
+
+def test_a_whole_clue_is_not_held() -> None:
+    listener, recognizer = _listener(["travel two", "what is the score"],
+                                     _audio(0.5, -0.9, 0.4, -2.0), True)
+    assert listener.listen(_clue_request()).text == "travel two"
+    assert len(recognizer.audio) == 1
+
+
+def test_what_follows_a_clue_word_that_is_no_clue_is_heard_next() -> None:
+    from voice_host.host.core.values import Heard
+
+    request, travel = _clue_request(), Heard(HeardKind.SPEECH, text="travel")
+
+    def further(text: str) -> bool:
+        return goes_further(Heard(HeardKind.SPEECH, text=text), travel, request)
+
+    assert further("travel two")
+    assert not further("travel")
+    assert not further("travel what a mess")
+    assert not further("ocean two")  # another clue: not travel's number
+    listener, recognizer = _listener(["travel", "travel what a mess", "what a mess"],
+                                     _audio(0.5, -0.9, 0.4, -2.0), True)
+    assert listener.listen(request).text == "travel"
+    assert listener.listen(request).text == "what a mess"
 
 
 @pytest.mark.parametrize(("players", "mission", "size"), [(5, 1, 2), (5, 2, 3), (8, 3, 4)])
@@ -167,3 +229,17 @@ def test_a_guess_of_both_icons_at_once_wants_two(tmp_path: Path, mode: str,
     assert guesses, "the game asked for a guess"
     first = guesses[0]
     assert first.wants == (None if wanted is None else Wants("pick", "icons", wanted))
+
+
+def test_the_clue_prompt_waits_for_a_number_after_the_word() -> None:
+    from test_codenames_host import dealt
+    from test_codenames_host import options as codenames_options
+
+    from voice_host.host.adapters import make_adapter
+
+    opts = codenames_options()
+    state = dealt(opts)
+    adapter = make_adapter("codenames", opts)
+    prompt = adapter.prompt(state)
+    assert prompt is not None and prompt.phase == "clue"
+    assert prompt.wants == Wants("clue_no_number")

@@ -50,7 +50,7 @@ COMPUTE_ENV = "VOICE_HOST_WHISPER_COMPUTE"
 """Environment variable: CTranslate2's compute type (``int8`` by default, or ``float32``)."""
 
 PROMPT_TOKENS = 64
-"""At most this many tokens of previous-text prompt (the last ones are kept)."""
+"""At most this many tokens of previous-text prompt (the last ones are kept), by default."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,14 @@ class WhisperTuning:
     prompt. Measured with ``voice-host bench --quick --languages en --split calib --prompt
     on|off``: 65.3% of commands understood without it, 69.3% with it (clean 76.1% -> 81.8%),
     for about a quarter more decoder time (the prompt is read at every step)."""
+    prompt_tokens: int = PROMPT_TOKENS
+    """At most this many tokens of the prompt are given (its last ones). Every row of every
+    decoder call reads the whole prompt again (CTranslate2 keeps no decoder state between
+    calls), so its length is paid on each of a search's rollouts and rescorings, but
+    little: timed call by call on the report split's clean vote and clue utterances
+    (``--whisper prompt_tokens=24``), a batched round of six rollouts took a median 165 ms
+    with 24 tokens and 159 ms with 64, a rescoring 32 and 29 ms a sentence (a row's cost is
+    mostly its steps and its cross-attention over the 8-s window, not the prompt)."""
     no_repeat_ngram_size: int = 0
     """Loop guard of the free decode (CTranslate2's option; 0 = off)."""
     speculate: bool = True
@@ -436,7 +444,7 @@ class WhisperRecognizer(StreamingRecognizer):
         start-of-transcript sequence."""
         if not (self.tuning.prompt and prompt.strip()):
             return list(self._start)
-        words = list(self._tokenizer.encode(" " + prompt.strip()))[-PROMPT_TOKENS:]
+        words = list(self._tokenizer.encode(" " + prompt.strip()))[-self.tuning.prompt_tokens:]
         return [self._previous, *words, *self._start]
 
     # -- streaming ------------------------------------------------------------------------

@@ -114,17 +114,19 @@ class Heard:
 
 @dataclass(frozen=True)
 class Wants:
-    """An answer that names a known number of things: a mission's team, a player's two
-    icons at once. Heard naming fewer, the speaker may only have paused in the middle of
-    the list ("myself ... and Hugo"), so a microphone listener waits a moment for the rest
-    before it answers (``MicListener``)."""
+    """An answer the speaker may give with a pause in it: a list of known length (a
+    mission's team, a player's two icons at once), or a command heard alone that is only
+    the first part of one (a clue's word without its number). Heard short, the speaker may
+    only have paused ("myself ... and Hugo", "ocean ... two"), so a microphone listener
+    waits a moment for the rest before it answers (``MicListener``)."""
 
     intent: str
-    """The intent whose list it is ("propose_team")."""
-    slot: str
-    """The slot holding the list ("players")."""
-    count: int
-    """How many the answer names."""
+    """The intent heard short ("propose_team"; "clue_no_number", the first part)."""
+    slot: str | None = None
+    """The slot holding the list ("players"); None: a reading of ``intent`` at all is the
+    first part of an answer."""
+    count: int = 1
+    """How many the list names."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from voice_host.host.core.values import (
     Output,
     heard_from_transcript,
 )
-from voice_host.intent import PhaseGrammar
+from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.ears import Ears, EarsStream, Expected
 from voice_host.speech.source import (
     AudioSource,
@@ -150,33 +150,65 @@ class PhaseStream:
 
 LIST_HOLD_SECONDS = 1.0
 """How long after the endpointer's cut (itself ``trailing_silence`` after the last word) the
-microphone waits for the rest of a list heard short (``Wants``): a pause of up to 1.5 s in
-the middle of a team is bridged."""
+microphone waits for the rest of an answer heard short (``Wants``): a pause of up to 1.5 s
+in the middle of a team, or between a clue's word and its number, is bridged."""
 
 
-def named_count(heard: Heard, request: ListenRequest) -> int | None:
-    """How many things of the request's list (``ListenRequest.wants``) ``heard`` names, as
-    the host would understand it; None when it is not that list's command (or the request
-    names no list)."""
-    wants, pg = request.wants, request.grammar
-    if wants is None or pg is None or heard.kind is not HeardKind.SPEECH:
+def _reading(heard: Heard, request: ListenRequest) -> IntentMatch | None:
+    """What the host would understand ``heard`` as (its best reading), for this request."""
+    if request.grammar is None or heard.kind is not HeardKind.SPEECH:
         return None
     speaker = request.expected[0] if len(request.expected) == 1 else None
-    best = understand(heard, pg.matcher, speaker=speaker).best
-    if best is None or best.intent != wants.intent:
+    return understand(heard, request.grammar.matcher, speaker=speaker).best
+
+
+def missing(heard: Heard, request: ListenRequest) -> int | None:
+    """How much of the answer the request wants (``ListenRequest.wants``) ``heard`` leaves
+    out, as the host would understand it: the things its list lacks (one for an answer's
+    first part, a clue's word without its number); None when it is not short (another
+    command, not a command, a whole list, or nothing wanted)."""
+    wants = request.wants
+    best = None if wants is None else _reading(heard, request)
+    if wants is None or best is None or best.intent != wants.intent:
         return None
-    return len(best.slots.get(wants.slot) or ())
+    if wants.slot is None:
+        return 1
+    short = wants.count - len(best.slots.get(wants.slot) or ())
+    return short if short > 0 else None
+
+
+def goes_further(whole: Heard, first: Heard, request: ListenRequest) -> bool:
+    """``whole`` (an answer ``first`` heard short of what the request wants, and what was
+    said after it, heard as one) continues it and leaves out less: it keeps what the first
+    named (the players, the clue's word) and is a longer list of the same command or, for
+    an answer's first part, a command that is more than that part."""
+    wants, best, start = request.wants, _reading(whole, request), _reading(first, request)
+    short = missing(first, request)
+    if wants is None or best is None or start is None or short is None:
+        return False
+    for slot, value in start.slots.items():
+        got = best.slots.get(slot)
+        kept = set(value) <= set(got or ()) if isinstance(value, tuple | list) \
+            else got == value
+        if not kept:
+            return False
+    if wants.slot is None:
+        return best.intent != wants.intent
+    if best.intent != wants.intent:
+        return False
+    return wants.count - len(best.slots.get(wants.slot) or ()) < short
 
 
 class MicListener:
     """The microphone, endpointed, through the recognizer. During a countdown the host
     ticks once a second while it keeps listening.
 
-    A list heard shorter than the prompt wants (a team of one for a mission of two) may be
-    the speaker's pause, not their answer: the listener waits ``list_hold`` seconds more,
-    and an utterance that starts within them is heard with the first as one ("myself" +
-    "and Hugo"). It is kept only when it names more of the list; otherwise the first is
-    the answer and the second is heard next, as it was said."""
+    An answer heard shorter than the prompt wants (a team of one for a mission of two, a
+    clue's word without its number) may be the speaker's pause, not their answer: the
+    listener waits ``list_hold`` seconds more, and an utterance that starts within them is
+    heard with the first as one ("myself" + "and Hugo", "ocean" + "two"). It is kept only
+    when it leaves out less (:func:`goes_further`); otherwise the first is the answer and
+    the second is heard next, as it was said."""
 
     listens_in_slices = True
     """It honours a short timeout, so the host can listen while it waits for the phones."""
@@ -223,25 +255,24 @@ class MicListener:
         return heard
 
     def _rest_of_list(self, heard: Heard, samples: Samples, request: ListenRequest) -> Heard:
-        """``heard``, or, when it names less of the request's list than it wants and the
-        speaker goes on within ``list_hold`` seconds, both utterances heard as one."""
+        """``heard``, or, when it is short of what the request wants and the speaker goes on
+        within ``list_hold`` seconds, both utterances heard as one."""
         source = self.source
-        count = named_count(heard, request)
-        if count is None or request.wants is None or count >= request.wants.count \
-                or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
+        short = missing(heard, request)
+        if short is None or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
             return heard
+        waited = replace(heard, details={**heard.details, "held": 1})
         try:
             more = source.listen(timeout=self.list_hold)
         except (SilenceTimeout, EndOfAudio, SpeechError):
-            return heard  # nothing more (the end of input, if it is, comes next time)
+            return waited  # nothing more (the end of input, if it is, comes next time)
         if utterance_problem(more) is None:
             whole = self.ears.hear(np.concatenate([samples, more.samples]), request,
                                    source="microphone")
-            joined = named_count(whole, request)
-            if joined is not None and joined > count:
-                return replace(whole, details={**whole.details, "list_joined": 1})
-        source.put_back(more)  # not the rest of the list: the next thing said
-        return heard
+            if goes_further(whole, heard, request):
+                return replace(whole, details={**whole.details, "held": 1, "list_joined": 1})
+        source.put_back(more)  # not the rest of the answer: the next thing said
+        return waited
 
     def _start_ticks(self, seconds: int, stop: threading.Event) -> None:
         def run() -> None:

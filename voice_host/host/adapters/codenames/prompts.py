@@ -8,7 +8,7 @@ from voice_host.games.codenames import CodenamesState, guesses_allowed
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters.codenames.words import CodenamesWords
 from voice_host.host.core.adapter import Prompt, narrow
-from voice_host.host.core.values import Line
+from voice_host.host.core.values import Line, Wants
 from voice_host.intent import SlotList, SlotValues, as_spoken
 
 
@@ -23,7 +23,9 @@ def prompt(w: CodenamesWords, state: GameState) -> Prompt | None:
     if phase == "clue":
         return Prompt(lines=(w.line("clue_prompt", spymaster=spymaster, team=tn),),
                       reminder=(w.line("clue_reminder", spymaster=spymaster),),
-                      phase="clue", expected=(spymaster,), key=key, discussion=True)
+                      phase="clue", expected=(spymaster,), key=key, discussion=True,
+                      # "ocean ... two": the word alone may be followed by its number
+                      wants=Wants("clue_no_number"))
     if phase == "guess":
         return _guess_prompt(w, s, key)
     if phase == "colour":
