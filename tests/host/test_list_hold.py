@@ -13,8 +13,14 @@ from test_ici_londres_host import ListListener, play
 from test_ici_londres_host import options as londres_options
 from test_resistance_host import make_state
 
-from voice_host.host.core.values import HeardKind, ListenRequest, Wants
-from voice_host.host.io.listening import MicListener, PhaseEars, goes_further, missing
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Wants
+from voice_host.host.io.listening import (
+    MicListener,
+    PhaseEars,
+    continues,
+    heard_as,
+    shortfall,
+)
 from voice_host.host.io.terminal import TextOutput
 from voice_host.intent import load_grammar
 from voice_host.intent.grammar import SlotValues
@@ -23,6 +29,18 @@ from voice_host.speech.source import ArraySource
 from voice_host.speech.types import SAMPLE_RATE
 
 PLAYERS = ("Ada", "Ben", "Cleo", "Dan", "Eve")
+
+
+def missing(heard: Heard, request: ListenRequest) -> int | None:
+    """What the listener finds ``heard`` leaves out of the request's answer."""
+    return shortfall(heard_as(heard, request), request.wants)
+
+
+def goes_further(whole: Heard, first: Heard, request: ListenRequest) -> bool:
+    """Whether the listener keeps ``whole`` (``first`` and what followed) as the answer."""
+    start = heard_as(first, request)
+    assert start is not None and request.wants is not None
+    return continues(heard_as(whole, request), start, request.wants)
 
 
 def _team_request(count: int | None) -> ListenRequest:
@@ -131,8 +149,6 @@ def test_a_hold_of_zero_turns_it_off() -> None:
 
 
 def test_what_is_missing_is_read_as_the_host_reads_it() -> None:
-    from voice_host.host.core.values import Heard
-
     def short(text: str, want: int | None = 3) -> int | None:
         return missing(Heard(HeardKind.SPEECH, text=text), _team_request(want))
 
@@ -189,8 +205,6 @@ def test_a_whole_clue_is_not_held() -> None:
 
 
 def test_what_follows_a_clue_word_that_is_no_clue_is_heard_next() -> None:
-    from voice_host.host.core.values import Heard
-
     request, travel = _clue_request(), Heard(HeardKind.SPEECH, text="travel")
 
     def further(text: str) -> bool:

@@ -51,8 +51,8 @@ class Prompt:
     thought of): silence never pauses the game, and the host re-prompts rarely and briefly
     (:mod:`voice_host.host.core.patience`)."""
     wants: Wants | None = None
-    """The answer names this many things (the mission's team): a microphone that hears
-    fewer waits a moment for the rest of the list before the host answers."""
+    """What a whole answer is (the mission's team, both icons, a clue with its number): a
+    microphone that hears less waits a moment for the rest before the host answers."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from voice_host.host.core.values import (
     HeardKind,
     ListenRequest,
     Output,
+    Wants,
     heard_from_transcript,
 )
 from voice_host.intent import IntentMatch, PhaseGrammar
@@ -154,7 +155,7 @@ microphone waits for the rest of an answer heard short (``Wants``): a pause of u
 in the middle of a team, or between a clue's word and its number, is bridged."""
 
 
-def _reading(heard: Heard, request: ListenRequest) -> IntentMatch | None:
+def heard_as(heard: Heard, request: ListenRequest) -> IntentMatch | None:
     """What the host would understand ``heard`` as (its best reading), for this request."""
     if request.grammar is None or heard.kind is not HeardKind.SPEECH:
         return None
@@ -162,41 +163,35 @@ def _reading(heard: Heard, request: ListenRequest) -> IntentMatch | None:
     return understand(heard, request.grammar.matcher, speaker=speaker).best
 
 
-def missing(heard: Heard, request: ListenRequest) -> int | None:
-    """How much of the answer the request wants (``ListenRequest.wants``) ``heard`` leaves
-    out, as the host would understand it: the things its list lacks (one for an answer's
-    first part, a clue's word without its number); None when it is not short (another
-    command, not a command, a whole list, or nothing wanted)."""
-    wants = request.wants
-    best = None if wants is None else _reading(heard, request)
-    if wants is None or best is None or best.intent != wants.intent:
+def shortfall(reading: IntentMatch | None, wants: Wants | None) -> int | None:
+    """How much of the answer ``wants`` describes ``reading`` leaves out: the things its
+    list lacks (one for an answer's first part, a clue's word without its number); None
+    when it is not short (another command, not a command, a whole list, nothing wanted)."""
+    if wants is None or reading is None or reading.intent != wants.intent:
         return None
     if wants.slot is None:
         return 1
-    short = wants.count - len(best.slots.get(wants.slot) or ())
+    short = wants.count - len(reading.slots.get(wants.slot) or ())
     return short if short > 0 else None
 
 
-def goes_further(whole: Heard, first: Heard, request: ListenRequest) -> bool:
-    """``whole`` (an answer ``first`` heard short of what the request wants, and what was
-    said after it, heard as one) continues it and leaves out less: it keeps what the first
-    named (the players, the clue's word) and is a longer list of the same command or, for
-    an answer's first part, a command that is more than that part."""
-    wants, best, start = request.wants, _reading(whole, request), _reading(first, request)
-    short = missing(first, request)
-    if wants is None or best is None or start is None or short is None:
+def continues(whole: IntentMatch | None, start: IntentMatch, wants: Wants) -> bool:
+    """``whole`` (the reading of an answer heard short, ``start``, and what was said after
+    it, heard as one) continues it and leaves out less: it keeps what the first named (the
+    players, the clue's word) and is a longer list of the same command or, for an answer's
+    first part, a command that is more than that part."""
+    short = shortfall(start, wants)
+    if whole is None or short is None:
         return False
     for slot, value in start.slots.items():
-        got = best.slots.get(slot)
+        got = whole.slots.get(slot)
         kept = set(value) <= set(got or ()) if isinstance(value, tuple | list) \
             else got == value
         if not kept:
             return False
     if wants.slot is None:
-        return best.intent != wants.intent
-    if best.intent != wants.intent:
-        return False
-    return wants.count - len(best.slots.get(wants.slot) or ()) < short
+        return whole.intent != wants.intent
+    return whole.intent == wants.intent and (shortfall(whole, wants) or 0) < short
 
 
 class MicListener:
@@ -207,7 +202,7 @@ class MicListener:
     clue's word without its number) may be the speaker's pause, not their answer: the
     listener waits ``list_hold`` seconds more, and an utterance that starts within them is
     heard with the first as one ("myself" + "and Hugo", "ocean" + "two"). It is kept only
-    when it leaves out less (:func:`goes_further`); otherwise the first is the answer and
+    when it leaves out less (:func:`continues`); otherwise the first is the answer and
     the second is heard next, as it was said."""
 
     listens_in_slices = True
@@ -257,9 +252,11 @@ class MicListener:
     def _rest_of_list(self, heard: Heard, samples: Samples, request: ListenRequest) -> Heard:
         """``heard``, or, when it is short of what the request wants and the speaker goes on
         within ``list_hold`` seconds, both utterances heard as one."""
-        source = self.source
-        short = missing(heard, request)
-        if short is None or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
+        source, wants = self.source, request.wants
+        if wants is None or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
+            return heard  # (the reading is not needed: nothing is wanted)
+        start = heard_as(heard, request)
+        if start is None or shortfall(start, wants) is None:
             return heard
         waited = replace(heard, details={**heard.details, "held": 1})
         try:
@@ -269,7 +266,7 @@ class MicListener:
         if utterance_problem(more) is None:
             whole = self.ears.hear(np.concatenate([samples, more.samples]), request,
                                    source="microphone")
-            if goes_further(whole, heard, request):
+            if continues(heard_as(whole, request), start, wants):
                 return replace(whole, details={**whole.details, "held": 1, "list_joined": 1})
         source.put_back(more)  # not the rest of the answer: the next thing said
         return waited
