@@ -137,6 +137,64 @@ def test_allowed_tokens_follow_the_grammar() -> None:
     assert ascii_trie.size < trie.size
 
 
+def _positions_along(constraint: TokenConstraint, texts: list[str]) -> list[frozenset]:  # type: ignore[type-arg]
+    """Every set of positions met while writing these texts character by character."""
+    found = []
+    for text in texts:
+        positions = constraint.start
+        for char in fold_text(text):
+            positions = constraint.advance(positions, char)
+            if not positions:
+                break
+            found.append(positions)
+    return found
+
+
+@pytest.mark.parametrize("document", [CLUE, TEAM, VOTE])
+def test_allowed_tokens_are_what_writing_them_gives_whatever_was_walked_before(
+        document: str) -> None:
+    # the walk keeps what it found below each first character; the tokens allowed, the
+    # positions after each and their order must not depend on what was walked before
+    texts = {**_vocabulary(), 100: " Lighthouse", 101: "house", 102: " ocean", 103: "ean",
+             104: " oc", 105: "ocean", 106: " lights", 107: " is", 108: " my", 109: " team",
+             110: " sophie", 111: " thomas", 112: " zoe", 113: " one", 114: " three",
+             115: " s", 116: "ophie", 117: " t", 118: "eam", 119: " My"}
+    trie = TokenTrie(texts)
+    graph = WordGraph(document)
+    sentences = [" Ocean two.", " Lighthouse 2", " oc ean three", " my team is sophie and zoe",
+                 " My team is Thomas, Sophie", " I vote yes", " thumbs up", " Pass."]
+    warm = TokenConstraint(graph, {"two": ("2",)})
+    visited = _positions_along(warm, sentences)
+    assert len(visited) > 10
+    for positions in reversed(visited):
+        warm.allowed(positions, trie)
+    for positions in [warm.start, *visited]:
+        expected = {token: warm.advance(positions, fold_text(text))
+                    for token, text in texts.items()
+                    if fold_text(text) and warm.advance(positions, fold_text(text))}
+        got = warm.allowed(positions, trie)
+        assert got == expected
+        assert list(got) == _plain_walk(warm, positions, trie)
+
+
+def _plain_walk(constraint: TokenConstraint, positions: frozenset,  # type: ignore[type-arg]
+                trie: TokenTrie) -> list[int]:
+    """The tokens a walk of the whole trie finds, nothing kept between walks, in its order
+    (depth first, a node's children's own tokens before their subtrees, the last child's
+    subtree first)."""
+    out: list[int] = []
+    stack = [(trie.root, positions)]
+    while stack:
+        node, here = stack.pop()
+        for char, child in node.children.items():
+            after = frozenset(p for position in here for p in constraint.step(position, char))
+            if after:
+                out.extend(child.tokens)
+                if child.children:
+                    stack.append((child, after))
+    return out
+
+
 def test_phase_tokens_cover_every_sentence_and_leave_out_the_rest() -> None:
     texts = _vocabulary()
     ids = {text: token for token, text in texts.items()}

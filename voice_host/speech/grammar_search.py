@@ -334,9 +334,11 @@ class TokenConstraint:
         self._tries: dict[State, _Trie] = {}
         self._steps: dict[tuple[Position, str], Positions] = {}
         self._allowed: dict[Positions, dict[int, Positions]] = {}
+        self._subtrees: dict[tuple[str, Positions], list[tuple[int, Positions]]] = {}
         self._arrays: dict[Positions, AllowedTokens] = {}
         self._ends: dict[Positions, bool] = {}
         self._longest: dict[int, tuple[int, int] | None] = {}
+        self._word_sizes: dict[str, tuple[int, int]] = {}
         self.start: Positions = frozenset({(self.graph.start, None, False)})
 
     def longest(self, slot: int) -> tuple[int, int] | None:
@@ -344,12 +346,17 @@ class TokenConstraint:
         in (the spellings included), an open-slot word counted as one word of ``slot``
         characters (:meth:`WordGraph.longest`); None when unbounded."""
         if slot not in self._longest:
+            sizes = self._word_sizes
+
             def size(word: str) -> tuple[int, int]:
                 if word == ANY_WORD:
                     return 1, slot
-                forms = (word, *self.spellings.get(word, ()))
-                return (max(len(f.split()) for f in forms),
-                        max(max(len(f), len(fold_text(f))) for f in forms))
+                got = sizes.get(word)
+                if got is None:
+                    forms = (word, *self.spellings.get(word, ()))
+                    got = sizes[word] = (max(len(f.split()) for f in forms),
+                                         max(max(len(f), len(fold_text(f))) for f in forms))
+                return got
 
             self._longest[slot] = self.graph.longest(size)
         return self._longest[slot]
@@ -446,29 +453,80 @@ class TokenConstraint:
         return cached
 
     def allowed(self, positions: Positions, vocabulary: TokenTrie) -> dict[int, Positions]:
-        """Token id -> positions after it, for every token that keeps the text in grammar."""
+        """Token id -> positions after it, for every token that keeps the text in grammar
+        (in the order of a depth-first walk of the vocabulary's trie, see :meth:`_walk`)."""
         cached = self._allowed.get(positions)
         if cached is not None:
             return cached
-        out: dict[int, Positions] = {}
-        stack: list[tuple[_VocabNode, Positions]] = [(vocabulary.root, positions)]
-        while stack:
-            vnode, here = stack.pop()
-            for char, child in vnode.children.items():
-                nxt: set[Position] = set()
-                for position in here:
-                    nxt.update(self.step(position, char))
-                if not nxt:
-                    continue
-                after = frozenset(nxt)
-                for token in child.tokens:
-                    out[token] = after
-                if child.children:
-                    stack.append((child, after))
+        out = self._walk(positions, vocabulary)
         if len(self._allowed) > 20_000:
             self._allowed.clear()
         self._allowed[positions] = out
         return out
+
+    def _walk(self, positions: Positions, vocabulary: TokenTrie) -> dict[int, Positions]:
+        """The walk of :meth:`allowed`: the vocabulary's trie and the grammar positions
+        together, children in the trie's order, a node's subtree after all its children's
+        own tokens and the last child's subtree first (a stack). Below each first
+        character, what the walk finds depends only on that character and the positions
+        after it, so it is kept (:meth:`_below`): the same first character and positions
+        come back from many positions (a space after any word that ends before an open
+        slot leads to the slot's start; a letter inside an open-slot word leads back into
+        it, whatever likely word was also being spelled), and an open slot's subtrees are
+        most of the vocabulary (a tenth of a second to walk in Python)."""
+        own: list[tuple[int, Positions]] = []
+        deeper: list[list[tuple[int, Positions]]] = []
+        for char, child in vocabulary.root.children.items():
+            nxt: set[Position] = set()
+            for position in positions:
+                nxt.update(self.step(position, char))
+            if not nxt:
+                continue
+            after = frozenset(nxt)
+            own.extend((token, after) for token in child.tokens)
+            if child.children:
+                deeper.append(self._below(char, child, after))
+        out = dict(own)
+        for found in reversed(deeper):
+            out.update(found)
+        return out
+
+    def _below(self, char: str, node: _VocabNode,
+               positions: Positions) -> list[tuple[int, Positions]]:
+        """Every token below the trie node of the first character ``char`` (its own tokens
+        not included) that keeps the text in grammar from ``positions`` (the positions
+        after that character), with the positions after it, in the walk's order (cached)."""
+        key = (char, positions)
+        cached = self._subtrees.get(key)
+        if cached is not None:
+            return cached
+        found: list[tuple[int, Positions]] = []
+        stack: list[tuple[_VocabNode, Positions]] = [(node, positions)]
+        while stack:
+            vnode, here = stack.pop()
+            for letter, child in vnode.children.items():
+                nxt: set[Position] = set()
+                for position in here:
+                    nxt.update(self.step(position, letter))
+                if not nxt:
+                    continue
+                after = frozenset(nxt)
+                found.extend((token, after) for token in child.tokens)
+                if child.children:
+                    stack.append((child, after))
+        if len(self._subtrees) > 2_000:
+            self._subtrees.clear()
+        self._subtrees[key] = found
+        return found
+
+    def prepare(self, vocabulary: TokenTrie) -> None:
+        """Find now, before anyone talks, the tokens that may start a sentence (a walk over
+        the whole vocabulary: a tenth of a second where a sentence may start with an open
+        slot). The walks into an open slot from inside the grammar are left to the search
+        and kept (:meth:`_below`): a grammar with open slots after many different words
+        (the clue phase's) took a second more to prepare, for about 80 ms of its first
+        utterance's search."""
+        self.allowed_arrays(self.start, vocabulary)
 
     def allowed_arrays(self, positions: Positions, vocabulary: TokenTrie) -> AllowedTokens:
         """:meth:`allowed` as arrays, for scoring every allowed token at once (cached)."""
