@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
+
 from voice_host.speech.decision import SearchTuning
 from voice_host.speech.whisper_asr import WhisperTuning
 from voice_host.speech.whisper_languages import LanguageTuning
@@ -38,3 +42,17 @@ def test_a_language_can_be_given_its_own_settings() -> None:
     assert tuning.window_for("de") == 12.0 and tuning.search_for("de") == own
     assert tuning.window_for("fr") == 8.0  # a table without French: the defaults
     assert tuning.search_for("fr") == SearchTuning(near_sentences=0)
+
+
+def test_english_decodes_on_one_thread_and_french_on_every_core_up_to_four(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    tuning = WhisperTuning()
+    assert tuning.threads_for("en") == 1  # tiny.en's steps are too small to share
+    assert tuning.threads_for("fr") == 4  # base's 30-s encoder is not
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert tuning.threads_for("fr") == 2
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert tuning.threads_for("fr") == 1
+    # a setting given for the recognizer wins over the language's
+    assert WhisperTuning(threads=3).threads_for("en") == 3

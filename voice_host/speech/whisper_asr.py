@@ -136,6 +136,9 @@ class WhisperTuning:
     it, it took more babble for commands (English calib split, every false action in babble at
     6 dB: 3 of 116 with 4 or 8 frames alone, 2 with the room after 4 or 6, 1 on the code
     before, which decoded the whole trailing silence or the level test's pause)."""
+    threads: int = 0
+    """CTranslate2's threads (intra-op) for the model, when positive; else the language's
+    own (``LanguageTuning.threads``: English one), else one per core up to four."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
     """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""
 
@@ -144,6 +147,13 @@ class WhisperTuning:
         return PauseSettings(self.speculate_quiet_frames, self.speculate_drop_db,
                              self.speculate_end_db, self.speculate_room_db,
                              self.speculate_smooth_frames)
+
+    def threads_for(self, language: str) -> int:
+        """CTranslate2's threads for ``language``'s model."""
+        if self.threads > 0:
+            return self.threads
+        own = self.languages.get(language, LanguageTuning()).threads
+        return own if own else min(4, os.cpu_count() or 1)
 
     def window_for(self, language: str) -> float:
         """The encoder's window for ``language``."""
@@ -365,7 +375,7 @@ class WhisperRecognizer(StreamingRecognizer):
         self.description = description or f"Speech recognition: Whisper ({self.model_name})."
         """The sentence saying which recognizer runs."""
         self._ct2 = ctranslate2
-        cores = threads or min(4, os.cpu_count() or 1)
+        cores = threads or self.tuning.threads_for(language)
         try:
             # a split model is read from its parts in place (no joined copy on disk)
             files = whisper_models.model_files(path)
@@ -423,11 +433,11 @@ class WhisperRecognizer(StreamingRecognizer):
                 raise RecognizerUnavailable(
                     f"The speech grammar for {grammar.name} could not be loaded ({error}).")\
                     from error
-            # the tokens that may start a sentence, found now (before the player talks)
-            # rather than during the first utterance's search: a walk over the whole
-            # vocabulary, up to a tenth of a second for an open slot
+            # the tokens that may start a sentence, and those of an open slot, found now
+            # (before the player talks) rather than during the first utterance's search:
+            # walks over the whole vocabulary, a tenth of a second each for an open slot
             for item in compiled.searches:
-                item.constraint.allowed_arrays(item.constraint.start, self._vocab)
+                item.constraint.prepare(self._vocab)
             self._grammars[key] = compiled
             while len(self._grammars) > 8:
                 self._grammars.popitem(last=False)
@@ -568,7 +578,9 @@ class WhisperRecognizer(StreamingRecognizer):
         seconds = len(samples) / SAMPLE_RATE
         if len(samples) < SAMPLE_RATE // 10:
             return Transcript("", (), 0.0, seconds, time.perf_counter() - started, self.name)
-        with self._lock:
+        asked = time.perf_counter()
+        with self._lock:  # never two decodes at once: a called-off one ends its call first
+            waited = time.perf_counter() - asked
             judgement = self._decode(samples, grammar, cancel)
             calls = self.last_calls
         assert judgement is not None
@@ -584,7 +596,9 @@ class WhisperRecognizer(StreamingRecognizer):
             audio_seconds=seconds, decode_seconds=time.perf_counter() - started,
             backend=self.name, rejected=not judgement.accepted,
             closed_grammar=closed, alternatives=judgement.alternatives,
-            details={**judgement.figures(), "calls": calls}, judgement=judgement,
+            details={**judgement.figures(), "calls": calls,
+                     "waited_ms": round(1000 * waited)},
+            judgement=judgement,
             tuning=self._search)
 
     def _encode(self, samples: Samples) -> Any:

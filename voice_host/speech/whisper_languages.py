@@ -27,6 +27,8 @@ class LanguageTuning:
     (``SearchTuning.near_sentences``; off otherwise). Measured on the clean natural voices
     of the report split: English tiny.en gained no command from it (55/59 either way) for
     half as much CPU again on rejected utterances; French base gained."""
+    threads: int | None = None
+    """CTranslate2's threads for this language's model (``WhisperTuning.threads``)."""
 
 
 FRENCH = LanguageTuning(
@@ -75,9 +77,23 @@ FRENCH = LanguageTuning(
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission")."""
 
 ENGLISH = LanguageTuning(search=SearchTuning(rescue_rounds=2, rescue_from=2, open_rounds=1,
-                                             talk_rounds=1))
+                                             talk_rounds=1), threads=1)
 """English (Whisper tiny.en): the defaults, and
 
+- One CTranslate2 thread, not one per core: a decoder step of tiny.en is too small to share
+  (the threads meet at every layer of every step), and a search replays each rollout's
+  prefix step by step. Timed on these two cores (a direct CTranslate2 loop, medians of 7,
+  the two settings alternated): a call of six rows writing eight tokens after an
+  eight-token prefix took 134-147 ms on one thread against 253-255 ms on two, one row 32
+  against 96 ms; only the 8-s encoder gained from two (23 against 27.5 ms). The Codenames
+  clue phase (report split, decoding off the clock) took a mean of 278 ms an utterance
+  against 445-463 ms, every utterance heard the same. The realtime report run
+  (``voice-host bench --quick --jobs 1 --languages en --systems whisper:grammar --realtime``)
+  decided all 308 utterance-conditions as on two threads, with the same 734 decoder calls,
+  and its p95 from the cut to the intent went 325-360 -> 71 ms: the decode started in the
+  trailing silence now mostly ends before the endpointer cuts, and while a player talks the
+  other core is the endpointer's. French (base, whose 30-s encoder is most of its work)
+  keeps every core: 2.95 s an utterance on two threads against 3.37 s on one.
 - Two rescue rounds, only where the free decode's first two tokens stay inside the phase's
   (first) grammar and its transcript is unsure (``SearchTuning.rescue_from``). tiny.en
   wrote a spoken "the clue is house, two" (demo games, Piper voices) as "the clueless house
