@@ -435,13 +435,18 @@ class TokenConstraint:
     def advance(self, positions: Positions, text: str) -> Positions:
         """Positions after some folded text (empty when it leaves the grammar)."""
         for char in text:
-            nxt: set[Position] = set()
-            for position in positions:
-                nxt.update(self.step(position, char))
-            positions = frozenset(nxt)
+            positions = self.after_char(positions, char)
             if not positions:
                 break
         return positions
+
+    def after_char(self, positions: Positions, char: str) -> Positions:
+        """Positions after one folded character from any of these (empty: out of the
+        grammar)."""
+        nxt: set[Position] = set()
+        for position in positions:
+            nxt.update(self.step(position, char))
+        return frozenset(nxt)
 
     def can_end(self, positions: Positions) -> bool:
         """True when the text so far is a whole sentence of the grammar."""
@@ -477,12 +482,9 @@ class TokenConstraint:
         own: list[tuple[int, Positions]] = []
         deeper: list[list[tuple[int, Positions]]] = []
         for char, child in vocabulary.root.children.items():
-            nxt: set[Position] = set()
-            for position in positions:
-                nxt.update(self.step(position, char))
-            if not nxt:
+            after = self.after_char(positions, char)
+            if not after:
                 continue
-            after = frozenset(nxt)
             own.extend((token, after) for token in child.tokens)
             if child.children:
                 deeper.append(self._below(char, child, after))
@@ -505,12 +507,9 @@ class TokenConstraint:
         while stack:
             vnode, here = stack.pop()
             for letter, child in vnode.children.items():
-                nxt: set[Position] = set()
-                for position in here:
-                    nxt.update(self.step(position, letter))
-                if not nxt:
+                after = self.after_char(here, letter)
+                if not after:
                     continue
-                after = frozenset(nxt)
                 found.extend((token, after) for token in child.tokens)
                 if child.children:
                     stack.append((child, after))
