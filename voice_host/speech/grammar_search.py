@@ -17,7 +17,8 @@ inside the grammar, and may the text end here?*
    :data:`~voice_host.speech.types.ANY_WORD_RULE`) takes any one word of letters.
 4. The allowed next tokens are found by walking a character trie of the decoder's whole
    vocabulary together with the grammar positions, so only tokens consistent with some
-   sentence are visited; results are cached per set of positions.
+   sentence are visited; results are cached per set of positions, and below each first
+   character per set of positions after it.
 """
 
 from __future__ import annotations
@@ -517,15 +518,6 @@ class TokenConstraint:
             self._subtrees.clear()
         self._subtrees[key] = found
         return found
-
-    def prepare(self, vocabulary: TokenTrie) -> None:
-        """Find now, before anyone talks, the tokens that may start a sentence (a walk over
-        the whole vocabulary: a tenth of a second where a sentence may start with an open
-        slot). The walks into an open slot from inside the grammar are left to the search
-        and kept (:meth:`_below`): a grammar with open slots after many different words
-        (the clue phase's) took a second more to prepare, for about 80 ms of its first
-        utterance's search."""
-        self.allowed_arrays(self.start, vocabulary)
 
     def allowed_arrays(self, positions: Positions, vocabulary: TokenTrie) -> AllowedTokens:
         """:meth:`allowed` as arrays, for scoring every allowed token at once (cached)."""

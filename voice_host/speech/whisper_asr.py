@@ -433,11 +433,14 @@ class WhisperRecognizer(StreamingRecognizer):
                 raise RecognizerUnavailable(
                     f"The speech grammar for {grammar.name} could not be loaded ({error}).")\
                     from error
-            # the tokens that may start a sentence, and those of an open slot, found now
-            # (before the player talks) rather than during the first utterance's search:
-            # walks over the whole vocabulary, a tenth of a second each for an open slot
+            # the tokens that may start a sentence, found now (before the player talks)
+            # rather than during the first utterance's search: a walk over the whole
+            # vocabulary, up to a tenth of a second for an open slot. Not the walks into an
+            # open slot from inside the grammar: the clue phase's (slots after many different
+            # words) took a second more here, for about 80 ms of its first utterance; the
+            # search keeps them (TokenConstraint._below)
             for item in compiled.searches:
-                item.constraint.prepare(self._vocab)
+                item.constraint.allowed_arrays(item.constraint.start, self._vocab)
             self._grammars[key] = compiled
             while len(self._grammars) > 8:
                 self._grammars.popitem(last=False)
