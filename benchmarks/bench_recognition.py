@@ -973,6 +973,18 @@ def conditions_order() -> list[str]:
                                   for s in SNRS]
 
 
+def readable(outcome: Outcome) -> bool:
+    """A command one of Whisper's two readings meant rightly, believed or not (the grammar
+    search's sentence or the free transcript, as the matcher read it): what any decision
+    between them could have understood at best."""
+    if outcome.correct:
+        return True
+    features = json.loads(outcome.features)
+    want = [outcome.expected, outcome.expected_slots]
+    return any(isinstance(features.get(key), list) and features[key][:2] == want
+               for key in ("g_reading", "f_reading"))
+
+
 def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     for system, outcomes in results.items():
@@ -985,6 +997,7 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
             if cmd or talk:
                 per_condition[condition] = {
                     "commands": len(cmd), "accepted": sum(o.correct for o in cmd),
+                    "readable": sum(readable(o) for o in cmd),
                     "chatter": len(talk), "false_actions": sum(o.acted for o in talk)}
         per_phase: dict[str, dict[str, list[int]]] = {}
         for o in commands:
@@ -996,13 +1009,15 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
         per_synthesizer: dict[str, dict[str, dict[str, int]]] = {}
         for o in outcomes:
             cell = per_synthesizer.setdefault(synthesizer_of(o.voice), {}).setdefault(
-                o.condition, {"commands": 0, "accepted": 0, "chatter": 0, "false_actions": 0})
+                o.condition, {"commands": 0, "accepted": 0, "readable": 0, "chatter": 0,
+                              "false_actions": 0})
             if o.expected is None:
                 cell["chatter"] += 1
                 cell["false_actions"] += o.acted
             else:
                 cell["commands"] += 1
                 cell["accepted"] += o.correct
+                cell["readable"] += readable(o)
         latencies = [o.latency for o in outcomes]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
@@ -1060,6 +1075,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         if any(cell != "-" for cell in cells):
             lines.append(f"| {condition} | " + " | ".join(cells) + " |")
     lines += synthesizer_table(summary)
+    lines += ceiling_table(summary)
     main = systems[0]
     bands = ["clean", "reverb", "24 dB", "18 dB", "12 dB", "6 dB"]
     lines += ["", f"## Acceptance per game and phase ({main}; noisy columns pool white, pink "
@@ -1093,6 +1109,30 @@ def synthesizer_table(summary: dict[str, Any]) -> list[str]:
                    for c in conditions]
             talk = [sum(c[k] for c in cells.values()) for k in ("false_actions", "chatter")]
             lines.append(f"| {system} | {synth} | " + " | ".join(row) + f" | {_pct(*talk)} |")
+    return lines
+
+
+def ceiling_table(summary: dict[str, Any]) -> list[str]:
+    """Per Whisper system (its combined decision), condition and synthesizer: the commands
+    understood beside those one of its two readings meant rightly (:func:`readable`), the
+    most any thresholds could make of these decodes."""
+    systems = [name for name, s in summary.items() if name.startswith("whisper")
+               and "/" not in name and any(c.get("readable", 0) > c["accepted"]
+                                           for c in s["per_condition"].values())]
+    if not systems:
+        return []
+    lines = ["", "## Understood / a reading meant it (the decision's ceiling)", "",
+             "A command one of the two readings (the grammar search's sentence, the free "
+             "transcript) meant rightly, believed or not: what any thresholds could have "
+             "made of these decodes.", "",
+             "| system | voices | clean | reverb | babble 12 | babble 6 |",
+             "|---|---|---|---|---|---|"]
+    for system in systems:
+        for synth, cells in sorted(summary[system]["per_synthesizer"].items()):
+            row = [f"{cells[c]['accepted']} / {cells[c].get('readable', 0)} of "
+                   f"{cells[c]['commands']}" if cells.get(c, {}).get("commands") else "-"
+                   for c in ("clean", "reverb", "babble 12", "babble 6")]
+            lines.append(f"| {system} | {synth} | " + " | ".join(row) + " |")
     return lines
 
 
@@ -1154,15 +1194,22 @@ decided together (the host's way)."""
 
 
 @functools.lru_cache(maxsize=65536)
-def _recorded(features: str) -> tuple[Any, Any, Any] | None:
+def _recorded(features: str, lang: str) -> tuple[Any, Any, Any] | None:
     """The judgement and the matcher's two readings recorded in an outcome's features, or
     None when it has none (not Whisper); parsed once, since the calibration decides each
-    outcome again for every combination of thresholds."""
+    outcome again for every combination of thresholds. A grammar reading whose sound
+    similarity was not measured (the recognizer measures it only where it could change the
+    verdict) gets it now, so that other thresholds are decided as the host would."""
     from voice_host.speech.decision import Judgement
+    from voice_host.speech.sounds import sound_similarity
 
     f = json.loads(features)
     if "g_reading" not in f:
         return None
+    if "heard" in f and "sound" not in f:
+        sound = sound_similarity(str(f.get("free_text", "")), str(f["heard"]), lang)
+        if sound is not None:
+            f["sound"] = sound
     def reading(record: list[Any] | None) -> tuple[Any, ...] | None:
         return None if record is None else tuple(record)
     return Judgement.from_figures(f), reading(f["g_reading"]), reading(f["f_reading"])
@@ -1175,7 +1222,7 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
 
     from voice_host.speech.decision import Rejection, decide_judgement
 
-    recorded = _recorded(outcome.features)
+    recorded = _recorded(outcome.features, outcome.lang)
     if recorded is None:
         return outcome
     judgement, g, fr = recorded
@@ -1400,6 +1447,7 @@ def recalibrate(args: argparse.Namespace) -> int:
               f"(clean {_pct(clean.get('accepted', 0), clean.get('commands', 0))}), "
               f"false actions {_pct(s['false_actions'], s['chatter'])}, changing the game "
               f"{_pct(s['harmful_false_actions'], s['chatter'])}")
+    print("\n".join(ceiling_table(summary)[2:]))
     if args.calibrate:
         for system, outcomes in results.items():
             if system.startswith("whisper") and not system.split("@")[0].endswith(":open"):

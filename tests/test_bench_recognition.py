@@ -111,6 +111,21 @@ def test_the_routes_are_decided_again_from_the_recorded_readings() -> None:
     assert both[2].ambiguous and not both[3].acted
 
 
+def test_the_ceiling_counts_the_commands_a_reading_meant_believed_or_not() -> None:
+    yes = ["vote", '{"choice": "yes"}', 0.9]
+    no = ["vote", '{"choice": "no"}', 1.0]
+    outcomes = [_whisper_outcome(0, "vote", g=yes, f=None),    # the grammar reading meant it
+                _whisper_outcome(1, "vote", g=no, f=yes),      # the free transcript did
+                _whisper_outcome(2, "vote", g=no, f=None),     # neither did
+                _whisper_outcome(3, None, g=yes, f=None)]      # chatter is no command
+    assert [bench.readable(o) for o in outcomes[:3]] == [True, True, False]
+    summary = bench.summarize({"whisper:grammar": outcomes}, {})
+    clean = summary["whisper:grammar"]["per_condition"]["clean"]
+    assert (clean["accepted"], clean["readable"], clean["commands"]) == (0, 2, 3)
+    table = bench.ceiling_table(summary)
+    assert any("| whisper:grammar | espeak-ng | 0 / 2 of 3 |" in line for line in table)
+
+
 def test_the_calibration_keeps_only_combinations_within_the_chatter_limit() -> None:
     yes = ["vote", '{"choice": "yes"}', 1.0]
     outcomes = [_whisper_outcome(0, "vote", g=yes, f=None, margin=-0.9),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz
@@ -161,6 +161,14 @@ class SearchTuning:
     it cut them into words cost the margin."""
     near_close_margin: float = -1.2
     """The margin a near sentence spelled letter for letter needs."""
+    sound_similarity: float = 2.0
+    """A grammar reading that *sounds* like the free transcript (espeak-ng's phonemes of
+    both, :mod:`voice_host.speech.sounds`, at least this alike) ... (above 1: off)"""
+    sound_margin: float = -1.2
+    """... is accepted down to this margin, at the lowest confidence (the host confirms it
+    first): the decoder spelled what it heard as it sounds ("la top se jaque" for "la taupe
+    c'est jack", "mepos" for "mets pause"), which costs the sentence its margin and its
+    letters, not its sounds."""
     skip_talk: bool = True
     """Skip the grammar search when the free transcript is sure talk far longer than any
     sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
@@ -218,6 +226,9 @@ class GrammarReading:
     """The margin and score are a restricted rollout's, upper bounds of the exact ones: the
     sentence was not scored again, since even these are rejected
     (:func:`~voice_host.speech.search.hopeless`)."""
+    sound: float = -1.0
+    """How alike this sentence and the free transcript sound (0..1,
+    :func:`~voice_host.speech.sounds.sound_similarity`), or -1 when not measured."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +293,8 @@ class Judgement:
                        similarity=round(self.reading.similarity, 3))
             if self.reading.bound:
                 out["bound"] = 1
+            if self.reading.sound >= 0:
+                out["sound"] = round(self.reading.sound, 3)
         return out
 
     @classmethod
@@ -294,7 +307,8 @@ class Judgement:
             reading = GrammarReading(str(record["heard"]), float(record["margin"]),
                                      float(record["score"]), int(record["steps"]),
                                      float(record["similarity"]),
-                                     bool(record.get("bound", 0)))
+                                     bool(record.get("bound", 0)),
+                                     float(record.get("sound", -1.0)))
         return cls(str(record.get("free_text", "")),
                    float(record.get("free_logp", -math.inf)),
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
@@ -322,13 +336,16 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
     ``sure_alone``. ``alike``: the transcript spells the reading almost letter for letter
     (:func:`spelled_alike`); it is then taken down to ``near_close_margin``.
     ``free_unsure``: the decoder was unsure of its own transcript; a reading like it is
-    then taken down to ``unsure_close_margin``."""
+    then taken down to ``unsure_close_margin``. A reading that sounds like the transcript
+    (``reading.sound``, when measured) is taken down to ``sound_margin``."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
         return Rejection.NONE
     if (free_unsure and reading.similarity >= tuning.unsure_close_similarity
             and reading.margin >= tuning.unsure_close_margin):
         return Rejection.NONE
     if alike and reading.margin >= tuning.near_close_margin:
+        return Rejection.NONE
+    if reading.sound >= tuning.sound_similarity and reading.margin >= tuning.sound_margin:
         return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN
@@ -337,6 +354,23 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
             or (free_longer and reading.margin < tuning.sure_margin)):
         return Rejection.UNLIKE_TRANSCRIPT
     return Rejection.NONE
+
+
+def with_sound(judgement: Judgement, sound: float | None, tuning: SearchTuning) -> Judgement:
+    """The judgement with its grammar reading's sound similarity recorded (``sound``, None
+    when it could not be measured), and accepted when that is what it lacked
+    (``SearchTuning.sound_similarity``), at the lowest confidence: the host confirms it."""
+    reading = judgement.reading
+    if reading is None or sound is None:
+        return judgement
+    reading = replace(reading, sound=sound)
+    judged = replace(judgement, reading=reading)
+    if judgement.accepted or judgement.reason not in (Rejection.LOW_MARGIN,
+                                                      Rejection.UNLIKE_TRANSCRIPT):
+        return judged
+    if judged.rejection_of(reading, tuning) is not Rejection.NONE:
+        return judged
+    return replace(judged, accepted=True, reason=Rejection.NONE, confidence=0.6)
 
 
 def spelled_alike(free_text: str, reading: str, tuning: SearchTuning) -> bool:

@@ -117,22 +117,31 @@ def espeak_available() -> bool:
     return shutil.which("espeak-ng") is not None
 
 
+def espeak_ipa(texts: list[str], *, voice: str, separator: str = "") -> list[str] | None:
+    """espeak-ng's IPA of each text, from one call (phonemes joined by ``separator``, words
+    by spaces), or None when espeak-ng is missing or fails. Each text is one clause, so
+    espeak-ng prints one line for it."""
+    if not texts or not espeak_available():
+        return None
+    text = ".\n".join(re.sub(r"[^\w' -]", " ", t).replace("-", " ").strip()
+                       for t in texts)
+    command = ["espeak-ng", "-v", voice, "-q", "--ipa"]
+    if separator:
+        command.append(f"--sep={separator}")
+    try:
+        result = subprocess.run([*command, text], capture_output=True, text=True, timeout=20,
+                                check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
+    return lines if len(lines) == len(texts) else None
+
+
 def espeak_pronunciations(words: Iterable[str], *, voice: str = "en-us") -> dict[str, list[str]]:
     """ARPAbet phones for each word from one espeak-ng call; words it fails on are left out."""
     wanted = [w for w in dict.fromkeys(words) if w.strip()]
-    if not wanted or not espeak_available():
-        return {}
-    # One word per clause: espeak-ng prints one line per clause.
-    text = ".\n".join(re.sub(r"[^\w' -]", " ", w).replace("-", " ").strip() for w in wanted)
-    try:
-        result = subprocess.run(
-            ["espeak-ng", "-v", voice, "-q", "--ipa", "--sep=_", text],
-            capture_output=True, text=True, timeout=20, check=True,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return {}
-    lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
-    if len(lines) != len(wanted):
+    lines = espeak_ipa(wanted, voice=voice, separator="_") if wanted else None
+    if lines is None:
         return {}
     out: dict[str, list[str]] = {}
     for word, line in zip(wanted, lines, strict=True):

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from voice_host.speech import whisper_models
-from voice_host.speech.decision import Judgement, SearchTuning
+from voice_host.speech.decision import Judgement, SearchTuning, with_sound
 from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
@@ -23,6 +23,7 @@ from voice_host.speech.grammar_search import (
 )
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
 from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge
+from voice_host.speech.sounds import sound_similarity
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -639,6 +640,13 @@ class WhisperRecognizer(StreamingRecognizer):
             return None
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
                           tuning=self._search, open_phase=grammar.open)
+        reading = judgement.reading
+        if (not judgement.accepted and reading is not None
+                and reading.margin >= self._search.sound_margin
+                and self._search.sound_similarity <= 1.0):
+            # a rejected reading that may sound like what the decoder spelled
+            judgement = with_sound(judgement, sound_similarity(
+                judgement.free_text, reading.text, self.language), self._search)
         self.last_calls = decoder.calls
         return judgement
 
