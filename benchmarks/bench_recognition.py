@@ -139,7 +139,8 @@ class Voice:
     pitch: int
     """Pitch 0..99 (espeak-ng only)."""
     engine: str = "espeak"
-    """``"espeak"``, ``"festival"`` or ``"kokoro"``."""
+    """``"espeak"``, ``"festival"``, ``"kokoro"`` or ``"mbrola"`` (an MBROLA diphone voice,
+    ``mb-fr1``, spoken through espeak-ng)."""
     gain_db: float = 0.0
     """Loudness relative to the synthesizer's level (a player near or far from the box)."""
     lang: str = "en"
@@ -154,9 +155,10 @@ class Voice:
 
 
 def synthesizer_of(label: str) -> str:
-    """The synthesizer of a ``Voice.label``: ``kokoro``, ``festival`` or ``espeak-ng``."""
+    """The synthesizer of a ``Voice.label``: ``kokoro``, ``festival``, ``mbrola`` or
+    ``espeak-ng``."""
     engine = label.partition(":")[0] if ":" in label else ""
-    return engine if engine in ("kokoro", "festival") else "espeak-ng"
+    return engine if engine in ("kokoro", "festival", "mbrola") else "espeak-ng"
 
 
 @dataclass(frozen=True)
@@ -1331,6 +1333,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", default="report", choices=("report", "calib"),
                         help="which half of the chatter (and seed) to use; tune on calib only")
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--voice-set", default="", choices=("", "mbrola"),
+                        help="say every utterance with other voices than the benchmark's "
+                             "own: mbrola = Debian's MBROLA voices (non-free, not installed "
+                             "by the setup)")
     parser.add_argument("--systems", default=None,
                         help="comma-separated, e.g. pocketsphinx:grammar (default: all available)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -1397,6 +1403,38 @@ def subset(cases: list[Case], *, only: str = "", limit: int = 0,
         kept = set(idents[::step])
         cases = [c for c in cases if c.ident in kept]
     return cases
+
+
+MBROLA = Path("/usr/share/mbrola")
+"""Where Debian's MBROLA voices are (packages mbrola-fr1, mbrola-fr4, mbrola-us1 ..., in
+non-free: never in the project's setup, only a check with voices the repository lacks)."""
+MBROLA_VOICES = {"fr": ("fr1", "fr4"), "en": ("us1", "us2", "us3")}
+
+
+def mbrola_voices(lang: str) -> list[str]:
+    """The MBROLA voices installed for ``lang`` (espeak-ng's names, ``mb-fr1``)."""
+    return [f"mb-{name}" for name in MBROLA_VOICES.get(lang, ())
+            if (MBROLA / name / name).exists()]
+
+
+def with_voice_set(cases: list[Case], voice_set: str) -> list[Case]:
+    """``--voice-set mbrola``: every utterance said by one of the MBROLA voices of its
+    language instead of its drawn voice (the same utterances, conditions and loudness),
+    taken in turn by utterance with three speeds: acceptance measured with voices that are
+    not the benchmark's own. Empty when a language has none installed."""
+    from dataclasses import replace
+
+    if not voice_set:
+        return cases
+    out = []
+    for case in cases:
+        names = mbrola_voices(case.setup.lang)
+        if not names:
+            return []
+        voice = Voice(names[case.ident % len(names)], (150, 170, 190)[case.ident % 3], 50,
+                      "mbrola", case.voice.gain_db, case.setup.lang)
+        out.append(replace(case, voice=voice))
+    return out
 
 
 def chosen_plan(args: argparse.Namespace) -> Plan:
@@ -1471,6 +1509,12 @@ def run(args: argparse.Namespace) -> int:
     languages = [lang for lang in args.languages.split(",") if lang]
     cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages)
     cases = subset(cases, only=args.only, limit=args.limit, conditions=args.conditions)
+    if args.voice_set:
+        cases = with_voice_set(cases, args.voice_set)
+        if not cases:
+            print("--voice-set mbrola needs Debian's MBROLA voices (non-free: mbrola-fr1 "
+                  "mbrola-fr4 for French, mbrola-us1..3 for English)", file=sys.stderr)
+            return 2
     if args.compute:
         os.environ["VOICE_HOST_WHISPER_COMPUTE"] = args.compute  # the workers inherit it
     if args.no_speculate:
@@ -1524,6 +1568,7 @@ def run(args: argparse.Namespace) -> int:
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
         " --noise-set" if args.noise_set else "") + (
+        f" --voice-set {args.voice_set}" if args.voice_set else "") + (
         f" --segment {args.segment}" if args.segment != "endpointer" else "") + (
         " --no-speculate" if args.no_speculate else "") + (
         f" --whisper {args.whisper}" if args.whisper else "") + (

@@ -221,3 +221,24 @@ def test_the_oracle_segment_is_the_speech_span_with_the_noise_around_it() -> Non
     from voice_host.speech.source import EndOfAudio
     with pytest.raises(EndOfAudio):
         source.listen()
+
+
+def test_the_mbrola_voice_set_says_the_same_utterances_with_other_voices(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(tmp_path, monkeypatch)
+    voices = tmp_path / "mbrola"
+    monkeypatch.setattr(bench, "MBROLA", voices)
+    assert bench.with_voice_set(cases, "mbrola") == []  # none installed: nothing to run
+    assert bench.with_voice_set(cases, "") == cases
+    for name in ("us1", "us3"):
+        (voices / name).mkdir(parents=True)
+        (voices / name / name).write_bytes(b"")
+    said = bench.with_voice_set(cases, "mbrola")
+    assert [(c.ident, c.text, c.condition) for c in said] == \
+        [(c.ident, c.text, c.condition) for c in cases]
+    assert {c.voice.name for c in said} == {"mb-us1", "mb-us3"}
+    assert all(bench.synthesizer_of(c.voice.label) == "mbrola" for c in said)
+    # every condition of one utterance is said by the same voice, at its drawn loudness
+    for c, before in zip(said, cases, strict=True):
+        twin = next(o for o in said if o.ident == c.ident)
+        assert c.voice == twin.voice and c.voice.gain_db == before.voice.gain_db
