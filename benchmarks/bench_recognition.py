@@ -704,7 +704,8 @@ def tuning_values(text: str) -> dict[str, float]:
 
 def whisper_tuning(lang: str, text: str = "") -> Any:
     """The host's WhisperTuning, with ``--tuning``'s values (``text``) applied to
-    ``lang``'s own settings: ``window`` to its encoder window, the others to its search."""
+    ``lang``'s own settings: ``window`` to its encoder window, ``near`` (0 or 1) to whether
+    it searches the sentences nearest a rejected transcript, the others to its search."""
     from dataclasses import fields, replace
 
     from voice_host.speech.whisper_asr import WhisperTuning
@@ -714,6 +715,7 @@ def whisper_tuning(lang: str, text: str = "") -> Any:
     base = WhisperTuning()
     own = base.languages.get(lang, LanguageTuning())
     window = values.pop("window", None)
+    near = values.pop("near", None)
     search = own.search or base.search
     kinds = {f.name: type(getattr(search, f.name)) for f in fields(search)}
     unknown = sorted(set(values) - set(kinds))
@@ -722,7 +724,8 @@ def whisper_tuning(lang: str, text: str = "") -> Any:
     search = replace(search, **{k: kinds[k](v) for k, v in values.items()})
     languages = dict(base.languages)
     languages[lang] = replace(own, search=search,
-                              window_seconds=own.window_seconds if window is None else window)
+                              window_seconds=own.window_seconds if window is None else window,
+                              near=own.near if near is None else bool(near))
     return replace(base, languages=languages)
 
 
@@ -1361,7 +1364,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tuning", default="", metavar="NAME=VALUE,...",
                         help="SearchTuning values for every Whisper system's language, over "
                              "its own; on a decoding run also window=SECONDS (its encoder "
-                             "window); with --from-results, decide again with them")
+                             "window) and near=0|1 (search the sentences nearest a rejected "
+                             "transcript); with --from-results, decide again with them")
     parser.add_argument("--whisper", default="", metavar="NAME=VALUE,...",
                         help="decode with these WhisperTuning values (numbers), e.g. "
                              "fit_seconds=1.5 (compare designs; tune on calib only)")
@@ -1470,9 +1474,9 @@ def recalibrate(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     results = load_outcomes(args.from_results)
-    if "window=" in args.tuning:
-        print("--from-results decides again from saved decodes: a window needs a new run",
-              file=sys.stderr)
+    if "window=" in args.tuning or "near=" in args.tuning:
+        print("--from-results decides again from saved decodes: a window or the near "
+              "search needs a new run", file=sys.stderr)
         return 2
     if args.tuning:
         results = {f"{system}[{args.tuning}]": [
