@@ -196,3 +196,20 @@ def test_a_grammar_sentence_that_followed_the_decoders_loop_is_read_once() -> No
     plain = understand_heard(_heard("thomas yes thomas yes", "thomas yes thomas yes",
                                     accepted=True), _vote_matcher(), speaker=None)
     assert plain.best is not None and set(dict(plain.best.slots)) >= {"p1", "p2"}
+
+
+def test_the_readings_show_how_alike_the_sentence_sounds_when_that_was_measured() -> None:
+    from dataclasses import replace
+
+    heard = _heard("aïe vote yes", "i vote yes", accepted=True, margin=-1.3)
+    assert heard.judgement is not None and heard.judgement.reading is not None
+    got = understand_heard(heard, _vote_matcher(), speaker=None)
+    plain = understand._readings(heard, got)
+    assert plain["grammar_sound"] is None  # not measured: not shown
+    assert "sounds" not in understand._human_readings(plain)
+    sounded = replace(heard, judgement=replace(
+        heard.judgement, reading=replace(heard.judgement.reading, sound=0.91)))
+    record = understand._readings(sounded, understand_heard(sounded, _vote_matcher(),
+                                                            speaker=None))
+    assert record["grammar_sound"] == 0.91
+    assert "sounds 0.91 alike, accepted" in understand._human_readings(record)

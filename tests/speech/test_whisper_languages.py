@@ -33,6 +33,9 @@ def test_french_and_english_search_with_their_own_settings() -> None:
     assert french.close_margin < english.close_margin
     assert french.free_min_logp < english.free_min_logp
     assert french.min_similarity > english.min_similarity
+    # a reading that sounds like base's French transcript stands (English: off)
+    assert french.sound_similarity <= 1.0 < english.sound_similarity
+    assert french.sound_margin <= french.close_margin
 
 
 def test_a_language_can_be_given_its_own_settings() -> None:

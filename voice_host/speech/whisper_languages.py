@@ -35,7 +35,7 @@ FRENCH = LanguageTuning(
     window_seconds=30.0,
     search=SearchTuning(rescue_rounds=2, complete_rounds=2, sure_alone=0.0,
                         accept_margin=-0.85, min_similarity=0.6, free_min_logp=-0.8,
-                        close_margin=-1.2),
+                        close_margin=-1.2, sound_similarity=0.65, sound_margin=-1.6),
     near=True,
 )
 """French (Whisper base).
@@ -72,6 +72,19 @@ FRENCH = LanguageTuning(
   "oscar thibault marc non" at -0.07), while its French commands, even heard right, score
   lower than tiny.en's English. Accepting at -0.85 (English -0.7), and a reading almost
   exactly like the transcript down to -1.2 (English -1.0), came with the same sweep.
+- A reading that *sounds* like the free transcript (espeak-ng's French phonemes,
+  :mod:`voice_host.speech.sounds`, at least 0.65 alike) is taken down to a margin of -1.6,
+  at the lowest confidence, so the host confirms a move first: base spells the Kokoro
+  voices' accented French as it hears it ("mepos" for "mets pause", "la top se jaque" for
+  "la taupe c'est jack"). Calibrated on the calibration split's saved outcomes (``voice-host
+  bench --from-results ... --tuning sound_similarity=S,sound_margin=M``, the decodes of
+  ``--quick --jobs 1 --languages fr --systems whisper:grammar@fr --split calib``): 27 ->
+  32 of 96 commands (clean 16 -> 19 of 48) and no more chatter acted on (2 of 62) for S
+  from 0.65 to 0.7 and M from -1.4 to -2.0; 0.6 kept two more commands, but the calibration
+  split's most alike chatter line stood at 0.59 ("j'ai eu de l'hacompanie à ta" read as
+  "j'ai pas compris"), and at 0.55 one was acted on. English gained nothing from it on its
+  own calibration split (133 of 192 at best, more chatter acted on below 0.85), so it is
+  French's only.
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission")."""

@@ -191,6 +191,7 @@ def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
         "grammar_text": reading.text if reading else None,
         "grammar_margin": round(reading.margin, 3) if reading else None,
         "grammar_similarity": round(reading.similarity, 3) if reading else None,
+        "grammar_sound": round(reading.sound, 3) if reading and reading.sound >= 0 else None,
         "grammar_accepted": judgement.accepted,
         "grammar_rejected_because": judgement.reason.value or None,
         "grammar_reading": _reading_record(understood.grammar),
@@ -219,7 +220,10 @@ def _human_readings(extra: dict[str, Any]) -> str:
         grammar = (f"  grammar:    {extra['grammar_text']}   -> "
                    f"{meaning(extra['grammar_reading'])}; margin "
                    f"{extra['grammar_margin']:.2f}, similarity "
-                   f"{extra['grammar_similarity']:.2f}, {verdict}")
+                   f"{extra['grammar_similarity']:.2f}"
+                   + (f", sounds {extra['grammar_sound']:.2f} alike"
+                      if extra.get("grammar_sound") is not None else "")
+                   + f", {verdict}")
     decision = f"  decision:   {extra['decision']}"
     if extra.get("why_not"):
         decision += f" ({extra['why_not'].replace('_', ' ')})"
