@@ -1,0 +1,124 @@
+"""Whose miss is it: the grammar search's or the model's? (a diagnosis, not a benchmark)
+
+For every command of the benchmark's plan in the chosen conditions, the utterance (the
+speech's own span and 0.2 s either side, noise and all) is decoded as the host decodes it,
+and then the *expected* sentence is searched as a grammar of its own (the grammar's sentence
+nearest the spoken text, its best spelling found by the same search with more rounds) and
+scored exactly. Each command is then:
+
+- ``right``: the search's reading is the expected sentence;
+- ``search``: the expected sentence scores a better margin than what the search found (a
+  better search would have found it; ``passes`` when that margin alone would pass the
+  accept bar);
+- ``model``: Whisper scores the search's (wrong) sentence higher than the expected one: no
+  search can help, only a better model or better audio.
+
+Usage (from the checkout, with the dev extra)::
+
+    .venv/bin/python benchmarks/oracle_search.py --languages en --split report \\
+        --conditions "babble 12,babble 6"
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_recognition as bench  # noqa: E402
+
+from voice_host.speech import search as S  # noqa: E402
+from voice_host.speech.grammar_search import (  # noqa: E402
+    TokenConstraint,
+    WordGraph,
+    nearest_sentences,
+)
+
+PAD = 0.2
+"""Seconds kept either side of the speech's own span."""
+
+
+def expected_reading(w: Any, decoder: Any, free: Any, base: Any, text: str,
+                     cap: int) -> Any:
+    """The expected sentence's best reading: searched as a one-sentence grammar."""
+    item = w._grammar.searches[0]
+    near = nearest_sentences(item.constraint.graph, text, limit=1, beam=400, max_cost=0.6)
+    if not near:
+        return None
+    document = "#JSGF V1.0;\ngrammar one;\npublic <s> = ( " + " ".join(near[0][0]) + " );\n"
+    constraint = TokenConstraint(WordGraph(document), item.constraint.spellings)
+    tuning = replace(w._search, rounds=6, rescue_rounds=4, complete_rounds=0)
+    found = S.search(decoder, constraint, w._vocab, free, cap=cap + 8, tuning=tuning,
+                     suppress=item.suppress)
+    return S.rank(decoder, found, base, w._search).reading if found else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    from voice_host.host.core.values import ListenRequest
+    from voice_host.speech.decision import threshold
+    from voice_host.speech.whisper_asr import WhisperRecognizer, _Encoded
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--languages", default="en", choices=("en", "fr"))
+    parser.add_argument("--split", default="report", choices=("report", "calib"))
+    parser.add_argument("--conditions", default="clean")
+    parser.add_argument("--seed", type=int, default=6)
+    args = parser.parse_args(argv)
+    lang = args.languages
+    conditions = [c.strip() for c in args.conditions.split(",")]
+    cases = [c for c in bench.build_cases(bench.QUICK, split=args.split, seed=args.seed,
+                                          languages=(lang,))
+             if c.command and c.condition in conditions]
+    ears = bench.make_ears("whisper:grammar" + ("@fr" if lang == "fr" else ""))
+    w = ears.ears.recognizer
+    assert isinstance(w, WhisperRecognizer)
+    babble = bench.babble_track() if any(c.noise == "babble" for c in cases) else None
+    tally: collections.Counter[tuple[str, str]] = collections.Counter()
+    for c in cases:
+        pg = bench.phase_grammar(c.setup, c.phase)
+        ears.use(ListenRequest(grammar=pg, grammar_name=f"{c.setup.game}.{c.phase}."
+                               f"{abs(hash(c.setup)) % 10**8}", expected=(c.setup.speaker,),
+                               wants=bench.wants_for(c)))
+        spoken = bench.synthesize(c.text, c.voice)
+        stream = bench.stream_for(c, babble, speech=spoken)
+        first, last = bench.speech_span(spoken)
+        lead, pad = int(bench.LEAD_IN * bench.SAMPLE_RATE), int(PAD * bench.SAMPLE_RATE)
+        audio = np.asarray(stream[max(0, lead + first - pad):lead + last + pad],
+                           dtype=np.int16)
+        assert w._grammar is not None
+        judged = w._decode(audio, w._grammar)
+        assert judged is not None
+        decoder = _Encoded(w, np.asarray(w._encode(audio)), w.prompt_tokens(w._grammar.prompt))
+        cap = int(w.tuning.min_tokens + w.tuning.tokens_per_second * len(audio)
+                  / bench.SAMPLE_RATE)
+        free, = decoder.continue_prefixes([()], cap)
+        text, logp, looped = S.free_reading(decoder, free, w._search.free_min_logp)
+        base = S.Judgement(text, logp, looped, None, False, S.Rejection.NO_SENTENCE, 0.0)
+        want = expected_reading(w, decoder, free, base, c.text, cap)
+        got = judged.reading
+        if got is not None and want is not None and got.text.split() == want.text.split():
+            kind = "right"
+        elif want is not None and (got is None or want.margin > got.margin + 0.02):
+            passes = want.margin >= threshold(want.steps, w._search)
+            kind = "search, passes" if passes else "search"
+        else:
+            kind = "model"
+        tally[(c.condition, kind)] += 1
+        print(f"{c.condition:9} {kind:14} {'taken' if judged.accepted else 'rejected':8} "
+              f"found {got.margin if got else float('nan'):6.2f} "
+              f"expected {want.margin if want else float('nan'):6.2f} | {c.text} | "
+              f"free: {judged.free_text} | found: {got.text if got else '-'}", flush=True)
+    print()
+    for (condition, kind), count in sorted(tally.items()):
+        print(f"{condition}: {kind}: {count}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
