@@ -80,11 +80,19 @@ def reading(margin: float, similarity: float, sound: float, steps: int = 6) -> G
 ])
 def test_a_reading_that_sounds_like_the_transcript_is_taken_down_to_the_sound_margin(
         margin: float, similarity: float, sound: float, expected: Rejection) -> None:
-    assert rejection(reading(margin, similarity, sound), ON) is expected
+    heard = reading(margin, similarity, sound)
+    assert judged(heard, Rejection.LOW_MARGIN).rejection_of(heard, ON) is expected
+    assert rejection(heard, ON, sounds_alike=sound >= ON.sound_similarity) is expected
 
 
-def test_the_rule_is_off_by_default() -> None:
-    assert rejection(reading(-1.1, 0.45, 1.0), SearchTuning()) is Rejection.LOW_MARGIN
+def test_the_rule_is_off_by_default_and_in_a_phase_with_an_open_slot() -> None:
+    heard = reading(-1.1, 0.45, 1.0)
+    assert judged(heard, Rejection.LOW_MARGIN).rejection_of(heard, SearchTuning()) \
+        is Rejection.LOW_MARGIN
+    # the Codenames clue: the open slot's word is whatever the transcript wrote
+    clue = replace(judged(heard, Rejection.LOW_MARGIN), open_phase=True)
+    assert clue.rejection_of(heard, ON) is Rejection.LOW_MARGIN
+    assert not with_sound(clue, 0.95, ON).accepted
 
 
 def judged(reading_: GrammarReading | None, reason: Rejection) -> Judgement:

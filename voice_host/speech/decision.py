@@ -168,7 +168,10 @@ class SearchTuning:
     """... is accepted down to this margin, at the lowest confidence (the host confirms it
     first): the decoder spelled what it heard as it sounds ("la top se jaque" for "la taupe
     c'est jack", "mepos" for "mets pause"), which costs the sentence its margin and its
-    letters, not its sounds."""
+    letters, not its sounds. Not in a phase with an open slot (the Codenames clue): there
+    the slot's word is whatever the transcript wrote, so talk sounds like some clue ("quelqu'un
+    lui même" read as "quelqu'un neuf"); on the French calibration split that was the one
+    wrong reading the rule took there ("notre indice est sans 2" for "… 5 pour 3")."""
     skip_talk: bool = True
     """Skip the grammar search when the free transcript is sure talk far longer than any
     sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
@@ -279,7 +282,9 @@ class Judgement:
                                       reading.text, tuning),
                          free_is_longer(self.free_text, reading.text, tuning),
                          spelled_alike(self.free_text, reading.text, tuning),
-                         bool(self.free_text) and self.free_logp < tuning.free_min_logp)
+                         bool(self.free_text) and self.free_logp < tuning.free_min_logp,
+                         sounds_alike=not self.open_phase
+                         and reading.sound >= tuning.sound_similarity)
 
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
@@ -323,7 +328,7 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
 
 def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = False,
               free_longer: bool = False, alike: bool = False,
-              free_unsure: bool = False) -> Rejection:
+              free_unsure: bool = False, *, sounds_alike: bool = False) -> Rejection:
     """Why this grammar reading is not believed, or ``Rejection.NONE``. ``free_sure``: the
     decoder's own transcript is a confident sentence longer than the reading
     (:func:`free_is_talk`); a reading unlike it is then never believed, however small its
@@ -336,8 +341,9 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
     ``sure_alone``. ``alike``: the transcript spells the reading almost letter for letter
     (:func:`spelled_alike`); it is then taken down to ``near_close_margin``.
     ``free_unsure``: the decoder was unsure of its own transcript; a reading like it is
-    then taken down to ``unsure_close_margin``. A reading that sounds like the transcript
-    (``reading.sound``, when measured) is taken down to ``sound_margin``."""
+    then taken down to ``unsure_close_margin``. ``sounds_alike``: it sounds like the
+    transcript (``reading.sound`` at least ``sound_similarity``, in a phase without an open
+    slot, see :meth:`Judgement.rejection_of`); it is then taken down to ``sound_margin``."""
     if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
         return Rejection.NONE
     if (free_unsure and reading.similarity >= tuning.unsure_close_similarity
@@ -345,7 +351,7 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
         return Rejection.NONE
     if alike and reading.margin >= tuning.near_close_margin:
         return Rejection.NONE
-    if reading.sound >= tuning.sound_similarity and reading.margin >= tuning.sound_margin:
+    if sounds_alike and reading.margin >= tuning.sound_margin:
         return Rejection.NONE
     if reading.margin < threshold(reading.steps, tuning):
         return Rejection.LOW_MARGIN

@@ -641,7 +641,7 @@ class WhisperRecognizer(StreamingRecognizer):
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
                           tuning=self._search, open_phase=grammar.open)
         reading = judgement.reading
-        if (not judgement.accepted and reading is not None
+        if (not judgement.accepted and reading is not None and not judgement.open_phase
                 and reading.margin >= self._search.sound_margin
                 and self._search.sound_similarity <= 1.0):
             # a rejected reading that may sound like what the decoder spelled
