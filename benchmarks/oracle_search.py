@@ -6,7 +6,8 @@ and then the *expected* sentence is searched as a grammar of its own (the gramma
 nearest the spoken text, its best spelling found by the same search with more rounds) and
 scored exactly. Each command is then:
 
-- ``right``: the search's reading is the expected sentence;
+- ``right``: the search's reading is the expected sentence, or means the same move (the
+  phase's matcher reads it as the expected intent and slots);
 - ``search``: the expected sentence scores a better margin than what the search found (a
   better search would have found it; ``passes`` when that margin alone would pass the
   accept bar);
@@ -59,6 +60,13 @@ def expected_reading(w: Any, decoder: Any, free: Any, base: Any, text: str,
     return S.rank(decoder, found, base, w._search).reading if found else None
 
 
+def means(pg: Any, text: str, case: Any) -> bool:
+    """The phase's matcher reads ``text`` as the case's own move (intent and slots)."""
+    best = pg.matcher.match(text, speaker=case.setup.speaker).best
+    return (best is not None and best.intent == case.intent
+            and bench.canonical_slots(best.slots) == case.slots)
+
+
 def main(argv: list[str] | None = None) -> int:
     from voice_host.host.core.values import ListenRequest
     from voice_host.speech.decision import threshold
@@ -102,15 +110,19 @@ def main(argv: list[str] | None = None) -> int:
         base = S.Judgement(text, logp, looped, None, False, S.Rejection.NO_SENTENCE, 0.0)
         want = expected_reading(w, decoder, free, base, c.text, cap)
         got = judged.reading
-        if got is not None and want is not None and got.text.split() == want.text.split():
+        meant = got is not None and means(pg, got.text, c)
+        if meant or (got is not None and want is not None
+                     and got.text.split() == want.text.split()):
             kind = "right"
         elif want is not None and (got is None or want.margin > got.margin + 0.02):
             passes = want.margin >= threshold(want.steps, w._search)
             kind = "search, passes" if passes else "search"
         else:
             kind = "model"
-        tally[(c.condition, kind)] += 1
-        print(f"{c.condition:9} {kind:14} {'taken' if judged.accepted else 'rejected':8} "
+        voices = bench.synthesizer_of(c.voice.label)
+        tally[(f"{c.condition}, {voices}", kind)] += 1
+        verdict = "taken" if judged.accepted else "rejected"
+        print(f"{c.condition:9} {voices:9} {kind:14} {verdict:8} "
               f"found {got.margin if got else float('nan'):6.2f} "
               f"expected {want.margin if want else float('nan'):6.2f} | {c.text} | "
               f"free: {judged.free_text} | found: {got.text if got else '-'}", flush=True)
