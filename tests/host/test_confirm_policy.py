@@ -267,6 +267,22 @@ def test_a_free_transcript_that_holds_every_value_vouches_for_a_doubtful_reading
             is (Why.NONE if expected else Why.DOUBTFUL))
 
 
+def test_a_move_taken_because_it_sounds_like_the_transcript_is_confirmed_first() -> None:
+    # French: base spelled "je choisis la clé" as it sounds; the reading was accepted by
+    # the sound rule alone, at the lowest confidence (speech.decision.with_sound)
+    from dataclasses import replace
+
+    heard = _pick_heard("jeu choisie la clé", "je choisis la clé", similarity=0.45)
+    assert heard.judgement is not None and heard.judgement.reading is not None
+    sounded = replace(heard, confidence=0.6, judgement=replace(
+        heard.judgement, confidence=0.6,
+        reading=replace(heard.judgement.reading, sound=0.9, margin=-1.4)))
+    vouched, confidence = _echo(sounded, "fr")
+    assert not vouched and confidence < CONFIRM_BELOW
+    assert why_confirm(Decision(action=CLUE), confidence=confidence, plain=False,
+                       echoed=vouched) is Why.DOUBTFUL
+
+
 def test_a_universal_command_buried_in_clear_talk_is_not_taken() -> None:
     """The demo's "Honestly, I have no idea what is going on." was read by the grammar as
     "what is going on" (status) and answered; typed, the matcher finds no command in it."""
