@@ -133,3 +133,21 @@ def test_with_sound_needs_a_reading() -> None:
     accepted = replace(judged(reading(-0.2, 0.9, -1.0), Rejection.NONE), accepted=True,
                        confidence=0.9)
     assert with_sound(accepted, 0.3, ON).accepted
+
+
+@pytest.mark.parametrize(("change", "worth"), [
+    ({}, True),                                     # rejected, within reach: measure it
+    ({"accepted": True}, False),                    # nothing to change
+    ({"open_phase": True}, False),                  # the rule is not for an open slot
+    ({"margin": -1.3}, False),                      # beyond the sound margin
+])
+def test_the_sound_is_measured_only_where_it_could_change_the_verdict(
+        change: dict[str, object], worth: bool) -> None:
+    from voice_host.speech.decision import sound_may_help
+
+    margin = change.pop("margin", -1.1)
+    assert isinstance(margin, float)
+    judgement = replace(judged(reading(margin, 0.45, -1.0), Rejection.LOW_MARGIN), **change)
+    assert sound_may_help(judgement, ON) is worth
+    assert not sound_may_help(judgement, SearchTuning())  # off by default
+    assert not sound_may_help(judged(None, Rejection.NO_SENTENCE), ON)

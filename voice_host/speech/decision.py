@@ -362,6 +362,17 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
     return Rejection.NONE
 
 
+def sound_may_help(judgement: Judgement, tuning: SearchTuning) -> bool:
+    """Whether how the grammar reading sounds could change the verdict, so that it is worth
+    measuring (an espeak-ng call, :func:`with_sound`): the rule is on, the reading was
+    rejected, it is within reach of ``sound_margin``, and the phase has no open slot (see
+    :meth:`Judgement.rejection_of`)."""
+    reading = judgement.reading
+    return (tuning.sound_similarity <= 1.0 and reading is not None
+            and not judgement.accepted and not judgement.open_phase
+            and reading.margin >= tuning.sound_margin)
+
+
 def with_sound(judgement: Judgement, sound: float | None, tuning: SearchTuning) -> Judgement:
     """The judgement with its grammar reading's sound similarity recorded (``sound``, None
     when it could not be measured), and accepted when that is what it lacked

@@ -112,6 +112,10 @@ def spell_to_arpabet(word: str) -> list[str]:
     return phones or ["AH"]
 
 
+ESPEAK_VOICES = {"en": "en-us", "fr": "fr"}
+"""espeak-ng's voice for each game language."""
+
+
 def espeak_available() -> bool:
     """True when the ``espeak-ng`` program can be run."""
     return shutil.which("espeak-ng") is not None
@@ -140,7 +144,7 @@ def espeak_ipa(texts: list[str], *, voice: str, separator: str = "") -> list[str
 def espeak_pronunciations(words: Iterable[str], *, voice: str = "en-us") -> dict[str, list[str]]:
     """ARPAbet phones for each word from one espeak-ng call; words it fails on are left out."""
     wanted = [w for w in dict.fromkeys(words) if w.strip()]
-    lines = espeak_ipa(wanted, voice=voice, separator="_") if wanted else None
+    lines = espeak_ipa(wanted, voice=voice, separator="_")
     if lines is None:
         return {}
     out: dict[str, list[str]] = {}

@@ -17,10 +17,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from voice_host.speech.pronounce import espeak_ipa
-
-VOICES = {"en": "en-us", "fr": "fr"}
-"""espeak-ng's voice for each game language."""
+from voice_host.speech.pronounce import ESPEAK_VOICES, espeak_ipa
 
 _FOLD = str.maketrans({
     # vowels an accent or a recognizer blurs: open and closed e, o and a, schwa, rounded e
@@ -44,10 +41,8 @@ def fold(ipa: str) -> str:
     for char in unicodedata.normalize("NFD", _SWITCH.sub("", ipa)):
         if char == _NASAL:
             out.append("N")
-        elif unicodedata.combining(char) or not char.isalpha() and char != "ʔ":
-            continue
-        elif char in "ˈˌːˑ":
-            continue
+        elif unicodedata.combining(char) or not char.isalpha() or char in "ˈˌːˑ":
+            continue  # stress and length marks are modifier letters
         else:
             out.append(char)
     return "".join(out).translate(_FOLD)
@@ -64,7 +59,7 @@ def sound_similarity(a: str, b: str, language: str) -> float | None:
     keys), or None when espeak-ng cannot say (not installed, or a text with no letters)."""
     if not a.strip() or not b.strip():
         return None
-    keys = _keys((a, b), VOICES.get(language, language))
+    keys = _keys((a, b), ESPEAK_VOICES.get(language, language))
     if keys is None or not keys[0] or not keys[1]:
         return None
     return fuzz.ratio(keys[0], keys[1]) / 100

@@ -38,6 +38,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from voice_host.speech.mic import SpeakerPlayer
+from voice_host.speech.pronounce import ESPEAK_VOICES
 from voice_host.speech.pronunciation import Pronunciation, spans
 from voice_host.speech.source import HalfDuplexGate
 from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, Samples, SpeechError
@@ -76,7 +77,7 @@ def adjusted(settings: VoiceSettings, *, rate: float | None = None,
     return new
 
 
-DEFAULT_VOICES = {"en": "en-us", "fr": "fr"}
+DEFAULT_VOICES = ESPEAK_VOICES
 """espeak-ng voice used for each narration language when none is given."""
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from voice_host.speech import whisper_models
-from voice_host.speech.decision import Judgement, SearchTuning, with_sound
+from voice_host.speech.decision import Judgement, SearchTuning, sound_may_help, with_sound
 from voice_host.speech.grammar_search import (
     TokenConstraint,
     TokenTrie,
@@ -640,13 +640,9 @@ class WhisperRecognizer(StreamingRecognizer):
             return None
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
                           tuning=self._search, open_phase=grammar.open)
-        reading = judgement.reading
-        if (not judgement.accepted and reading is not None and not judgement.open_phase
-                and reading.margin >= self._search.sound_margin
-                and self._search.sound_similarity <= 1.0):
-            # a rejected reading that may sound like what the decoder spelled
+        if sound_may_help(judgement, self._search) and judgement.reading is not None:
             judgement = with_sound(judgement, sound_similarity(
-                judgement.free_text, reading.text, self.language), self._search)
+                judgement.free_text, judgement.reading.text, self.language), self._search)
         self.last_calls = decoder.calls
         return judgement
 
