@@ -809,10 +809,27 @@ def wants_for(case: Case) -> Any:
     return None
 
 
+def listen_request(case: Case, pg: Any) -> Any:
+    """The ListenRequest the host would make for ``case`` with its phase grammar ``pg``."""
+    from voice_host.host.core.values import ListenRequest
+
+    return ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
+                         f"{abs(hash(case.setup)) % 10**8}", expected=(case.setup.speaker,),
+                         wants=wants_for(case))
+
+
+def oracle_span(speech: Samples) -> tuple[int, int]:
+    """The speech's own span (:func:`speech_span`) in the stream :func:`stream_for` makes
+    of it (after its lead-in)."""
+    first, last = speech_span(speech)
+    lead = int(LEAD_IN * SAMPLE_RATE)
+    return lead + first, lead + last
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
     from voice_host.host.core.understanding import understand
-    from voice_host.host.core.values import HeardKind, ListenRequest
+    from voice_host.host.core.values import HeardKind
     from voice_host.host.io.listening import MicListener
     ears = make_ears(system)
     babble = babble_track() if any(c.noise == "babble" for c in cases) else None
@@ -824,16 +841,11 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             grammars[key] = phase_grammar(case.setup, case.phase)
         pg = grammars[key]
         matcher = pg.matcher  # the phase's own matcher, as the host matches with
-        request = ListenRequest(grammar=pg, grammar_name=f"{case.setup.game}.{case.phase}."
-                                f"{abs(hash(case.setup)) % 10**8}",
-                                expected=(case.setup.speaker,),
-                                wants=wants_for(case))
+        request = listen_request(case, pg)
         spoken = synthesize(case.text, case.voice)
         stream = stream_for(case, babble, speech=spoken)
         if os.environ.get(SEGMENT_ENV) == "oracle":
-            first, last = speech_span(spoken)
-            lead = int(LEAD_IN * SAMPLE_RATE)
-            source: ArraySource = OracleSource(stream, lead + first, lead + last)
+            source: ArraySource = OracleSource(stream, *oracle_span(spoken))
         elif os.environ.get(REALTIME_ENV):
             source = PacedSource(stream)
         else:
@@ -1430,11 +1442,12 @@ def with_voice_set(cases: list[Case], voice_set: str) -> list[Case]:
 
     if not voice_set:
         return cases
+    installed = {lang: mbrola_voices(lang) for lang in {c.setup.lang for c in cases}}
+    if not all(installed.values()):
+        return []
     out = []
     for case in cases:
-        names = mbrola_voices(case.setup.lang)
-        if not names:
-            return []
+        names = installed[case.setup.lang]
         voice = Voice(names[case.ident % len(names)], (150, 170, 190)[case.ident % 3], 50,
                       "mbrola", case.voice.gain_db, case.setup.lang)
         out.append(replace(case, voice=voice))

@@ -1,7 +1,8 @@
 """Whose miss is it: the grammar search's or the model's? (a diagnosis, not a benchmark)
 
 For every command of the benchmark's plan in the chosen conditions, the utterance (the
-speech's own span and 0.2 s either side, noise and all) is decoded as the host decodes it,
+speech's own span and ``bench_recognition.ORACLE_PAD`` either side, noise and all, as
+``voice-host bench --segment oracle`` hands it over) is decoded as the host decodes it,
 and then the *expected* sentence is searched as a grammar of its own (the grammar's sentence
 nearest the spoken text, its best spelling found by the same search with more rounds) and
 scored exactly. Each command is then:
@@ -41,9 +42,6 @@ from voice_host.speech.grammar_search import (  # noqa: E402
     nearest_sentences,
 )
 
-PAD = 0.2
-"""Seconds kept either side of the speech's own span."""
-
 
 def expected_reading(w: Any, decoder: Any, free: Any, base: Any, text: str,
                      cap: int) -> Any:
@@ -68,7 +66,6 @@ def means(pg: Any, text: str, case: Any) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from voice_host.host.core.values import ListenRequest
     from voice_host.speech.decision import threshold
     from voice_host.speech.whisper_asr import WhisperRecognizer, _Encoded
 
@@ -90,14 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     tally: collections.Counter[tuple[str, str]] = collections.Counter()
     for c in cases:
         pg = bench.phase_grammar(c.setup, c.phase)
-        ears.use(ListenRequest(grammar=pg, grammar_name=f"{c.setup.game}.{c.phase}."
-                               f"{abs(hash(c.setup)) % 10**8}", expected=(c.setup.speaker,),
-                               wants=bench.wants_for(c)))
+        ears.use(bench.listen_request(c, pg))
         spoken = bench.synthesize(c.text, c.voice)
-        stream = bench.stream_for(c, babble, speech=spoken)
-        first, last = bench.speech_span(spoken)
-        lead, pad = int(bench.LEAD_IN * bench.SAMPLE_RATE), int(PAD * bench.SAMPLE_RATE)
-        audio = np.asarray(stream[max(0, lead + first - pad):lead + last + pad],
+        start, end = bench.oracle_span(spoken)
+        audio = np.asarray(bench.stream_for(c, babble, speech=spoken)[start:end],
                            dtype=np.int16)
         assert w._grammar is not None
         judged = w._decode(audio, w._grammar)
