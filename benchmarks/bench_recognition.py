@@ -1007,6 +1007,7 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
     for system, outcomes in results.items():
         commands = [o for o in outcomes if o.expected is not None]
         chatter = [o for o in outcomes if o.expected is None]
+        meant = {id(o): readable(o) for o in commands}
         per_condition = {}
         for condition in conditions_order():
             cmd = [o for o in commands if o.condition == condition]
@@ -1014,7 +1015,7 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
             if cmd or talk:
                 per_condition[condition] = {
                     "commands": len(cmd), "accepted": sum(o.correct for o in cmd),
-                    "readable": sum(readable(o) for o in cmd),
+                    "readable": sum(meant[id(o)] for o in cmd),
                     "chatter": len(talk), "false_actions": sum(o.acted for o in talk)}
         per_phase: dict[str, dict[str, list[int]]] = {}
         for o in commands:
@@ -1034,7 +1035,7 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
             else:
                 cell["commands"] += 1
                 cell["accepted"] += o.correct
-                cell["readable"] += readable(o)
+                cell["readable"] += meant[id(o)]
         latencies = [o.latency for o in outcomes]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
@@ -1211,10 +1212,11 @@ decided together (the host's way)."""
 
 
 @functools.lru_cache(maxsize=65536)
-def _recorded(features: str, lang: str) -> tuple[Any, Any, Any] | None:
+def _recorded(features: str, sound_language: str) -> tuple[Any, Any, Any] | None:
     """The judgement and the matcher's two readings recorded in an outcome's features, or
     None when it has none (not Whisper); parsed once, since the calibration decides each
-    outcome again for every combination of thresholds. A grammar reading whose sound
+    outcome again for every combination of thresholds. With a ``sound_language`` (the
+    thresholds decided with have the sound rule on), a grammar reading whose sound
     similarity was not measured (the recognizer measures it only where it could change the
     verdict) gets it now, so that other thresholds are decided as the host would."""
     from voice_host.speech.decision import Judgement
@@ -1223,8 +1225,9 @@ def _recorded(features: str, lang: str) -> tuple[Any, Any, Any] | None:
     f = json.loads(features)
     if "g_reading" not in f:
         return None
-    if "heard" in f and "sound" not in f:
-        sound = sound_similarity(str(f.get("free_text", "")), str(f["heard"]), lang)
+    if sound_language and "heard" in f and "sound" not in f:
+        sound = sound_similarity(str(f.get("free_text", "")), str(f["heard"]),
+                                 sound_language)
         if sound is not None:
             f["sound"] = sound
     def reading(record: list[Any] | None) -> tuple[Any, ...] | None:
@@ -1239,7 +1242,8 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
 
     from voice_host.speech.decision import Rejection, decide_judgement
 
-    recorded = _recorded(outcome.features, outcome.lang)
+    recorded = _recorded(outcome.features,
+                         outcome.lang if tuning.sound_similarity <= 1.0 else "")
     if recorded is None:
         return outcome
     judgement, g, fr = recorded
