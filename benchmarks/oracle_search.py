@@ -95,9 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         assert w._grammar is not None
         judged = w._decode(audio, w._grammar)
         assert judged is not None
+        # encoded again (as _decode did): the expected sentence is searched on its own
         decoder = _Encoded(w, np.asarray(w._encode(audio)), w.prompt_tokens(w._grammar.prompt))
-        cap = int(w.tuning.min_tokens + w.tuning.tokens_per_second * len(audio)
-                  / bench.SAMPLE_RATE)
+        cap = w.token_cap(len(audio))
         free, = decoder.continue_prefixes([()], cap)
         text, logp, looped = S.free_reading(decoder, free, w._search.free_min_logp)
         base = S.Judgement(text, logp, looped, None, False, S.Rejection.NO_SENTENCE, 0.0)

@@ -617,6 +617,11 @@ class WhisperRecognizer(StreamingRecognizer):
         view = self._ct2.StorageView.from_array(np.ascontiguousarray(features[None]))
         return self._model.encode(view, to_cpu=True)
 
+    def token_cap(self, samples: int) -> int:
+        """The most tokens a decode of ``samples`` samples writes (its length cap)."""
+        seconds = samples / SAMPLE_RATE
+        return int(self.tuning.min_tokens + self.tuning.tokens_per_second * seconds)
+
     def window_for(self, samples: int) -> float:
         """The encoder's window (seconds) for an utterance of ``samples`` samples."""
         fit = self.tuning.fit_seconds
@@ -627,12 +632,10 @@ class WhisperRecognizer(StreamingRecognizer):
 
     def _decode(self, samples: Samples, grammar: _Grammar | None,
                 cancel: threading.Event | None = None) -> Judgement | None:
-        tuning = self.tuning
         if cancel is not None and cancel.is_set():
             raise Cancelled
         encoded = np.asarray(self._encode(samples))
-        seconds = len(samples) / SAMPLE_RATE
-        cap = int(tuning.min_tokens + tuning.tokens_per_second * seconds)
+        cap = self.token_cap(len(samples))
         decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
                            cancel)
         if grammar is None:  # warming up
