@@ -99,6 +99,25 @@ def test_a_mis_heard_value_needs_a_clean_sentence() -> None:
     assert clue.match("our spymaster is brilliant").best is None
 
 
+def test_a_move_word_asked_of_a_person_is_talk() -> None:
+    """"Pass me (the salt)" asks someone at the table for something: no pass. The same word
+    with a subject, or a request to the host naming who it is for, stays a command."""
+    cases = {"en": (("pass me", None), ("okay, pass me", None), ("pass me the salt", None),
+                    ("I pass", "pass"), ("pass", "pass"), ("read me the board", "read_board"),
+                    ("repeat me that", "repeat")),
+             "fr": (("passe-moi", None), ("ok passe moi", None), ("passe-moi le sel", None),
+                    ("je passe, moi", "pass"), ("moi je passe", "pass"), ("aide-moi", "help"),
+                    ("redis-moi", "repeat"))}
+    for lang, pairs in cases.items():
+        guess = matcher("codenames", "guess", lang)
+        for text, intent in pairs:
+            best = guess.match(text).best
+            assert (best.intent if best else None) == intent, (lang, text)
+    # a pronoun that is a player ("pick me") is a value, not an object
+    team = matcher("resistance", "team", "fr").match("prends-moi et lucas").best
+    assert team is not None and team.slots == {"players": ("Hannah", "Lucas")}
+
+
 @pytest.mark.parametrize(("text", "count"), [
     ("sabotaged once", 1), ("twice", 2), ("none", 0), ("not a single one", 0),
     ("not a single sabotage", 0), ("just one sabotage", 1)])

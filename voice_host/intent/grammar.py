@@ -196,6 +196,10 @@ class Settings:
     """Word -> the words said like it but written apart, itself first ("whose" -> ("whose",
     "who's")), from ``spelled_alike``: every template takes any of them where it has one,
     and the word classes above hold all of them."""
+    object_pronouns: frozenset[str] = frozenset()
+    """Pronouns that, right after a command word the sentence does not explain, make that word
+    a verb with an object of its own ("pass me", "passe-moi", "give him"): a request to
+    someone at the table, not to the host."""
 
 
 @dataclass(frozen=True)
@@ -715,7 +719,7 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     tentative=words("tentative"), discourse=words("discourse"),
                     distinct=frozenset(raw.get("distinct", ())), confusions=confusions,
-                    alike=alike)
+                    alike=alike, object_pronouns=words("object_pronouns"))
 
 
 def _value(key: str) -> Any:

@@ -47,6 +47,9 @@ OPENER_PENALTY = 0.1
 """Cost of each interjection before a command ("um", "okay so")."""
 LEAD_IN_PENALTY = 0.05
 """Cost of a lead-in phrase before a move ("I'd say the heart")."""
+OBJECT_PRONOUN_COST = 2.0
+"""Cost of leaving out a pronoun that follows a command word ("pass me", "passe-moi"): the
+word then asks a person for something, as a veto word marks talk."""
 TENTATIVE_CONFIDENCE = 0.6
 """Highest confidence of a move with a tentative lead-in ("maybe the heart"): below the
 host's confirmation threshold, so it asks before acting."""
@@ -137,6 +140,11 @@ class _Compiled:
         self.articles = settings.articles
         self.confusions = settings.confusions
         self.literals = phase.literal_words
+        self.object_pronouns = settings.object_pronouns
+        # a word of the grammar that can take an object ("pass" in "pass me"); the small
+        # words around values cannot ("for me", "avec moi")
+        self.verbs = frozenset(word for word in self.literals if word not in (
+            self.fillers | self.function | self.vetoes | self.joiners | self.weak_joiners))
         # a named player ({player_name}) is read as any player: the matcher forgives a verb
         # that does not agree with "moi", and tags each name once
         used = (PLAYER_LIST if name == NAMED_PLAYER_LIST else name for name in phase.used_lists)
@@ -615,6 +623,18 @@ class Matcher:
         toks = fz.toks
         n, m = len(seq), len(toks)
         ins = [self._insert_cost(item) for item in seq]
+        # a move's word as an imperative with an object ("pass me (the salt)", "okay,
+        # passe-moi"): the word first, after only discourse words, and a pronoun right after
+        # it. "Je passe, moi" has a subject: the speaker passes; and a request to the host,
+        # which every phase takes, may name who it is for ("read me the board")
+        lead = 0
+        while lead < n and seq[lead].list_name is None and seq[lead].key in self._c.discourse:
+            lead += 1
+        if fz.entry.phases != ("*",) and lead + 1 < n \
+                and seq[lead].list_name is None and seq[lead].key in self._c.verbs \
+                and seq[lead + 1].list_name is None \
+                and seq[lead + 1].key in self._c.object_pronouns:
+            ins[lead + 1] = OBJECT_PRONOUN_COST
         if question >= 0:
             ins[question] = 2.0
         dele = fz.delete
