@@ -373,11 +373,24 @@ def test_compounds_are_split_with_a_real_word_list(clue: str, visible: str, lang
         code, {"word": clue[0].upper() + clue[1:], "board": visible})
 
 
+@needs_lexicon
+def test_unknown_words_are_the_misheard_and_the_rarest() -> None:
+    # Whisper's spellings of a misheard "football" and "travel" (a surname) are unknown...
+    assert all(lexicon.is_unknown_word(w, "en") for w in ("futbok", "toball", "preble"))
+    # ...every word of the game's own lists is known, however rare
+    from voice_host.games.codenames_words import WORD_LISTS
+    for language, words in WORD_LISTS.items():
+        assert not [w for w in words if lexicon.is_unknown_word(w.split()[0], language)]
+    assert not lexicon.is_unknown_word("walrus", "en")
+    assert not lexicon.is_unknown_word("moineau", "fr")
+
+
 def test_without_the_word_lists_the_engine_falls_back_to_its_own(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lexicon, "_zipf_table", lambda language: None)
     monkeypatch.setattr(lexicon, "_pronunciations", lambda: None)
     assert not lexicon.dictionary_available("en")
+    assert lexicon.is_unknown_word("futbok", "en") is None
     assert problem("snowman", ("snow",)) == ("clue_contains", {"word": "Snowman", "board": "snow"})
     assert problem("fire", ("firetruck",)) == ("clue_part_of",
                                                {"word": "Fire", "board": "firetruck"})

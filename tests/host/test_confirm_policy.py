@@ -345,9 +345,10 @@ def test_plainly_is_judged_with_the_recognizer_s_own_thresholds() -> None:
 
 @pytest.mark.parametrize(("said", "asked"), [
     ("as", True),     # one of English's most common words: hardly a clue, confirmed
+    ("preble", True),  # no word of English (a demo's "travel", heard so by both readings)
     ("{word}", False),  # a clue word, plainly heard: played
 ])
-def test_a_clue_of_a_function_word_is_confirmed_however_plainly_heard(
+def test_a_clue_of_a_function_word_or_no_word_is_confirmed_however_plainly_heard(
         tmp_path: Path, said: str, asked: bool) -> None:
     from voice_host.games import lexicon
 

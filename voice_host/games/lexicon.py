@@ -96,6 +96,26 @@ def is_function_word(word: str, language: str) -> bool | None:
     return zipf(word, language) >= MIN_ZIPF_FUNCTION
 
 
+MIN_ZIPF_KNOWN = 2.5
+"""A clue this rare in wordfreq's large list (every word down to a billionth) is no word a
+spymaster likely means: "preble" 2.2 (a surname; both of Whisper's readings of a demo's
+"travel"), "futbok" and "toball" 0. Rare real words stay above it ("walrus" 3.0, "moineau"
+3.0, "mousquetaire" 2.7); fewer ("axolotl" 2.0) are only asked about."""
+
+
+def is_unknown_word(word: str, language: str) -> bool | None:
+    """Whether lowercase ``word`` is hardly a word of ``language`` (below ``MIN_ZIPF_KNOWN``
+    in wordfreq's large list); None without ``wordfreq``."""
+    if _zipf_table(language) is None:
+        return None
+    import wordfreq
+
+    try:
+        return wordfreq.zipf_frequency(word, language, wordlist="large") < MIN_ZIPF_KNOWN
+    except (LookupError, ValueError, OSError):
+        return None
+
+
 def _cmudict_path() -> Path | None:
     override = os.environ.get("VOICE_HOST_CMUDICT")
     if override:

@@ -116,9 +116,12 @@ def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
     if problem is None:
         described = w.t("describe_clue", spymaster=spymaster, word=word,
                         number=w.number(number))
-        if lexicon.is_function_word(word, s.language):
+        if lexicon.is_function_word(word, s.language) \
+                or lexicon.is_unknown_word(word, s.language):
             # "as for two", however plainly heard, was a demo game's "house for two": a
-            # word as common as "as" or "is" is hardly a clue, and is confirmed first
+            # word as common as "as" or "is" is hardly a clue, and is confirmed first; so
+            # is a word no dictionary knows ("preble for one", both of Whisper's readings
+            # of a demo's "travel for one", would have been played unasked)
             return Decision(action=action, confirm=described)
         # a clue cannot be taken back once the operatives have heard it: confirmed when it
         # was not said plainly (a spoken open word is the easiest thing to mishear)
