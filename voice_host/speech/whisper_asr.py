@@ -44,6 +44,8 @@ ROOM_GAP_FRAMES = 3
 """The pre-roll's frames nearest the speech are not taken for the room (a soft first sound
 may be in them)."""
 
+ENCODER_FRAME_SECONDS = 0.02
+"""The audio one frame of Whisper's encoder output stands for (1500 frames in 30 s)."""
 MAX_SECONDS = 29.0
 """The encoder takes fewer than 3000 frames; a longer utterance keeps its last 29 s."""
 
@@ -77,6 +79,12 @@ class WhisperTuning:
     decoder steps than the encoder saved; plus 1 s (at least 4 s) lost a command too."""
     min_window_seconds: float = 4.0
     """The shortest window a fitted one may be."""
+    memory_seconds: float = 0.0
+    """When positive, the decoder attends to the encoder's output over the utterance and
+    this much after it only, while the encoder still sees the whole window (0 = all of it).
+    Every decoder call projects the whole encoder output for its cross-attention, once a
+    row, so a 30-s window makes each call cost about its frames (1500) whatever the
+    utterance's length."""
     tokens_per_second: float = 4.5
     """Length cap of a rollout: this many tokens per second of audio, plus ``min_tokens``."""
     min_tokens: int = 6
@@ -635,6 +643,10 @@ class WhisperRecognizer(StreamingRecognizer):
         if cancel is not None and cancel.is_set():
             raise Cancelled
         encoded = np.asarray(self._encode(samples))
+        if self.tuning.memory_seconds > 0:
+            seconds = min(len(samples) / SAMPLE_RATE, MAX_SECONDS) + self.tuning.memory_seconds
+            frames = int(math.ceil(seconds / ENCODER_FRAME_SECONDS))
+            encoded = np.ascontiguousarray(encoded[:, :frames])
         cap = self.token_cap(len(samples))
         decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
                            cancel)
