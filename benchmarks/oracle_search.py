@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         judged = w._decode(audio, w._grammar)
         assert judged is not None
         # encoded again (as _decode did): the expected sentence is searched on its own
-        decoder = _Encoded(w, np.asarray(w._encode(audio)), w.prompt_tokens(w._grammar.prompt))
+        decoder = _Encoded(w, w.encoded(audio), w.prompt_tokens(w._grammar.prompt))
         cap = w.token_cap(len(audio))
         free, = decoder.continue_prefixes([()], cap)
         text, logp, looped = S.free_reading(decoder, free, w._search.free_min_logp)

@@ -205,3 +205,17 @@ def test_a_folder_that_is_not_a_model_is_refused(tmp_path: Path) -> None:
         (tmp_path / name).write_text("not a model")
     with pytest.raises(RecognizerUnavailable, match="could not be loaded"):
         WhisperRecognizer(tmp_path, warm=False)
+
+
+def test_the_decoder_may_attend_to_the_utterance_and_a_margin_only() -> None:
+    """The encoder hears the whole window; the decoder's memory is cut to the utterance and
+    ``memory_seconds`` after it (50 frames a second), never beyond the window."""
+    from voice_host.speech.whisper_asr import WhisperTuning
+
+    whole = WhisperRecognizer(whisper_models.ensure("tiny.en"), warm=False)
+    cut = WhisperRecognizer(whisper_models.ensure("tiny.en"), warm=False,
+                            tuning=WhisperTuning(memory_seconds=2.0))
+    second = np.zeros(16000, dtype=np.int16)
+    assert whole.encoded(second).shape[1] == 400  # the 8-s window
+    assert cut.encoded(second).shape[1] == 150  # 1 s and 2 s
+    assert cut.encoded(np.zeros(16000 * 7, dtype=np.int16)).shape[1] == 400

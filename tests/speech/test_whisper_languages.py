@@ -15,6 +15,9 @@ def test_english_hears_the_default_window_and_french_the_whole_30_seconds() -> N
     tuning = WhisperTuning()
     assert tuning.window_for("en") == tuning.window_seconds == 8.0
     assert tuning.window_for("fr") == 30.0
+    # French's decoder attends to the utterance and 12 s after it; English to its window
+    assert tuning.memory_for("fr") == 12.0 and tuning.memory_for("en") == 0.0
+    assert WhisperTuning(memory_seconds=2.0).memory_for("fr") == 2.0  # the run's own wins
 
 
 def test_french_and_english_search_with_their_own_settings() -> None:

@@ -81,10 +81,10 @@ class WhisperTuning:
     """The shortest window a fitted one may be."""
     memory_seconds: float = 0.0
     """When positive, the decoder attends to the encoder's output over the utterance and
-    this much after it only, while the encoder still sees the whole window (0 = all of it).
-    Every decoder call projects the whole encoder output for its cross-attention, once a
-    row, so a 30-s window makes each call cost about its frames (1500) whatever the
-    utterance's length."""
+    this much after it only, while the encoder still sees the whole window; 0 leaves it to
+    the language (``LanguageTuning.memory_seconds``; none: all of it). Every decoder call
+    projects the whole encoder output for its cross-attention, once a row, so a 30-s
+    window makes each call cost about its frames (1500) whatever the utterance's length."""
     tokens_per_second: float = 4.5
     """Length cap of a rollout: this many tokens per second of audio, plus ``min_tokens``."""
     min_tokens: int = 6
@@ -168,6 +168,14 @@ class WhisperTuning:
         """The encoder's window for ``language``."""
         own = self.languages.get(language, LanguageTuning()).window_seconds
         return self.window_seconds if own is None else own
+
+    def memory_for(self, language: str) -> float:
+        """How much of the encoder's output after the utterance the decoder attends to, in
+        seconds, for ``language`` (0: the whole window)."""
+        if self.memory_seconds > 0:
+            return self.memory_seconds
+        own = self.languages.get(language, LanguageTuning()).memory_seconds
+        return own or 0.0
 
     def search_for(self, language: str) -> SearchTuning:
         """The search's settings for ``language`` (its own, else ``search``; the nearest
@@ -404,6 +412,7 @@ class WhisperRecognizer(StreamingRecognizer):
                 "--whisper-model base (English and French).")
         self.language = language
         self._window = self.tuning.window_for(language)
+        self._memory = self.tuning.memory_for(language)
         self._search = self.tuning.search_for(language)
         self._tokenizer = tokenizer_class(hf, multilingual, task="transcribe",
                                           language=language if multilingual else None)
@@ -625,6 +634,16 @@ class WhisperRecognizer(StreamingRecognizer):
         view = self._ct2.StorageView.from_array(np.ascontiguousarray(features[None]))
         return self._model.encode(view, to_cpu=True)
 
+    def encoded(self, samples: Samples) -> np.ndarray:
+        """The encoder's output for an utterance, as the decoder attends to it: the whole
+        window, or its first frames where the language keeps less (``memory_seconds``)."""
+        encoded = np.asarray(self._encode(samples))
+        if self._memory > 0:
+            seconds = min(len(samples) / SAMPLE_RATE, MAX_SECONDS) + self._memory
+            frames = int(math.ceil(seconds / ENCODER_FRAME_SECONDS))
+            encoded = np.ascontiguousarray(encoded[:, :frames])
+        return encoded
+
     def token_cap(self, samples: int) -> int:
         """The most tokens a decode of ``samples`` samples writes (its length cap)."""
         seconds = samples / SAMPLE_RATE
@@ -642,11 +661,7 @@ class WhisperRecognizer(StreamingRecognizer):
                 cancel: threading.Event | None = None) -> Judgement | None:
         if cancel is not None and cancel.is_set():
             raise Cancelled
-        encoded = np.asarray(self._encode(samples))
-        if self.tuning.memory_seconds > 0:
-            seconds = min(len(samples) / SAMPLE_RATE, MAX_SECONDS) + self.tuning.memory_seconds
-            frames = int(math.ceil(seconds / ENCODER_FRAME_SECONDS))
-            encoded = np.ascontiguousarray(encoded[:, :frames])
+        encoded = self.encoded(samples)
         cap = self.token_cap(len(samples))
         decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
                            cancel)

@@ -29,6 +29,9 @@ class LanguageTuning:
     half as much CPU again on rejected utterances; French base gained."""
     threads: int | None = None
     """CTranslate2's threads for this language's model (``WhisperTuning.threads``)."""
+    memory_seconds: float | None = None
+    """The encoder output after the utterance the decoder attends to, in seconds
+    (``WhisperTuning.memory_seconds``; None: the whole window)."""
 
 
 FRENCH = LanguageTuning(
@@ -37,6 +40,7 @@ FRENCH = LanguageTuning(
                         accept_margin=-0.85, min_similarity=0.6, free_min_logp=-0.8,
                         close_margin=-1.2, sound_similarity=0.65, sound_margin=-1.6),
     near=True,
+    memory_seconds=12.0,
 )
 """French (Whisper base).
 
@@ -87,6 +91,19 @@ FRENCH = LanguageTuning(
   pause" in babble) and took one wrong clue away. English gained nothing from it on its own
   calibration split (133 of 192 at best, more chatter acted on below 0.85), so it is
   French's only.
+- The decoder attends to the utterance and the 12 s of the window after it, not to all 30
+  s (``memory_seconds``): the encoder still hears the whole window base was trained on,
+  but each decoder call projects only the frames it attends to, and on a 30-s window
+  those projections were most of French's CPU. Calibration split, each run beside another
+  (``voice-host bench --quick --jobs 1 --languages fr --systems whisper:grammar@fr --split
+  calib --whisper memory_seconds=M``): the whole window 31/96 commands (Kokoro clean 18/31),
+  2/62 chatter acted on (both changing the game), RTF 1.70, p50 3.9 s; 12 s 35/96 (20/31),
+  2/62 (1), RTF 1.14, p50 3.0 s; 6 s 32/96, 4/62; 2 s 31/96, 5/62 (4), RTF 0.81: with
+  little after the speech, base writes talk as a command it expects ("il reste de la pizza
+  dans la cuisine" as "je vote non"). Report split, run alone: the whole window 34/96
+  (Kokoro clean 18/37), 1/62 (none changing the game), p50 4.4 s, RTF 1.58; 12 s 33/96
+  (19/37), 1/62 (one: "je crois que mila nous ment" written "je choisis mila et moi"),
+  p50 2.5 s, p95 4.1 s, RTF 1.25.
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission")."""
