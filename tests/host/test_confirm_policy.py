@@ -239,7 +239,7 @@ def _echo(heard: Heard, lang: str = "en") -> tuple[bool, float]:
     pg = load_grammar("ici-londres", lang).phase("guess", adapter.slot_values(state))
     understood = understand(heard, pg.matcher, speaker="Ben")
     assert understood.best is not None
-    return echoed(heard, understood.best, understood, pg.slot_values), understood.confidence
+    return echoed(heard, understood.best, understood, pg), understood.confidence
 
 
 @pytest.mark.parametrize(("free", "grammar", "similarity", "looped", "lang", "expected"), [
@@ -361,3 +361,27 @@ def test_a_clue_of_a_function_word_or_no_word_is_confirmed_however_plainly_heard
     assert (f"I heard: Hannah gives the clue {clue}, two. Is that right?"
             in out.getvalue()) is asked
     assert session.state.clue == (clue, 2)
+
+
+@pytest.mark.parametrize(("free", "asked"), [
+    # Whisper mangled "the clue is" but wrote the clue word and the number: heard twice
+    ("the clodwis {word} too", False),
+    ("the clower {word} 2", False),
+    # the number is not in it ("tube"), or another number is ("for one": no "four" then)
+    ("the close {word} tube", True),
+    ("the close {word} for one", True),
+    # the word is not in it
+    ("the ball for two", True),
+])
+def test_a_clue_whose_word_and_number_the_free_transcript_holds_is_played_unasked(
+        tmp_path: Path, free: str, asked: bool) -> None:
+    word = _clue_word(_dealt())
+    yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
+    # the grammar sentence passed the rejection test, but is not sure enough alone to be
+    # plain (0.8), and the free transcript reads as no move
+    said = _judged(free.format(word=word), f"the clue is {word} two", confidence=0.8,
+                   free_logp=-0.9, similarity=0.81)
+    session, out, _ = _session(tmp_path, [said, yes])
+    session.run(fresh=True)
+    assert ("Is that right?" in out.getvalue()) is asked, free
+    assert session.state.clue == (word, 2)

@@ -9,7 +9,9 @@ The policy, in one place (:func:`why_confirm`): the host asks only
 * for a **risk** the adapter names (``Decision.confirm``: the Codenames assassin, a clue
   that breaks a rule and is played with the penalty), however plainly it was said;
 * for an **irreversible** move (``Decision.irreversible``: a clue the operatives have
-  heard, a mission report, an accusation) that was **not said plainly**.
+  heard, a mission report, an accusation) that was **not said plainly**, unless the free
+  transcript holds every value of the move (:func:`echoed`: "the clodwis house too" for
+  "the clue is house two", the values heard twice).
 
 A close alternative ("Did you mean X, or Y?") is asked by the session before any of this.
 "Said plainly" is decided from the evidence alone (:func:`said_plainly`): the matcher read
@@ -34,7 +36,7 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Decision, Prompt, same_move
 from voice_host.host.core.understanding import Understood, tuning_of, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
-from voice_host.intent import IntentMatch, MatchResult, SlotValues
+from voice_host.intent import IntentMatch, MatchResult, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
 
@@ -92,7 +94,7 @@ def why_confirm(decision: Decision, *, confidence: float, plain: bool,
         return Why.RISK
     if confidence < CONFIRM_BELOW and not echoed:
         return Why.DOUBTFUL
-    if decision.irreversible is not None and not plain:
+    if decision.irreversible is not None and not (plain or echoed):
         return Why.IRREVERSIBLE
     return Why.NONE
 
@@ -126,12 +128,15 @@ def said_plainly(heard: Heard, match: IntentMatch, understood: Understood | None
 
 
 def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
-           values: SlotValues) -> bool:
+           phase: PhaseGrammar) -> bool:
     """Whether Whisper's free transcript, though it reads as no move, holds every value of
     the move the grammar sentence found, and reads like that sentence: "my big is the
-    spider" for "my pick is the spider" (the words that make the move agree; only the
-    carrier words were misheard). The grammar sentence must have passed the rejection test
-    and be read exactly (no tentative lead-in), the free decode must not be lost (:func:`lost`)."""
+    spider" for "my pick is the spider", "the clodwis house too" for "the clue is house
+    two" (the words that make the move agree; only the carrier words were misheard). A
+    number is held as a word or digits of it, or as a word the grammar's confusions take
+    for it ("too") when no other number is there ("house for one" holds no four). The
+    grammar sentence must have passed the rejection test and be read exactly (no tentative
+    lead-in), the free decode must not be lost (:func:`lost`)."""
     j = heard.judgement
     if (j is None or j.reading is None or lost(j) or match.confidence < PLAIN_MATCH
             or j.reading.similarity < ECHO_SIMILARITY
@@ -139,16 +144,42 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
         return False
     heard_words = _words(j.free_text)
     wanted: list[str] = []
+    numbers: list[int] = []
     for value in match.slots.values():
-        items = value if isinstance(value, (list, tuple)) else [value]
-        if not all(isinstance(item, str) for item in items):
-            return False  # a number or a choice: nothing to find in the words
-        wanted += items
-    if not wanted:
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if isinstance(item, bool) or not isinstance(item, (str, int)):
+                return False  # nothing to find in the words
+            if isinstance(item, int):
+                numbers.append(item)
+            else:
+                wanted.append(item)
+    if not wanted and not numbers:
         return False
-    spoken = {v.value: v.spoken for slot_list in values.lists for v in slot_list.values}
-    return all(any(_words(form) and _words(form) <= heard_words
-                   for form in (item, *spoken.get(item, ()))) for item in wanted)
+    spoken = {v.value: v.spoken for slot_list in phase.slot_values.lists
+              for v in slot_list.values}
+    if not all(any(_words(form) and _words(form) <= heard_words
+                   for form in (item, *spoken.get(item, ()))) for item in wanted):
+        return False
+    return all(_holds_number(number, heard_words, phase) for number in numbers)
+
+
+def _holds_number(number: int, heard_words: set[str], phase: PhaseGrammar) -> bool:
+    """Whether ``heard_words`` hold ``number`` (see :func:`echoed`)."""
+    forms: dict[int, set[str]] = {}
+    for name in phase.used_lists:
+        value_list = phase.lists.get(name)
+        if value_list is None or value_list.runtime:
+            continue
+        for tokens, value in value_list.forms:
+            if isinstance(value, int) and not isinstance(value, bool) and len(tokens) == 1:
+                forms.setdefault(value, set()).add(tokens[0])
+    own = forms.get(number, set()) | {str(number)}
+    if heard_words & own:
+        return True
+    others = set().union(*(f for value, f in forms.items() if value != number))
+    confusions = phase.settings.confusions
+    return not heard_words & others and any(
+        own & set(confusions.get(word, ())) for word in heard_words)
 
 
 def lost(judgement: Judgement) -> bool:
@@ -246,7 +277,7 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
             # "marikit one" for "market one": no move a player could mean, so no rival
             understood = replace(understood, free=None)
     plain = said_plainly(heard, match, understood)
-    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0].slot_values)
+    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
                       mode=s.options.confirm)
     what = move_words(s, decision)
