@@ -80,6 +80,9 @@ def test_the_prior_ranks_likely_words_above_rare_ones_above_no_words() -> None:
         return prior(IntentMatch("clue", {"word": word, "number": 1}, 1.0, f"{word} one"))
 
     assert (rank(LIKELY), rank(RARE), rank("putball")) == (2, 1, 0)
+    # a common word of the language is as likely as a listed one ("travel" is not listed):
+    # a demo's "travel two" lost to the grammar search's listed "triangle two"
+    assert rank("travel") == rank("triangle") == 2
     # a closed phase's values are all expected: no prior
     assert reading_prior(make_adapter("codenames", OPTS), state, _phase(state, "guess")) is None
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from voice_host.games import Action, Event, GameState, Outcome
+from voice_host.games import Action, Event, GameState, Outcome, lexicon
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.understanding import meaning
@@ -184,6 +184,13 @@ def move_key(adapter: GameAdapter, state: GameState,
     return key
 
 
+COMMON_ZIPF = 4.5
+"""A word this common (Zipf, wordfreq) is one a player may well say in an open slot, listed
+or not: "travel" 5.0, "football" 5.1, where "lobe" is 3.3 and "housed" 3.7. A demo's
+"the clue is travel, two", written so by Whisper's free transcript, was asked about as the
+grammar search's "triangle" (a listed word) and refused."""
+
+
 def reading_prior(adapter: GameAdapter, state: GameState,
                   phase: PhaseGrammar) -> Callable[[IntentMatch], int] | None:
     """How likely a reading of this phase is meant, for choosing between two readings of
@@ -191,12 +198,16 @@ def reading_prior(adapter: GameAdapter, state: GameState,
     :func:`~voice_host.host.core.understanding.understand`): 0 for no move a player could
     mean (:meth:`GameAdapter.plausible`: a Codenames clue that is no word, "putball"), 2
     when every word of its slot values is one the phase expects there (the grammar's and
-    the game's likely words: "love", "house"), else 1 (a real word nobody expects: "lobe",
+    the game's likely words: "love", "house", or one of the language's common words,
+    ``COMMON_ZIPF`` or more: "travel"), else 1 (a real word nobody expects: "lobe",
     "housed"). None for a phase without an open slot: its values are all expected."""
     if not phase.open_vocabulary:
         return None
     likely = frozenset(w.casefold() for w in (*phase.settings.open_words,
                                               *phase.slot_values.open_words))
+
+    def expected(word: str) -> bool:
+        return word in likely or lexicon.zipf(word, phase.lang) >= COMMON_ZIPF
 
     def prior(match: IntentMatch) -> int:
         if not adapter.plausible(state, match):
@@ -204,7 +215,7 @@ def reading_prior(adapter: GameAdapter, state: GameState,
         words = [w.casefold() for value in match.slots.values()
                  for item in (value if isinstance(value, (list, tuple)) else [value])
                  if isinstance(item, str) for w in item.split()]
-        return 2 if all(w in likely for w in words) else 1
+        return 2 if all(expected(w) for w in words) else 1
 
     return prior
 
