@@ -100,10 +100,11 @@ FRENCH = LanguageTuning(
   2/62 chatter acted on (both changing the game), RTF 1.70, p50 3.9 s; 12 s 35/96 (20/31),
   2/62 (1), RTF 1.14, p50 3.0 s; 6 s 32/96, 4/62; 2 s 31/96, 5/62 (4), RTF 0.81: with
   little after the speech, base writes talk as a command it expects ("il reste de la pizza
-  dans la cuisine" as "je vote non"). Report split, run alone: the whole window 34/96
-  (Kokoro clean 18/37), 1/62 (none changing the game), p50 4.4 s, RTF 1.58; 12 s 33/96
-  (19/37), 1/62 (one: "je crois que mila nous ment" written "je choisis mila et moi"),
-  p50 2.5 s, p95 4.1 s, RTF 1.25.
+  dans la cuisine" as "je vote non"). Report split, the two side by side (the whole
+  window as ``--whisper memory_seconds=30``): the whole window 34/96 (Kokoro clean 18/37),
+  1/62 (none changing the game), p50 3.8 s, p95 5.9 s, RTF 1.47; 12 s 33/96 (19/37), 1/62
+  (one: "je crois que mila nous ment" written "je choisis mila et moi"), p50 2.9 s, p95
+  4.3 s, RTF 1.00.
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission")."""
