@@ -709,11 +709,10 @@ def whisper_tuning(lang: str, text: str = "") -> Any:
     from dataclasses import fields, replace
 
     from voice_host.speech.whisper_asr import WhisperTuning
-    from voice_host.speech.whisper_languages import LanguageTuning
 
     values = tuning_values(text)
     base = WhisperTuning()
-    own = base.languages.get(lang, LanguageTuning())
+    own = base.language_tuning(lang)
     window = values.pop("window", None)
     near = values.pop("near", None)
     search = own.search or base.search

@@ -545,6 +545,7 @@ class Matcher:
             extra.append(extra[-1] + value)
         n = len(seq)
         question = self._question_at(seq)
+        pronoun = self._object_pronoun_at(seq)
         bounds: list[tuple[float, int, int]] = []
         for ident in counts:
             fz = c.fuzzy[ident]
@@ -558,7 +559,7 @@ class Matcher:
         bounds.sort()
         for _, _, ident in bounds[:_CANDIDATES]:
             fz = c.fuzzy[ident]
-            total, pairs = self._align(seq, fz, question)
+            total, pairs = self._align(seq, fz, question, pronoun)
             if total + cost <= fz.threshold and self._supported(seq, pairs):
                 self._add(fz.entry, pairs, cost + total, fz.threshold, who, readings, lead)
 
@@ -572,6 +573,21 @@ class Matcher:
                    for tok, item in pairs):
             return True
         return all(item.key in self._c.discourse for item in seq if id(item) not in used)
+
+    def _object_pronoun_at(self, seq: list[_T]) -> int:
+        """Index of a pronoun that makes the word before it an imperative with an object
+        ("pass me (the salt)", "okay, passe-moi"): a command word first, after only
+        discourse words, and the pronoun right after it; else -1. "Je passe, moi" has a
+        subject: the speaker passes."""
+        c = self._c
+        lead = 0
+        while lead < len(seq) and seq[lead].list_name is None and seq[lead].key in c.discourse:
+            lead += 1
+        if lead + 1 < len(seq) and seq[lead].list_name is None and seq[lead].key in c.verbs \
+                and seq[lead + 1].list_name is None \
+                and seq[lead + 1].key in c.object_pronouns:
+            return lead + 1
+        return -1
 
     def _question_at(self, seq: list[_T]) -> int:
         """Index of a question-opening word ("is it Lucas?"), or -1."""
@@ -618,23 +634,15 @@ class Matcher:
             return 0.15 + (1.0 - score) * 2.0
         return 9.0
 
-    def _align(self, seq: list[_T], fz: _Fuzzy,
-               question: int = -1) -> tuple[float, list[tuple[Tok, _T]]]:
+    def _align(self, seq: list[_T], fz: _Fuzzy, question: int = -1,
+               pronoun: int = -1) -> tuple[float, list[tuple[Tok, _T]]]:
         toks = fz.toks
         n, m = len(seq), len(toks)
         ins = [self._insert_cost(item) for item in seq]
-        # a move's word as an imperative with an object ("pass me (the salt)", "okay,
-        # passe-moi"): the word first, after only discourse words, and a pronoun right after
-        # it. "Je passe, moi" has a subject: the speaker passes; and a request to the host,
-        # which every phase takes, may name who it is for ("read me the board")
-        lead = 0
-        while lead < n and seq[lead].list_name is None and seq[lead].key in self._c.discourse:
-            lead += 1
-        if fz.entry.phases != ("*",) and lead + 1 < n \
-                and seq[lead].list_name is None and seq[lead].key in self._c.verbs \
-                and seq[lead + 1].list_name is None \
-                and seq[lead + 1].key in self._c.object_pronouns:
-            ins[lead + 1] = OBJECT_PRONOUN_COST
+        if pronoun >= 0 and fz.entry.phases != ("*",):
+            # a move asked of a person ("pass me"); a request to the host, which every
+            # phase takes, may name who it is for ("read me the board")
+            ins[pronoun] = OBJECT_PRONOUN_COST
         if question >= 0:
             ins[question] = 2.0
         dele = fz.delete

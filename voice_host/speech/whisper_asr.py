@@ -157,16 +157,20 @@ class WhisperTuning:
                              self.speculate_end_db, self.speculate_room_db,
                              self.speculate_smooth_frames)
 
+    def language_tuning(self, language: str) -> LanguageTuning:
+        """What ``language`` changes in these defaults (nothing for a language not listed)."""
+        return self.languages.get(language, LanguageTuning())
+
     def threads_for(self, language: str) -> int:
         """CTranslate2's threads for ``language``'s model."""
         if self.threads > 0:
             return self.threads
-        own = self.languages.get(language, LanguageTuning()).threads
+        own = self.language_tuning(language).threads
         return own if own else min(4, os.cpu_count() or 1)
 
     def window_for(self, language: str) -> float:
         """The encoder's window for ``language``."""
-        own = self.languages.get(language, LanguageTuning()).window_seconds
+        own = self.language_tuning(language).window_seconds
         return self.window_seconds if own is None else own
 
     def memory_for(self, language: str) -> float:
@@ -174,13 +178,13 @@ class WhisperTuning:
         seconds, for ``language`` (0: the whole window)."""
         if self.memory_seconds > 0:
             return self.memory_seconds
-        own = self.languages.get(language, LanguageTuning()).memory_seconds
+        own = self.language_tuning(language).memory_seconds
         return own or 0.0
 
     def search_for(self, language: str) -> SearchTuning:
         """The search's settings for ``language`` (its own, else ``search``; the nearest
         sentences only where the language asks for them)."""
-        own = self.languages.get(language, LanguageTuning())
+        own = self.language_tuning(language)
         search = own.search or self.search
         return search if own.near else replace(search, near_sentences=0)
 
@@ -670,9 +674,10 @@ class WhisperRecognizer(StreamingRecognizer):
             return None
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
                           tuning=self._search, open_phase=grammar.open)
-        if sound_may_help(judgement, self._search) and judgement.reading is not None:
+        reading = judgement.reading
+        if reading is not None and sound_may_help(judgement, self._search):
             judgement = with_sound(judgement, sound_similarity(
-                judgement.free_text, judgement.reading.text, self.language), self._search)
+                judgement.free_text, reading.text, self.language), self._search)
         self.last_calls = decoder.calls
         return judgement
 
