@@ -83,6 +83,9 @@ def test_the_prior_ranks_likely_words_above_rare_ones_above_no_words() -> None:
     # a common word of the language is as likely as a listed one ("travel" is not listed):
     # a demo's "travel two" lost to the grammar search's listed "triangle two"
     assert rank("travel") == rank("triangle") == 2
+    # a rare word of the game's own list is a clue a spymaster could mean (it was ranked
+    # with "putball" while "plausible" asked for a common word)
+    assert rank("walrus") == 2
     # a closed phase's values are all expected: no prior
     assert reading_prior(make_adapter("codenames", OPTS), state, _phase(state, "guess")) is None
 

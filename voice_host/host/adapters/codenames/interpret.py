@@ -57,12 +57,13 @@ def interpret(w: CodenamesWords, state: GameState, match: IntentMatch,
 
 def plausible(w: CodenamesWords, state: GameState, match: IntentMatch) -> bool:
     """A clue whose word no dictionary of the game's language knows ("marikit", Whisper's
-    spelling of "market") is no clue a spymaster could mean; anything else may be. Without
-    a dictionary installed, every reading may be meant."""
+    spelling of "market"; :func:`lexicon.is_unknown_word`, the bar a clue is asked about
+    at) is no clue a spymaster could mean; anything else may be, rare words too ("walrus").
+    Without a dictionary installed, every reading may be meant."""
     if match.intent != "clue" or not isinstance(match.slots.get("word"), str):
         return True
     s = narrow(state, CodenamesState)
-    return lexicon.is_dictionary_word(str(match.slots["word"]), s.language) is not False
+    return not lexicon.is_unknown_word(str(match.slots["word"]), s.language)
 
 
 def reply(w: CodenamesWords, key: str, **params: Any) -> Decision:
