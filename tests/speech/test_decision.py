@@ -23,6 +23,7 @@ from voice_host.speech.decision import (
     decide_judgement,
     free_is_talk,
     rejection,
+    split_word,
     without_loops,
 )
 from voice_host.speech.grammar_search import TokenConstraint, TokenTrie, WordGraph
@@ -557,3 +558,37 @@ def test_a_free_transcript_the_matcher_only_guessed_at_is_no_contrary_reading() 
 
     assert decided(0.6) is Verdict.GRAMMAR
     assert decided(1.0) is Verdict.NEITHER  # read exactly as another command: refused
+
+
+@pytest.mark.parametrize(("free_text", "sentence", "split"), [
+    ("good ball for two", "football for two", True),  # cost 0.19
+    ("the clue is foot ball one", "the clue is football one", True),  # the word's letters
+    ("pet ball for one", "football for one", True),  # 0.31
+    ("the ball for one", "football for one", False),  # 0.44: another word
+    ("i vote no", "i vote yes", False),  # nothing split
+    ("good ball for three", "football for two", False),  # another number too
+    ("football for two", "football for two", False),  # the same sentence
+    ("sun flower two", "sunflower two", True),
+])
+def test_a_word_the_free_transcript_cut_in_two(free_text: str, sentence: str,
+                                               split: bool) -> None:
+    assert split_word(free_text, sentence, TUNING.split_cost) is split
+
+
+def test_a_free_transcript_that_cut_the_sentence_s_word_in_two_is_no_rival() -> None:
+    """A demo game's "football for two", written "good ball for two" by Whisper (a
+    confident clue of two words) and heard whole by the grammar search at -0.35: the
+    sentence is taken, not asked about; a free transcript that is another sentence is
+    still a rival."""
+    reading = GrammarReading("football for two", -0.35, -1.9, 5, 0.85)
+
+    def decided(free_text: str, free: str, split_cost: float = TUNING.split_cost) -> Verdict:
+        judged = Judgement(free_text, -0.30, False, reading, True, Rejection.NONE, 0.7)
+        return decide_judgement(judged, "clue football 2", free, key=lambda m: m,
+                                match_confidence=lambda m: 1.0,
+                                tuning=replace(TUNING, split_cost=split_cost)).verdict
+
+    assert decided("good ball for two", "clue two words good ball 2") is Verdict.GRAMMAR
+    assert decided("good ball for two", "clue two words good ball 2",
+                   split_cost=0.0) is Verdict.ASK
+    assert decided("goodwill for two", "clue goodwill 2") is Verdict.ASK

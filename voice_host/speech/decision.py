@@ -172,6 +172,14 @@ class SearchTuning:
     the slot's word is whatever the transcript wrote, so talk sounds like some clue ("quelqu'un
     lui même" read as "quelqu'un neuf"); on the French calibration split that was the one
     wrong reading the rule took there ("notre indice est sans 2" for "… 5 pour 3")."""
+    split_cost: float = 1 / 3
+    """A free transcript that is the grammar sentence with one of its words written as
+    several, spelled alike (the edit cost per letter of the pieces joined against the word,
+    :func:`~voice_host.speech.grammar_search.spelling_cost`, at most this: "good ball for
+    two" and "pet ball for one" for "football for …", 0.19 and 0.31) is no rival of an
+    accepted sentence, whatever the matcher reads it as (a clue of two words): the decoder
+    cut the word it heard in two (:func:`split_word`). 0 turns the rule off for any
+    spelling but the word's own letters ("foot ball")."""
     skip_talk: bool = True
     """Skip the grammar search when the free transcript is sure talk far longer than any
     sentence of the grammar (:func:`~voice_host.speech.search.beyond_grammar`): no reading
@@ -533,6 +541,9 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
     if accepted is None:
         accepted = judgement.accepted
     reading = judgement.reading
+    if (accepted and reading is not None and free is not None
+            and split_word(judgement.free_text, reading.text, tuning.split_cost)):
+        free = None
     free_sure = free is not None and judgement.free_confident(match_confidence(free), tuning)
     if (accepted and reading is not None and reading.margin < tuning.sure_margin
             and grammar is not None and free is not None and not free_sure
@@ -545,6 +556,26 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
         candidate(grammar, key, accepted),
         candidate(free, key, free_sure),
         free_talk=talk)
+
+
+def split_word(free_text: str, sentence: str, max_cost: float) -> bool:
+    """Whether the free transcript is ``sentence`` with one of its words written as two or
+    more, the pieces joined spelled like the word (:func:`spelling_cost` at most
+    ``max_cost``): "the clue is foot ball one" and "good ball for two" are Whisper's
+    writing of "football" heard whole by the grammar search. Every other word is the
+    same, in the same order; "i vote no" against "i vote yes" splits nothing."""
+    free, said = plain(free_text).split(), plain(sentence).split()
+    if len(free) <= len(said):
+        return False
+    head = 0
+    while head < len(said) and free[head] == said[head]:
+        head += 1
+    tail = 0
+    while tail < len(said) - head and free[-1 - tail] == said[-1 - tail]:
+        tail += 1
+    word, pieces = said[head:len(said) - tail], free[head:len(free) - tail]
+    return (len(word) == 1 and len(pieces) >= 2
+            and spelling_cost(" ".join(pieces), word[0]) <= max_cost)
 
 
 def candidate(meaning: M | None, key: Callable[[M], Hashable],
