@@ -12,6 +12,7 @@ import argparse
 import dataclasses
 import json
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -45,6 +46,10 @@ CHATTER_RATE = 0.5
 """How often a player chats instead of the host's answer coming at once."""
 CHATTER_IN_A_ROW = 2
 """At most this many chatter lines before somebody answers the host."""
+DEMO_OUTPUT = frozenset({"narration", "players", "secrets", "log.jsonl", "transcript.txt",
+                         "game.json", "game.ogg", "game.wav", "game-transcript.txt"})
+"""What a demo writes in its folder: all of it an earlier demo's, when a folder holds only
+these (see :func:`fresh_folder`)."""
 
 
 class ScriptedPlayers:
@@ -207,6 +212,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the host should answer none of it)")
 
 
+def fresh_folder(out: Path) -> str | None:
+    """Make ``out`` ready for a new demo: an earlier demo's output there is removed (the log
+    is appended to and the numbered WAVs are written over, so a second game in the same
+    folder mixed the first one's narration, players and confirmations into its own); a
+    folder that holds anything else is left as it is, and the sentence saying so is
+    returned."""
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        return f"{out} is a file, not a folder: give --out a new or empty folder."
+    others = sorted(p.name for p in out.iterdir() if p.name not in DEMO_OUTPUT)
+    if others:
+        shown = ", ".join(others[:3]) + (" ..." if len(others) > 3 else "")
+        return (f"{out} holds files no demo wrote ({shown}): give --out a new or empty "
+                "folder, or one an earlier demo wrote (its output is replaced).")
+    for path in out.iterdir():
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     reg = registration(args.game)
     options: dict[str, Any] = {**reg.defaults(), **reg.demo_seats, "deal": "host",
@@ -217,6 +245,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
         options["rounds"] = args.rounds
     out = args.out or Path("demo-output") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}"
+    refused = fresh_folder(out)
+    if refused is not None:
+        print(refused, file=sys.stderr)
+        return 2
     out.mkdir(parents=True, exist_ok=True)
     (out / "players").mkdir(exist_ok=True)
     state = new_game(args.game, options)
