@@ -592,3 +592,36 @@ def test_a_free_transcript_that_cut_the_sentence_s_word_in_two_is_no_rival() -> 
     assert decided("good ball for two", "clue two words good ball 2",
                    split_cost=0.0) is Verdict.ASK
     assert decided("goodwill for two", "clue goodwill 2") is Verdict.ASK
+
+
+@pytest.mark.parametrize(("margin", "free", "confidence", "looped", "agree_margin", "taken"), [
+    (-1.17, "guess stone", 0.85, False, -1.2, True),  # the demo's "guest stone"
+    (-1.17, "guess stone", 0.85, False, 0.0, False),  # the rule off
+    (-1.30, "guess stone", 0.85, False, -1.2, False),  # below the floor
+    (-1.17, "guess stone", 0.60, False, -1.2, False),  # the matcher only guessed
+    (-1.17, "guess stone", 0.85, True, -1.2, False),  # a looped transcript vouches for nothing
+    (-1.17, "guess snow", 0.85, False, -1.2, False),  # another move: no agreement
+])
+def test_an_unsure_free_transcript_of_the_same_move_vouches_for_a_refused_sentence(
+        margin: float, free: str, confidence: float, looped: bool, agree_margin: float,
+        taken: bool) -> None:
+    reading = GrammarReading("stone", margin, margin - 0.5, 3, 0.62)
+    judged = Judgement("guest stone", -1.00, looped, reading, False, Rejection.LOW_MARGIN,
+                       0.0)
+    tuning = replace(TUNING, agree_margin=agree_margin)
+    assert judged.rejection_of(reading, tuning) is Rejection.LOW_MARGIN
+    decision = decide_judgement(judged, "guess stone", free, key=lambda m: m,
+                                match_confidence=lambda m: confidence, tuning=tuning)
+    assert decision.chosen == ("guess stone" if taken else None)
+
+
+def test_only_a_sentence_refused_for_its_margin_is_vouched_for() -> None:
+    """A sentence refused as unlike the free transcript is not taken back by that
+    transcript's reading: the rule is for a margin lost where the two read alike enough."""
+    reading = GrammarReading("stone", -0.5, -1.0, 3, 0.3)
+    judged = Judgement("i think the stone one is risky", -0.8, False, reading, False,
+                       Rejection.UNLIKE_TRANSCRIPT, 0.0)
+    assert judged.rejection_of(reading, TUNING) is Rejection.UNLIKE_TRANSCRIPT
+    decision = decide_judgement(judged, "guess stone", "guess stone", key=lambda m: m,
+                                match_confidence=lambda m: 0.85, tuning=TUNING)
+    assert decision.chosen is None
