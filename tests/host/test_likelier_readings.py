@@ -80,9 +80,12 @@ def test_the_prior_ranks_likely_words_above_rare_ones_above_no_words() -> None:
         return prior(IntentMatch("clue", {"word": word, "number": 1}, 1.0, f"{word} one"))
 
     assert (rank(LIKELY), rank(RARE), rank("putball")) == (2, 1, 0)
-    # a common word of the language is as likely as a listed one ("travel" is not listed):
-    # a demo's "travel two" lost to the grammar search's listed "triangle two"
-    assert rank("travel") == rank("triangle") == 2
+    # a common word of the language is as likely as a listed one ("weekend" is not
+    # listed): a demo's "travel two" (then unlisted) lost to the search's "triangle two"
+    assert rank("weekend") == rank("triangle") == 2
+    # ... but not one of its function words: "as for two", Whisper's writing of a demo's
+    # "house for two", was asked about beside the grammar search's "house"
+    assert rank("as") == rank("for") == 1
     # a rare word of the game's own list is a clue a spymaster could mean (it was ranked
     # with "putball" while "plausible" asked for a common word)
     assert rank("walrus") == 2
@@ -105,6 +108,16 @@ def test_a_likely_clue_word_outranks_a_rare_spelling_of_it(grammar: str, free: s
     assert _clue(understood) == (LIKELY, 1)
     assert understood.verdict is Verdict.GRAMMAR
     assert understood.free is not None and understood.free.slots["word"] == RARE  # kept
+
+
+def test_a_listed_clue_word_outranks_a_function_word_written_for_it() -> None:
+    """A demo's "house for two", written "as for two" (a confident clue of "as") beside the
+    grammar search's accepted "house for two": the host asked which was meant."""
+    _needs_dictionary()
+    heard = _heard("house for two", "as for two")
+    assert _clue(_understood(heard, prior=False)) is None  # asked
+    understood = _understood(heard)
+    assert _clue(understood) == ("house", 2) and understood.verdict is Verdict.GRAMMAR
 
 
 def test_the_free_transcript_s_likely_word_outranks_the_grammar_s_rare_one() -> None:

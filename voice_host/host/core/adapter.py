@@ -186,7 +186,7 @@ def move_key(adapter: GameAdapter, state: GameState,
 
 COMMON_ZIPF = 4.5
 """A word this common (Zipf, wordfreq) is one a player may well say in an open slot, listed
-or not: "travel" 5.0, "football" 5.1, where "lobe" is 3.3 and "housed" 3.7. A demo's
+or not: "travel" 5.0, "weekend" 4.9, where "lobe" is 3.3 and "housed" 3.7. A demo's
 "the clue is travel, two", written so by Whisper's free transcript, was asked about as the
 grammar search's "triangle" (a listed word) and refused."""
 
@@ -199,15 +199,19 @@ def reading_prior(adapter: GameAdapter, state: GameState,
     mean (:meth:`GameAdapter.plausible`: a Codenames clue that is no word, "putball"), 2
     when every word of its slot values is one the phase expects there (the grammar's and
     the game's likely words: "love", "house", or one of the language's common words,
-    ``COMMON_ZIPF`` or more: "travel"), else 1 (a real word nobody expects: "lobe",
-    "housed"). None for a phase without an open slot: its values are all expected."""
+    ``COMMON_ZIPF`` or more: "weekend"), else 1 (a real word nobody expects: "lobe",
+    "housed"; or one of the language's function words, :func:`lexicon.is_function_word`,
+    what Whisper writes for a word it heard badly: "as for two" for a demo's "house for
+    two", asked about beside the grammar search's "house"). None for a phase without an
+    open slot: its values are all expected."""
     if not phase.open_vocabulary:
         return None
     likely = frozenset(w.casefold() for w in (*phase.settings.open_words,
                                               *phase.slot_values.open_words))
 
     def expected(word: str) -> bool:
-        return word in likely or lexicon.zipf(word, phase.lang) >= COMMON_ZIPF
+        return word in likely or (lexicon.zipf(word, phase.lang) >= COMMON_ZIPF
+                                  and not lexicon.is_function_word(word, phase.lang))
 
     def prior(match: IntentMatch) -> int:
         if not adapter.plausible(state, match):
