@@ -825,6 +825,15 @@ def oracle_span(speech: Samples) -> tuple[int, int]:
     return lead + first, lead + last
 
 
+def oracle_audio(case: Case, babble: Samples | None) -> Samples:
+    """The case's utterance over the speech's own span (:func:`oracle_span`), its noise
+    mixed in: what ``--segment oracle`` hands the recognizer, and what the diagnosis
+    scripts (``oracle_search.py``, ``moonshine_check.py``) decode."""
+    spoken = synthesize(case.text, case.voice)
+    start, end = oracle_span(spoken)
+    return np.asarray(stream_for(case, babble, speech=spoken)[start:end], dtype=np.int16)
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
     from voice_host.host.core.understanding import understand

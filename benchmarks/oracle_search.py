@@ -30,8 +30,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_recognition as bench  # noqa: E402
 
@@ -88,10 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in cases:
         pg = bench.phase_grammar(c.setup, c.phase)
         ears.use(bench.listen_request(c, pg))
-        spoken = bench.synthesize(c.text, c.voice)
-        start, end = bench.oracle_span(spoken)
-        audio = np.asarray(bench.stream_for(c, babble, speech=spoken)[start:end],
-                           dtype=np.int16)
+        audio = bench.oracle_audio(c, babble)
         assert w._grammar is not None
         judged = w._decode(audio, w._grammar)
         assert judged is not None

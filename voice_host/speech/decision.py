@@ -560,7 +560,7 @@ def decide_judgement(judgement: Judgement, grammar: M | None, free: M | None, *,
             and split_word(judgement.free_text, reading.text, tuning.split_cost)):
         free = None
     if (not accepted and reading is not None and grammar is not None and free is not None
-            and reading.margin >= tuning.agree_margin > -math.inf and tuning.agree_margin < 0
+            and tuning.agree_margin < 0 and reading.margin >= tuning.agree_margin
             and not judgement.looped and key(grammar) == key(free)
             and match_confidence(free) >= tuning.free_min_match
             and judgement.rejection_of(reading, tuning) is Rejection.LOW_MARGIN):
