@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     babble = bench.babble_track() if any(c.noise == "babble" for c in cases) else None
     tally: dict[tuple[str, str], collections.Counter[str]] = collections.defaultdict(
         collections.Counter)
+    cpu: dict[tuple[str, str], dict[str, float]] = collections.defaultdict(
+        lambda: {"tiny.en": 0.0, "moonshine": 0.0})
     for c in cases:
         pg = bench.phase_grammar(c.setup, c.phase)
         ears.use(bench.listen_request(c, pg))
@@ -131,10 +133,11 @@ def main(argv: list[str] | None = None) -> int:
         began = time.process_time()
         heard = moonshine.transcribe(audio)
         moonshine_cpu = time.process_time() - began
-        counts = tally[(c.condition, bench.synthesizer_of(c.voice.label))]
+        group = (c.condition, bench.synthesizer_of(c.voice.label))
+        counts = tally[group]
         counts["commands" if c.command else "chatter"] += 1
-        counts["tiny.en cpu"] += whisper_cpu  # type: ignore[assignment]
-        counts["moonshine cpu"] += moonshine_cpu  # type: ignore[assignment]
+        cpu[group]["tiny.en"] += whisper_cpu
+        cpu[group]["moonshine"] += moonshine_cpu
         for name, text in (("tiny.en", judged.free_text if judged else ""),
                            ("moonshine", heard)):
             best = pg.matcher.match(text, speaker=c.setup.speaker).best
@@ -148,10 +151,11 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
     print()
     for (condition, voices), n in sorted(tally.items()):
+        took = cpu[(condition, voices)]
         print(f"{condition}, {voices}: commands read rightly, tiny.en {n['tiny.en']} and "
               f"moonshine {n['moonshine']} of {n['commands']}; talk acted on "
               f"{n['tiny.en acted']} and {n['moonshine acted']} of {n['chatter']}; CPU "
-              f"{n['tiny.en cpu']:.1f} s and {n['moonshine cpu']:.1f} s")
+              f"{took['tiny.en']:.1f} s and {took['moonshine']:.1f} s")
     return 0
 
 

@@ -345,6 +345,20 @@ class PhaseGrammar:
                          for s in iter_slots(t, self.rules))
 
     @cached_property
+    def number_words(self) -> dict[int, frozenset[str]]:
+        """Each number of this phase's fixed lists -> its one-word forms there ("two", "2";
+        "deux")."""
+        out: dict[int, set[str]] = {}
+        for name in self.used_lists:
+            value_list = self.lists.get(name)
+            if value_list is None or value_list.runtime:
+                continue
+            for tokens, value in value_list.forms:
+                if isinstance(value, int) and not isinstance(value, bool) and len(tokens) == 1:
+                    out.setdefault(value, set()).add(tokens[0])
+        return {value: frozenset(words) for value, words in out.items()}
+
+    @cached_property
     def open_vocabulary(self) -> bool:
         """True when a template takes any word (the recognizer must not be restricted)."""
         return WILDCARD_LIST in self.used_lists

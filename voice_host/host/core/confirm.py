@@ -165,15 +165,8 @@ def echoed(heard: Heard, match: IntentMatch, understood: Understood | None,
 
 def _holds_number(number: int, heard_words: set[str], phase: PhaseGrammar) -> bool:
     """Whether ``heard_words`` hold ``number`` (see :func:`echoed`)."""
-    forms: dict[int, set[str]] = {}
-    for name in phase.used_lists:
-        value_list = phase.lists.get(name)
-        if value_list is None or value_list.runtime:
-            continue
-        for tokens, value in value_list.forms:
-            if isinstance(value, int) and not isinstance(value, bool) and len(tokens) == 1:
-                forms.setdefault(value, set()).add(tokens[0])
-    own = forms.get(number, set()) | {str(number)}
+    forms = phase.number_words
+    own = forms.get(number, frozenset()) | {str(number)}
     if heard_words & own:
         return True
     others = set().union(*(f for value, f in forms.items() if value != number))
