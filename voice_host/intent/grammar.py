@@ -53,6 +53,15 @@ SELF = "\x00self"
 
 _ALL_PHASES = "*"
 
+CHOOSING = "choosing"
+"""The pseudo-phase of an answer to "Did you mean X, or Y?" ("the first one", "neither",
+the word that tells the two apart): intents naming it join a phase's grammar only while the
+host waits for that answer (``GameGrammar.phase(..., choosing=True)``)."""
+
+CHOICE_WORD_LIST = "choice_word"
+"""The run-time list of a choosing phase: the words only one of the two readings has
+("gold" against "called"), each standing for its reading ("first" or "second")."""
+
 
 GRAMMARS_ENV = "VOICE_HOST_GRAMMARS"
 """Environment variable naming a folder of grammar files to use instead of the package's
@@ -261,30 +270,35 @@ class GameGrammar:
         except IntentError as error:
             raise GrammarError(f"Grammar {lang}/{game}: {error}") from error
         for entry in self._intents:
-            unknown = [p for p in entry.phases if p != _ALL_PHASES and p not in self.phases]
+            unknown = [p for p in entry.phases
+                       if p not in (_ALL_PHASES, CHOOSING) and p not in self.phases]
             if unknown:
                 raise GrammarError(f"Grammar {lang}/{game}: intent {entry.name} names an "
                                    f"unknown phase {unknown[0]!r}.")
-        self._cache: dict[tuple[str, SlotValues], PhaseGrammar] = {}
+        self._cache: dict[tuple[str, SlotValues, bool], PhaseGrammar] = {}
         try:
             self.nouns = Nouns.from_data(data.get("articles"), data.get("genders"))
             """The articles of the language and the genders of the game's nouns."""
         except (KeyError, TypeError) as error:
             raise GrammarError(f"Grammar {lang}/{game}: its [articles] lack {error}.") from None
 
-    def phase(self, name: str, slots: SlotValues | None = None) -> PhaseGrammar:
-        """The grammar of phase ``name`` with these run-time values (cached)."""
+    def phase(self, name: str, slots: SlotValues | None = None, *,
+              choosing: bool = False) -> PhaseGrammar:
+        """The grammar of phase ``name`` with these run-time values (cached); ``choosing``:
+        with the answers to "Did you mean X, or Y?" too (:data:`CHOOSING`; the slots then
+        hold the :data:`CHOICE_WORD_LIST`)."""
         if name not in self.phases:
             raise GrammarError(f"{self.game} has no phase {name!r}; its phases are "
                                f"{', '.join(self.phases)}.")
         slots = slots or SlotValues()
-        key = (name, slots)
+        key = (name, slots, choosing)
         cached = self._cache.get(key)
         if cached is None:
             if len(self._cache) > 64:
                 self._cache.clear()
             entries = tuple(e for e in self._intents
-                            if _ALL_PHASES in e.phases or name in e.phases)
+                            if _ALL_PHASES in e.phases or name in e.phases
+                            or (choosing and CHOOSING in e.phases))
             lists = dict(self._fixed_lists)
             lists.update(_runtime_lists(slots, self._settings, self.lang))
             cached = PhaseGrammar(game=self.game, lang=self.lang, name=name, entries=entries,

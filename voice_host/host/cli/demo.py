@@ -28,6 +28,7 @@ from voice_host.host.cli.demo_voices import (
     player_speech,
 )
 from voice_host.host.core.adapter import move_key, reading_prior, winner_json
+from voice_host.host.core.choice import CHOOSE_INTENT
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
@@ -72,6 +73,9 @@ class ScriptedPlayers:
         self.decode_seconds: list[float] = []
         self.last_speaker: str | None = None
         self.understood_as_meant = False
+        self.last_meant: tuple[str, str] | None = None
+        """The move the last player meant, (intent, slots): what they name when the host
+        asks "Did you mean X, or Y?"."""
         self.chatter = chatter
         """The host's output (counted) and the table talk's own dice; None: no chatter."""
         self.tally = ChatterTally()
@@ -101,6 +105,12 @@ class ScriptedPlayers:
             speaker = self.last_speaker or request.expected[0]
             text = "yes" if self.understood_as_meant else self.rng.choice(
                 ["no", "no that's wrong"])
+        elif self.session.choosing is not None and request.purpose == "command":
+            # "Did you mean X, or Y?": the player names the one they meant, or neither
+            speaker = self.last_speaker or request.expected[0]
+            which = [i for i, option in enumerate(self.session.choosing.options)
+                     if (option.intent, repr(sorted(option.slots.items()))) == self.last_meant]
+            text = ("the first one", "the second one")[which[0]] if which else "neither"
         elif self.chats_now(request):
             assert self.chatter is not None
             dice, players = self.chatter[1], self.session.state.players
@@ -135,6 +145,8 @@ class ScriptedPlayers:
             if request.purpose != "confirm":
                 self.last_speaker = speaker
                 self.understood_as_meant = right
+                if meant is not None and meant[0] != CHOOSE_INTENT:
+                    self.last_meant = meant
             if not right and not (meant is None and got is None):
                 self.misheard += 1
         says = "chats (table talk)" if chat else "says"

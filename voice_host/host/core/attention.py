@@ -33,12 +33,16 @@ import tomllib
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
 from voice_host.host.core.understanding import Understood
-from voice_host.host.core.values import Heard
+from voice_host.host.core.values import Heard, Line
 from voice_host.intent.grammar import grammar_dir
 from voice_host.text import tokenize
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
 
 KEYBOARD = "keyboard"
 """The ``source`` of a line typed at the host's terminal."""
@@ -135,3 +139,17 @@ def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
     if heard.speaker is not None:  # who spoke is known: the one named first is asked
         return speaker == prompt.expected[0]
     return len(prompt.expected) == 1
+
+
+def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understood,
+                  speaker: str | None, called: bool) -> None:
+    """A line not understood as a command: help when it was meant for the host, else
+    ignore it (logged, with the soft cue where the module's rule gives one)."""
+    answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker)
+    if answer is Answer.HELP:
+        s.say([s.narrator.line("common.not_understood")])
+        return
+    s.log.write("ignored", transcript=heard.text, speaker=heard.speaker, why=why,
+                source=heard.source, cue=answer is Answer.CUE)
+    if answer is Answer.CUE:
+        s.output.emit([Line("", lang=s.narrator.lang, cue="listening")])

@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from voice_host.host.core.adapter import Decision, Prompt, same_move
+from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.understanding import Understood, tuning_of, understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
-from voice_host.intent import IntentMatch, MatchResult, PhaseGrammar
+from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
 
@@ -184,12 +184,12 @@ def lost(judgement: Judgement) -> bool:
         return False
     if judgement.reading is None:
         return True
-    said, free = _word_list(judgement.reading.text), _word_list(judgement.free_text)
+    said, free = word_list(judgement.reading.text), word_list(judgement.free_text)
     tail = free[len(said):]
     return not (said and free[:len(said)] == said and tail == said[:len(tail)])
 
 
-def _word_list(text: str) -> list[str]:
+def word_list(text: str) -> list[str]:
     """The words of ``text`` in order, lower-case, elisions apart."""
     return plain_words(text).replace("'", " ").split()
 
@@ -234,7 +234,7 @@ def _grammar_reading(judgement: Judgement, understood: Understood | None,
 
 def _words(text: str) -> set[str]:
     """The words of ``text``, lower-case, elisions apart ("l'araignée": l, araignée)."""
-    return set(_word_list(text))
+    return set(word_list(text))
 
 
 def _same(a: IntentMatch, b: IntentMatch) -> bool:
@@ -249,13 +249,20 @@ def move_words(s: Session, decision: Decision) -> str:
 
 
 def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
-                     heard: Heard, understood: Understood | None) -> bool:
+                     heard: Heard, understood: Understood | None, *,
+                     chosen: bool = False) -> bool:
     """True when the decision's move may go ahead: the policy (:func:`why_confirm`) asks
     nothing, or the players said yes. On a no, the host says what was not done and what it
     still waits for. The move's words are kept for ``undo`` (``Session.move_said``).
     ``understood`` is the session's reading of ``heard`` (its two readings, when a
-    recognizer searched the grammar; not read again here)."""
+    recognizer searched the grammar; not read again here). ``chosen``: the players named
+    this reading in answer to "Did you mean X, or Y?", which settles every doubt about the
+    words (a risk the adapter names is still asked)."""
     assert decision.action is not None
+    if chosen:
+        why = why_confirm(decision, confidence=1.0, plain=True, echoed=True,
+                          mode=s.options.confirm)
+        return _go_ahead(s, decision, prompt, why, plain=True, vouched=True)
     confidence = match.confidence * heard.confidence
     if not (heard.spoken and heard.judgement is not None):
         understood = None
@@ -273,6 +280,13 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
                       mode=s.options.confirm)
+    return _go_ahead(s, decision, prompt, why, plain=plain, vouched=vouched)
+
+
+def _go_ahead(s: Session, decision: Decision, prompt: Prompt, why: Why, *, plain: bool,
+              vouched: bool) -> bool:
+    """Take the move when ``why`` asks nothing, else ask the players (see
+    :func:`confirm_decision`)."""
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
@@ -289,20 +303,6 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     # what was not done, and what the host is still waiting for
     s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
     return False
-
-
-def asked_which(s: Session, result: MatchResult, speaker: str | None) -> bool:
-    """Two close readings that make different moves: ask "Did you mean X, or Y?" (and
-    take neither; True). Two that make the same move ("Sophie and Oliver no" and "Sophie
-    no, Oliver no") are one reading: nothing is asked (False), as for a clear reading."""
-    if not result.ambiguous or len(result.alternatives) < 2:
-        return False
-    a, b = result.alternatives[:2]
-    if same_move(s.adapter, s.state, a, b, speaker):
-        return False
-    s.say([s.narrator.line("common.did_you_mean", first=a.text or a.intent,
-                           second=b.text or b.intent)])
-    return True
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voice_host.games import IllegalAction
+from voice_host.games import Action, IllegalAction
+from voice_host.games.base import public_record
 from voice_host.host.core.narration import Narrator, capitalized
 from voice_host.host.core.values import Line
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
 
 RefusalWords = Callable[[Narrator, IllegalAction], Mapping[str, Any]]
 """A game's words for the parameters it knows (only the ones that need them)."""
@@ -93,3 +97,23 @@ class RefusalRecord:
                 "action": None if self.action is None else dict(self.action),
                 "intent": self.intent, "slots": _jsonable(self.slots),
                 "speaker": self.speaker}
+
+
+def refuse(s: Session, action: Action, error: IllegalAction) -> None:
+    """Say why the rules refused ``action``, in the game's language; log the code."""
+    s.log_refusal(RefusalRecord(reason=error.reason, code=error.code, params=error.params,
+                                action=public_record(action)))
+    s.say([refusal_line(s.narrator, error, s.registration.refusal_words)])
+
+
+def dry_run(s: Session, actions: Sequence[Action]) -> bool:
+    """Try ``actions`` (a move and its follow-ups) on a copy of the game; on a refusal say
+    why and return False. Nothing is asked, applied or saved before this passed."""
+    trial = s.state.copy()
+    for action in actions:
+        try:
+            trial.apply(action)
+        except IllegalAction as exc:
+            refuse(s, action, exc)
+            return False
+    return True

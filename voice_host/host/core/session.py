@@ -20,15 +20,22 @@ from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
-from voice_host.host.core.attention import Answer, addressed, answer_for, without_address
+from voice_host.host.core.attention import addressed, not_a_command, without_address
+from voice_host.host.core.choice import (
+    CHOOSE_INTENT,
+    Choice,
+    asked_which,
+    take_choice,
+    with_choice,
+)
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
-from voice_host.host.core.confirm import asked_which, confirm_decision
+from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.messages import error_line
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.recordings import take_recording
-from voice_host.host.core.refusals import RefusalRecord, refusal_line
+from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import (
     EventLog,
@@ -105,6 +112,9 @@ class Session:
         self.countdown = Countdown(clock)  # the clock of timed prompts
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
+        self.choosing: Choice | None = None
+        """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
+        command is understood, or the prompt changes)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -146,8 +156,10 @@ class Session:
             paused=self.paused, narration=self.narrator.turns, settings=self.settings))
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
-        """The phase's grammar with the game's values now, and its matcher (both cached)."""
-        pg = self.grammar.phase(phase, self.adapter.slot_values(self.state))
+        """The phase's grammar with the game's values now, and its matcher (both cached);
+        while a "Did you mean X, or Y?" of this phase waits, with its answers too."""
+        pg = with_choice(self.grammar, phase, self.adapter.slot_values(self.state),
+                         self.choosing)
         return pg, pg.matcher
 
     # ------------------------------------------------------------------ the loop
@@ -183,6 +195,7 @@ class Session:
                 continue
             if prompt.key != self._last_prompt_key:
                 self._last_prompt_key = prompt.key
+                self.choosing = None
                 self.last_lines = list(prompt.lines)
                 self.patience.new_prompt()
                 self.log.write("prompt", text=" ".join(line.text for line in prompt.lines),
@@ -270,9 +283,20 @@ class Session:
                        recognizer_confidence=round(heard.confidence, 3),
                        rejected=heard.rejected, free=getattr(heard.judgement, "free_text", None))
         if best is None or result is None:
-            return self.not_a_command(prompt, heard, understood, speaker, call is not None)
-        if asked_which(self, result, speaker):
+            not_a_command(self, prompt, heard, understood, speaker, call is not None)
             return None
+        choice, self.choosing = self.choosing, None
+        if best.intent == CHOOSE_INTENT and choice is not None:
+            return take_choice(self, choice, best, prompt, heard)
+        self.choosing = choice if best.intent in UNIVERSAL else None  # "score": still asked
+        if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt):
+            return None
+        return self.act(best, prompt, heard, speaker, understood)
+
+    def act(self, best: IntentMatch, prompt: Prompt, heard: Heard, speaker: str | None,
+            understood: Understood | None, *, chosen: bool = False) -> Stop | None:
+        """Carry out an understood command: a universal one, or the game's move
+        (:meth:`carry_out`)."""
         if best.intent in UNIVERSAL:
             return self.universal(best, prompt)
         if self.paused:  # a move while paused: the players are back, the game goes on
@@ -280,7 +304,8 @@ class Session:
             self.log.write("resumed", by=best.intent)
             self.say_key("common.resuming")
         decision = self.adapter.interpret(self.state, best, speaker)
-        return self.carry_out(decision, best, prompt, heard, speaker, understood)
+        return self.carry_out(decision, best, prompt, heard, speaker, understood,
+                              chosen=chosen)
 
     def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
         if named:
@@ -295,23 +320,12 @@ class Session:
                                  if waited is None else waited)
         return None
 
-    def not_a_command(self, prompt: Prompt, heard: Heard, understood: Understood,
-                      speaker: str | None, called: bool) -> Stop | None:
-        """Help when the line was meant for the host, else ignore it (logged; attention)."""
-        answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker)
-        if answer is Answer.HELP:
-            self.say([self.narrator.line("common.not_understood")])
-            return None
-        self.log.write("ignored", transcript=heard.text, speaker=heard.speaker, why=why,
-                       source=heard.source, cue=answer is Answer.CUE)
-        if answer is Answer.CUE:
-            self.output.emit([Line("", lang=self.narrator.lang, cue="listening")])
-        return None
-
     def carry_out(self, decision: Decision, match: IntentMatch, prompt: Prompt, heard: Heard,
-                  speaker: str | None, understood: Understood | None = None) -> Stop | None:
+                  speaker: str | None, understood: Understood | None = None, *,
+                  chosen: bool = False) -> Stop | None:
         """Say the adapter's reply; then check the action on a copy of the game, confirm it
-        when it needs it, and apply it with its follow-ups."""
+        when it needs it (``chosen``: named in answer to "Did you mean X, or Y?"), and apply
+        it with its follow-ups."""
         if decision.reply:
             self.say(decision.reply)
         if decision.action is None:
@@ -320,9 +334,10 @@ class Session:
                     reason=" ".join(line.text for line in decision.reply),
                     intent=match.intent, slots=match.slots, speaker=speaker))
             return None
-        if not self.dry_run([decision.action, *decision.then]):
+        if not dry_run(self, [decision.action, *decision.then]):
             return None
-        if not confirm_decision(self, decision, match, prompt, heard, understood):
+        if not confirm_decision(self, decision, match, prompt, heard, understood,
+                                chosen=chosen):
             return None
         if self.apply(decision.action):
             for action in decision.then:
@@ -335,7 +350,7 @@ class Session:
         try:
             events = self.state.apply(action)
         except IllegalAction as exc:
-            self.refuse(action, exc)
+            refuse(self, action, exc)
             return False
         if record_undo:
             self.push_undo(before)
@@ -356,26 +371,8 @@ class Session:
         self.undo_stack.append(before)
         del self.undo_stack[:-UNDO_DEPTH]
 
-    def refuse(self, action: Action, error: IllegalAction) -> None:
-        """Say why the rules refused ``action``, in the game's language; log the code."""
-        self.log_refusal(RefusalRecord(reason=error.reason, code=error.code,
-                                       params=error.params, action=public_record(action)))
-        self.say([refusal_line(self.narrator, error, self.registration.refusal_words)])
-
     def log_refusal(self, record: RefusalRecord) -> None:
         self.log.write("refused", **record.fields())
-
-    def dry_run(self, actions: Sequence[Action]) -> bool:
-        """Try ``actions`` (a move and its follow-ups) on a copy of the game; on a refusal
-        say why and return False. Nothing is asked, applied or saved before this passed."""
-        trial = self.state.copy()
-        for action in actions:
-            try:
-                trial.apply(action)
-            except IllegalAction as exc:
-                self.refuse(action, exc)
-                return False
-        return True
 
     # ------------------------------------------------------------------ universal commands
 

@@ -1,0 +1,127 @@
+"""The answer to "Did you mean X, or Y?": the players name one reading ("the first one",
+"the second", the word that tells them apart, "gold") or neither, or say the move again.
+Until then nothing changes the game; the question lapses with its prompt or when another
+command is understood."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from test_confirm_policy import OPTS, Table, _clue_word, _dealt, _session
+
+from voice_host.host.adapters import make_adapter
+from voice_host.host.core.choice import Choice
+from voice_host.host.core.session import Session, Stop
+from voice_host.host.core.values import Heard, HeardKind
+from voice_host.intent import IntentMatch, load_grammar
+from voice_host.intent.grammar import CHOICE_WORD_LIST, GrammarError
+
+RIVAL = "called"  # a clue word that is not on the seed-7 board (asserted below)
+
+
+def _two(word: str, rival: str = RIVAL) -> Heard:
+    """A clue heard two ways by a one-reading recognizer: "<word> one" or "<rival> one"."""
+    return Heard(HeardKind.SPEECH, text=f"{word} one", spoken=True, speaker="Hannah",
+                 confidence=0.95, alternatives=(f"{rival} one",))
+
+
+def _said(text: str, speaker: str | None = "Hannah") -> Heard:
+    return Heard(HeardKind.SPEECH, text=text, spoken=True, speaker=speaker, confidence=0.95)
+
+
+def _play(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, str, Table]:
+    assert RIVAL not in _dealt().words
+    session, out, table = _session(tmp_path, heard)
+    assert session.run(fresh=True) is Stop.INPUT_ENDED
+    return session, out.getvalue(), table
+
+
+@pytest.mark.parametrize(("answer", "which"), [
+    ("the first one", 0), ("first", 0), ("I meant the first", 0), ("the former", 0),
+    ("the second one", 1), ("second", 1), ("the latter", 1),
+    ("WORD", 0), ("I said WORD", 0), (RIVAL, 1), (f"the {RIVAL} one", 1),
+])
+def test_the_answer_names_one_reading(tmp_path: Path, answer: str, which: int) -> None:
+    word = _clue_word(_dealt())
+    session, text, table = _play(tmp_path, [_two(word), _said(answer.replace("WORD", word))])
+    assert f"Did you mean {word} one, or {RIVAL} one?" in text
+    assert session.state.clue == ((word, 1), (RIVAL, 1))[which]
+    # named by the players: no yes/no question about the words after it
+    assert "Is that right?" not in text
+    assert not [r for r in table.requests if r.purpose == "confirm"]
+
+
+def test_neither_takes_no_move_and_says_what_is_awaited(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    session, text, _ = _play(tmp_path, [_two(word), _said("neither")])
+    assert session.state.clue is None
+    assert "All right, neither." in text
+
+
+def test_the_move_said_again_is_taken_as_usual(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    session, _, _ = _play(tmp_path, [_two(word), _said(f"{word} one")])
+    assert session.state.clue == (word, 1)
+
+
+def test_table_talk_between_leaves_the_question_waiting(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    session, _, _ = _play(tmp_path, [_two(word), _said("hmm which one did I say"),
+                                     _said("the second one")])
+    assert session.state.clue == (RIVAL, 1)
+
+
+def test_a_choice_word_is_no_command_once_the_question_has_lapsed(tmp_path: Path) -> None:
+    """Another command understood ends the question: "second" then means nothing."""
+    word = _clue_word(_dealt())
+    session, _, _ = _play(tmp_path, [_two(word), _said("what's the score"),
+                                     _said("the second one")])
+    # a universal command keeps it waiting ...
+    assert session.state.clue == (RIVAL, 1)
+    session, text, _ = _play(tmp_path, [_two(word), _said("neither"), _said("the second one")])
+    # ... an answer ends it
+    assert session.state.clue is None
+
+
+def test_nothing_of_the_choice_is_heard_without_the_question() -> None:
+    state = _dealt()
+    slots = make_adapter("codenames", OPTS).slot_values(state)
+    grammar = load_grammar("codenames", "en")
+    plain = grammar.phase("clue", slots)
+    assert "choose" not in plain.intents
+    best = plain.matcher.match("the first one").best
+    assert best is None or best.intent != "choose"
+    with pytest.raises(GrammarError):
+        grammar.phase("choosing", slots)
+
+
+def test_the_words_that_tell_two_readings_apart() -> None:
+    a = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "my clue is gold for one")
+    b = IntentMatch("clue", {"word": "called", "number": 1}, 1.0, "my clue is called for one")
+    words = Choice("k", "clue", (a, b), "Hannah").words
+    assert words.name == CHOICE_WORD_LIST
+    assert [(v.value, v.spoken) for v in words.values] == [("first", ("gold",)),
+                                                           ("second", ("called",))]
+    # a reading with no word of its own is named by its place only
+    c = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "gold for one")
+    d = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "gold gold for one")
+    assert [v.value for v in Choice("k", "clue", (c, d), None).words.values] == []
+
+
+@pytest.mark.parametrize(("answer", "picked"), [
+    ("le premier", "Ada"), ("la première", "Ada"), ("le second", "Ben"),
+    ("la deuxième", "Ben"), ("aucun des deux", None), ("ni l'un ni l'autre", None)])
+def test_french_answers(answer: str, picked: str | None) -> None:
+    grammar = load_grammar("resistance", "fr")
+    a = IntentMatch("accuse", {"player": "Ada"}, 1.0, "ada")
+    b = IntentMatch("accuse", {"player": "Ben"}, 1.0, "ben")
+    choice = Choice("k", "accuse", (a, b), None)
+    from voice_host.intent import SlotValues
+    pg = grammar.phase("accuse", SlotValues(players=("Ada", "Ben", "Cleo"),
+                                            lists=(choice.words,)), choosing=True)
+    best = pg.matcher.match(answer).best
+    assert best is not None and best.intent == "choose"
+    got = choice.pick(best.slots["which"])
+    assert (got.slots["player"] if got else None) == picked

@@ -1,0 +1,103 @@
+""""Did you mean X, or Y?": two close readings of one utterance that make different moves
+are asked about, and the answer is heard as players give it.
+
+The players may name one reading -- by its place ("the first one", "the latter"; "le
+second") or by a word only it has ("gold" for "gold for one" against "called for one") --
+say "neither", or say the move again. While the question waits, the phase's grammar holds
+those answers too (:data:`~voice_host.intent.grammar.CHOOSING`, ``Session.phase_grammar``);
+table talk and universal commands ("what's the score") leave it waiting; any other command,
+an answer, or a new prompt ends it. A named reading is the move of whoever said it first,
+taken with no yes/no question about its words (the players just settled them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from voice_host.host.core.adapter import Prompt, same_move
+from voice_host.host.core.confirm import word_list
+from voice_host.host.core.values import Heard, Stop
+from voice_host.intent import (
+    GameGrammar,
+    IntentMatch,
+    MatchResult,
+    PhaseGrammar,
+    SlotList,
+    SlotValue,
+    SlotValues,
+)
+from voice_host.intent.grammar import CHOICE_WORD_LIST
+
+if TYPE_CHECKING:
+    from voice_host.host.core.session import Session
+
+CHOOSE_INTENT = "choose"
+"""The grammar's answer to "Did you mean X, or Y?" (slot ``which``: first, second or
+neither), in the pseudo-phase :data:`~voice_host.intent.grammar.CHOOSING`."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A "Did you mean X, or Y?" waiting for its answer: the two readings, who said them,
+    and the prompt they answered (the question lapses with it)."""
+
+    prompt_key: str
+    phase: str
+    options: tuple[IntentMatch, IntentMatch]
+    speaker: str | None
+
+    @property
+    def words(self) -> SlotList:
+        """The words only one reading has, each standing for it (the
+        :data:`~voice_host.intent.grammar.CHOICE_WORD_LIST`): "gold" for the first of "gold
+        for one" and "called for one". A word both have tells nothing."""
+        first, second = (word_list(o.text) for o in self.options)
+        values = [SlotValue(which, tuple(dict.fromkeys(w for w in own if w not in other)))
+                  for which, own, other in (("first", first, second),
+                                            ("second", second, first))]
+        return SlotList(CHOICE_WORD_LIST, tuple(v for v in values if v.spoken))
+
+    def pick(self, which: object) -> IntentMatch | None:
+        """The reading ``which`` names ("first", "second"), or None (neither)."""
+        return {"first": self.options[0], "second": self.options[1]}.get(str(which))
+
+
+def asked_which(s: Session, result: MatchResult, speaker: str | None,
+                prompt: Prompt) -> bool:
+    """Two close readings that make different moves: ask "Did you mean X, or Y?" (and
+    take neither yet; True). The answer may name one ("the first one", the word that tells
+    them apart: :class:`Choice`) or say the move again. Two readings that make the same
+    move ("Sophie and Oliver no" and "Sophie no, Oliver no") are one reading: nothing is
+    asked (False), as for a clear reading."""
+    if not result.ambiguous or len(result.alternatives) < 2:
+        return False
+    a, b = result.alternatives[:2]
+    if same_move(s.adapter, s.state, a, b, speaker):
+        return False
+    s.choosing = Choice(prompt.key, prompt.phase, (a, b), speaker)
+    s.say([s.narrator.line("common.did_you_mean", first=a.text or a.intent,
+                           second=b.text or b.intent)])
+    return True
+
+
+def with_choice(grammar: GameGrammar, phase: str, slots: SlotValues,
+                choice: Choice | None) -> PhaseGrammar:
+    """The grammar of ``phase``: with the answers to ``choice`` while it waits there."""
+    if choice is None or choice.phase != phase:
+        return grammar.phase(phase, slots)
+    return grammar.phase(phase, replace(slots, lists=(*slots.lists, choice.words)),
+                         choosing=True)
+
+
+def take_choice(s: Session, choice: Choice, answer: IntentMatch, prompt: Prompt,
+                heard: Heard) -> Stop | None:
+    """The answer to the question: the reading it names is carried out as its speaker's
+    move; "neither" drops both and says what the host still waits for."""
+    picked = choice.pick(answer.slots.get("which"))
+    s.log.write("chosen", which=str(answer.slots.get("which")),
+                intent=picked.intent if picked else None,
+                slots=dict(picked.slots) if picked else {})
+    if picked is None:
+        s.say([s.narrator.line("common.neither"), *s.reminder(prompt)])
+        return None
+    return s.act(picked, prompt, heard, choice.speaker, None, chosen=True)
