@@ -37,11 +37,10 @@ neither), in the pseudo-phase :data:`~voice_host.intent.grammar.CHOOSING`."""
 
 
 @dataclass(frozen=True)
-class Choice:
-    """A "Did you mean X, or Y?" waiting for its answer: the two readings, who said them,
-    and the prompt they answered (the question lapses with it)."""
+class PendingChoice:
+    """A "Did you mean X, or Y?" waiting for its answer: the phase it was asked in, the two
+    readings, and who said them (the session drops it when the prompt changes)."""
 
-    prompt_key: str
     phase: str
     options: tuple[IntentMatch, IntentMatch]
     speaker: str | None
@@ -66,7 +65,7 @@ def asked_which(s: Session, result: MatchResult, speaker: str | None,
                 prompt: Prompt) -> bool:
     """Two close readings that make different moves: ask "Did you mean X, or Y?" (and
     take neither yet; True). The answer may name one ("the first one", the word that tells
-    them apart: :class:`Choice`) or say the move again. Two readings that make the same
+    them apart: :class:`PendingChoice`) or say the move again. Two readings that make the same
     move ("Sophie and Oliver no" and "Sophie no, Oliver no") are one reading: nothing is
     asked (False), as for a clear reading."""
     if not result.ambiguous or len(result.alternatives) < 2:
@@ -74,14 +73,14 @@ def asked_which(s: Session, result: MatchResult, speaker: str | None,
     a, b = result.alternatives[:2]
     if same_move(s.adapter, s.state, a, b, speaker):
         return False
-    s.choosing = Choice(prompt.key, prompt.phase, (a, b), speaker)
+    s.choosing = PendingChoice(prompt.phase, (a, b), speaker)
     s.say([s.narrator.line("common.did_you_mean", first=a.text or a.intent,
                            second=b.text or b.intent)])
     return True
 
 
 def with_choice(grammar: GameGrammar, phase: str, slots: SlotValues,
-                choice: Choice | None) -> PhaseGrammar:
+                choice: PendingChoice | None) -> PhaseGrammar:
     """The grammar of ``phase``: with the answers to ``choice`` while it waits there."""
     if choice is None or choice.phase != phase:
         return grammar.phase(phase, slots)
@@ -89,7 +88,7 @@ def with_choice(grammar: GameGrammar, phase: str, slots: SlotValues,
                          choosing=True)
 
 
-def take_choice(s: Session, choice: Choice, answer: IntentMatch, prompt: Prompt,
+def take_choice(s: Session, choice: PendingChoice, answer: IntentMatch, prompt: Prompt,
                 heard: Heard) -> Stop | None:
     """The answer to the question: the reading it names is carried out as its speaker's
     move; "neither" drops both and says what the host still waits for."""

@@ -23,7 +23,7 @@ from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKi
 from voice_host.host.core.attention import addressed, not_a_command, without_address
 from voice_host.host.core.choice import (
     CHOOSE_INTENT,
-    Choice,
+    PendingChoice,
     asked_which,
     take_choice,
     with_choice,
@@ -112,9 +112,9 @@ class Session:
         self.countdown = Countdown(clock)  # the clock of timed prompts
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
-        self.choosing: Choice | None = None
+        self.choosing: PendingChoice | None = None
         """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
-        command is understood, or the prompt changes)."""
+        command is understood, or the prompt changes: dropped in :meth:`run`)."""
 
     # ------------------------------------------------------------------ output helpers
 
