@@ -38,6 +38,11 @@ def _play(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, str, Table]:
     return session, out.getvalue(), table
 
 
+def _question(text: str) -> str:
+    """The host's "Did you mean X, or Y?" line."""
+    return next(line for line in text.splitlines() if "Did you mean" in line)
+
+
 @pytest.mark.parametrize(("answer", "which"), [
     ("the first one", 0), ("first", 0), ("I meant the first", 0), ("the former", 0),
     ("the second one", 1), ("second", 1), ("the latter", 1),
@@ -46,7 +51,8 @@ def _play(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, str, Table]:
 def test_the_answer_names_one_reading(tmp_path: Path, answer: str, which: int) -> None:
     word = _clue_word(_dealt())
     session, text, table = _play(tmp_path, [_two(word), _said(answer.replace("WORD", word))])
-    assert f"Did you mean {word} one, or {RIVAL} one?" in text
+    asked = _question(text)
+    assert asked.index(word) < asked.index(RIVAL)  # the move in words, in the readings' order
     assert session.state.clue == ((word, 1), (RIVAL, 1))[which]
     # named by the players: no yes/no question about the words after it
     assert "Is that right?" not in text
@@ -83,6 +89,13 @@ def test_a_choice_word_is_no_command_once_the_question_has_lapsed(tmp_path: Path
     session, text, _ = _play(tmp_path, [_two(word), _said("neither"), _said("the second one")])
     # ... an answer ends it
     assert session.state.clue is None
+
+
+def test_repeat_asks_the_question_again(tmp_path: Path) -> None:
+    word = _clue_word(_dealt())
+    session, text, _ = _play(tmp_path, [_two(word), _said("say that again"), _said("first")])
+    assert text.count(_question(text)) == 2
+    assert session.state.clue == (word, 1)
 
 
 def test_nothing_of_the_choice_is_heard_without_the_question() -> None:

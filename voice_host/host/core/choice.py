@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt, same_move
 from voice_host.host.core.confirm import word_list
-from voice_host.host.core.values import Heard, Stop
+from voice_host.host.core.values import Heard, Line, Stop
 from voice_host.intent import (
     GameGrammar,
     IntentMatch,
@@ -44,6 +44,8 @@ class PendingChoice:
     phase: str
     options: tuple[IntentMatch, IntentMatch]
     speaker: str | None
+    question: tuple[Line, ...] = ()
+    """What the host asked ("repeat" asks it again)."""
 
     @property
     def words(self) -> SlotList:
@@ -73,10 +75,22 @@ def asked_which(s: Session, result: MatchResult, speaker: str | None,
     a, b = result.alternatives[:2]
     if same_move(s.adapter, s.state, a, b, speaker):
         return False
-    s.choosing = PendingChoice(prompt.phase, (a, b), speaker)
-    s.say([s.narrator.line("common.did_you_mean", first=a.text or a.intent,
-                           second=b.text or b.intent)])
+    question = (s.narrator.line("common.did_you_mean", first=said_back(s, a, speaker),
+                                second=said_back(s, b, speaker)),)
+    s.choosing = PendingChoice(prompt.phase, (a, b), speaker, question)
+    s.say(question)
     return True
+
+
+def said_back(s: Session, reading: IntentMatch, speaker: str | None) -> str:
+    """A reading as the host says it back: the move it makes, in the game's words
+    ("Oliver touches telescope"; French with its accents, "Ada prend la clé"), each action
+    of it ("Ada votes yes, Eve votes no"); else the words heard (a command that is no move)."""
+    decision = s.adapter.interpret(s.state, reading, speaker)
+    if decision.action is None:
+        return reading.text or reading.intent
+    return s.narrator.names([s.adapter.describe(s.state, action)
+                             for action in (decision.action, *decision.then)])
 
 
 def with_choice(grammar: GameGrammar, phase: str, slots: SlotValues,

@@ -34,6 +34,9 @@ def _help(s: Session, match: IntentMatch, prompt: Prompt) -> None:
 
 
 def _repeat(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    if s.choosing is not None and s.choosing.question:  # "Did you mean X, or Y?" waits
+        s.say(s.choosing.question)
+        return
     s.say(s.last_lines or s.reminder(prompt))
 
 
