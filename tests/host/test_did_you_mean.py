@@ -138,3 +138,41 @@ def test_french_answers(answer: str, picked: str | None) -> None:
     assert best is not None and best.intent == "choose"
     got = choice.pick(best.slots["which"])
     assert (got.slots["player"] if got else None) == picked
+
+
+def test_french_readings_are_said_in_the_game_s_words(tmp_path: Path) -> None:
+    """The matcher folds "clé" to "cle"; the question says the move as the game does, with
+    its accents, so the narrator does not read "cle" aloud."""
+    import io
+    import random
+
+    from test_confirm_policy import Table
+
+    from voice_host.host.adapters import new_game
+    from voice_host.host.core.secrets import Delivery, Via
+    from voice_host.host.core.session import SessionOptions
+    from voice_host.host.core.store import EventLog
+    from voice_host.host.io.terminal import TextOutput
+
+    opts = {**OPTS, "lang": "fr", "words": "fr"}
+    state = new_game("codenames", opts)
+    state.apply(state.chance_action(random.Random(opts["seed"])))
+    accented = sorted(w for w in state.words if any(c in w for c in "éèêàçô"))
+    plain = sorted(w for w in state.words if w.isascii() and w != "ocean")
+    assert accented and plain
+    word, other = accented[0], plain[0]
+    heard = [_said("océan deux"),
+             Heard(HeardKind.SPEECH, text=f"je touche {word}", spoken=True, speaker="Thomas",
+                   confidence=0.95, alternatives=(f"je touche {other}",)),
+             _said("le premier", "Thomas")]
+    out = io.StringIO()
+    session = Session(adapter=make_adapter("codenames", opts, secret_sink=lambda line: Delivery(
+        Via.COMPANION, "x")), state=new_game("codenames", opts), rng=random.Random(opts["seed"]),
+        output=TextOutput(out), listener=Table(heard), options=SessionOptions(confirm="auto"),
+        game_options=opts, log=EventLog(tmp_path / "log.jsonl"))
+    session.run(fresh=True)
+    text = out.getvalue()
+    asked = next(line for line in text.splitlines() if "Vouliez-vous dire" in line)
+    assert word in asked and other in asked, asked
+    assert session.state.covered_colour(word) is not None  # the first reading was touched
+    assert session.state.covered_colour(other) is None
