@@ -825,6 +825,23 @@ def oracle_span(speech: Samples) -> tuple[int, int]:
     return lead + first, lead + last
 
 
+def add_case_arguments(parser: argparse.ArgumentParser, *, split: str,
+                       conditions: str) -> None:
+    """The options of a diagnosis script over the quick plan's cases (``chosen_cases``)."""
+    parser.add_argument("--split", default=split, choices=("report", "calib"))
+    parser.add_argument("--conditions", default=conditions,
+                        help="comma-separated conditions (clean, reverb, babble 12 ...)")
+    parser.add_argument("--seed", type=int, default=6)
+
+
+def chosen_cases(args: argparse.Namespace, lang: str = "en", *,
+                 commands_only: bool = True) -> list[Case]:
+    """The quick plan's cases of ``args``' split and conditions (``add_case_arguments``)."""
+    conditions = [c.strip() for c in args.conditions.split(",")]
+    return [c for c in build_cases(QUICK, split=args.split, seed=args.seed, languages=(lang,))
+            if (c.command or not commands_only) and c.condition in conditions]
+
+
 def oracle_audio(case: Case, babble: Samples | None) -> Samples:
     """The case's utterance over the speech's own span (:func:`oracle_span`), its noise
     mixed in: what ``--segment oracle`` hands the recognizer, and what the diagnosis

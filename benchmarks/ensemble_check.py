@@ -55,14 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     from voice_host.speech.whisper_asr import _Encoded
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="report", choices=("report", "calib"))
-    parser.add_argument("--conditions", default="babble 12,babble 6")
-    parser.add_argument("--seed", type=int, default=6)
+    bench.add_case_arguments(parser, split="report", conditions="babble 12,babble 6")
     args = parser.parse_args(argv)
     conditions = [c.strip() for c in args.conditions.split(",")]
-    cases = [c for c in bench.build_cases(bench.QUICK, split=args.split, seed=args.seed,
-                                          languages=("en",))
-             if c.command and c.condition in conditions]
+    cases = bench.chosen_cases(args)
     ears = {name: bench.make_ears(system) for name, system in SYSTEMS.items()}
     babble = bench.babble_track() if any(c.noise == "babble" for c in cases) else None
     tally: collections.Counter[tuple[str, str]] = collections.Counter()

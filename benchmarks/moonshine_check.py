@@ -105,14 +105,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model", type=Path, help="the folder of Moonshine base's .ort files")
-    parser.add_argument("--split", default="calib", choices=("report", "calib"))
-    parser.add_argument("--conditions", default="clean,reverb,babble 12,babble 6")
-    parser.add_argument("--seed", type=int, default=6)
+    bench.add_case_arguments(parser, split="calib",
+                             conditions="clean,reverb,babble 12,babble 6")
     args = parser.parse_args(argv)
-    conditions = [c.strip() for c in args.conditions.split(",")]
-    cases = [c for c in bench.build_cases(bench.QUICK, split=args.split, seed=args.seed,
-                                          languages=("en",))
-             if c.condition in conditions]
+    cases = bench.chosen_cases(args, commands_only=False)
     ears = bench.make_ears("whisper:grammar")
     whisper = ears.ears.recognizer
     assert isinstance(whisper, WhisperRecognizer)

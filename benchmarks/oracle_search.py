@@ -69,15 +69,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--languages", default="en", choices=("en", "fr"))
-    parser.add_argument("--split", default="report", choices=("report", "calib"))
-    parser.add_argument("--conditions", default="clean")
-    parser.add_argument("--seed", type=int, default=6)
+    bench.add_case_arguments(parser, split="report", conditions="clean")
     args = parser.parse_args(argv)
     lang = args.languages
-    conditions = [c.strip() for c in args.conditions.split(",")]
-    cases = [c for c in bench.build_cases(bench.QUICK, split=args.split, seed=args.seed,
-                                          languages=(lang,))
-             if c.command and c.condition in conditions]
+    cases = bench.chosen_cases(args, lang)
     ears = bench.make_ears("whisper:grammar" + ("@fr" if lang == "fr" else ""))
     w = ears.ears.recognizer
     assert isinstance(w, WhisperRecognizer)
