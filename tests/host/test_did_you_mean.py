@@ -113,14 +113,14 @@ def test_nothing_of_the_choice_is_heard_without_the_question() -> None:
 def test_the_words_that_tell_two_readings_apart() -> None:
     a = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "my clue is gold for one")
     b = IntentMatch("clue", {"word": "called", "number": 1}, 1.0, "my clue is called for one")
-    words = PendingChoice("clue", (a, b), "Hannah").words
+    words = PendingChoice("clue", (a, b), "Hannah", ()).words
     assert words.name == CHOICE_WORD_LIST
     assert [(v.value, v.spoken) for v in words.values] == [("first", ("gold",)),
                                                            ("second", ("called",))]
     # a reading with no word of its own is named by its place only
     c = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "gold for one")
     d = IntentMatch("clue", {"word": "gold", "number": 1}, 1.0, "gold gold for one")
-    assert [v.value for v in PendingChoice("clue", (c, d), None).words.values] == []
+    assert [v.value for v in PendingChoice("clue", (c, d), None, ()).words.values] == []
 
 
 @pytest.mark.parametrize(("answer", "picked"), [
@@ -130,7 +130,7 @@ def test_french_answers(answer: str, picked: str | None) -> None:
     grammar = load_grammar("resistance", "fr")
     a = IntentMatch("accuse", {"player": "Ada"}, 1.0, "ada")
     b = IntentMatch("accuse", {"player": "Ben"}, 1.0, "ben")
-    choice = PendingChoice("accuse", (a, b), None)
+    choice = PendingChoice("accuse", (a, b), None, ())
     from voice_host.intent import SlotValues
     pg = grammar.phase("accuse", SlotValues(players=("Ada", "Ben", "Cleo"),
                                             lists=(choice.words,)), choosing=True)

@@ -38,6 +38,7 @@ from voice_host.host.io import wiring
 from voice_host.host.io.listening import PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.terminal import TextOutput
+from voice_host.intent import IntentMatch
 from voice_host.speech.synthesizer import SynthesisError
 from voice_host.speech.types import Samples
 from voice_host.speech.wav import write_wav
@@ -109,7 +110,7 @@ class ScriptedPlayers:
             # "Did you mean X, or Y?": the player names the one they meant, or neither
             speaker = self.last_speaker or request.expected[0]
             which = [i for i, option in enumerate(self.session.choosing.options)
-                     if (option.intent, repr(sorted(option.slots.items()))) == self.last_meant]
+                     if _move(option) == self.last_meant]
             text = ("the first one", "the second one")[which[0]] if which else "neither"
         elif self.chats_now(request):
             assert self.chatter is not None
@@ -160,7 +161,7 @@ class ScriptedPlayers:
         if request.grammar is None:
             return None
         best = request.grammar.matcher.match(text, speaker=speaker).best
-        return (best.intent, repr(sorted(best.slots.items()))) if best else None
+        return _move(best) if best else None
 
     def understood(self, request: ListenRequest, heard: Heard,
                    speaker: str) -> tuple[str, str, str] | None:
@@ -178,7 +179,7 @@ class ScriptedPlayers:
         best = understood.best
         if best is None or understood.result is None or understood.result.ambiguous:
             return None
-        return best.intent, repr(sorted(best.slots.items())), best.text or heard.text
+        return (*_move(best), best.text or heard.text)
 
     def synthesize(self, text: str, voice: PlayerVoice, path: Path) -> Samples:
         samples = self.speech.render(text, voice)
@@ -187,6 +188,11 @@ class ScriptedPlayers:
 
     def close(self) -> None:
         pass
+
+
+def _move(match: IntentMatch) -> tuple[str, str]:
+    """What a reading means, comparable across readings: (intent, its slots in order)."""
+    return match.intent, repr(sorted(match.slots.items()))
 
 
 class Tee:

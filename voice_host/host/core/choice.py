@@ -12,10 +12,10 @@ taken with no yes/no question about its words (the players just settled them).""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt, same_move
-from voice_host.host.core.confirm import word_list
 from voice_host.host.core.values import Heard, Line, Stop
 from voice_host.intent import (
     GameGrammar,
@@ -27,6 +27,7 @@ from voice_host.intent import (
     SlotValues,
 )
 from voice_host.intent.grammar import CHOICE_WORD_LIST
+from voice_host.text import tokenize
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -44,15 +45,16 @@ class PendingChoice:
     phase: str
     options: tuple[IntentMatch, IntentMatch]
     speaker: str | None
-    question: tuple[Line, ...] = ()
+    question: tuple[Line, ...]
     """What the host asked ("repeat" asks it again)."""
 
-    @property
+    @cached_property
     def words(self) -> SlotList:
         """The words only one reading has, each standing for it (the
         :data:`~voice_host.intent.grammar.CHOICE_WORD_LIST`): "gold" for the first of "gold
-        for one" and "called for one". A word both have tells nothing."""
-        first, second = (word_list(o.text) for o in self.options)
+        for one" and "called for one". A word both have tells nothing. Worked out once per
+        question (the phase's grammar is asked for at every listen)."""
+        first, second = (tokenize(o.text) for o in self.options)
         values = [SlotValue(which, tuple(dict.fromkeys(w for w in own if w not in other)))
                   for which, own, other in (("first", first, second),
                                             ("second", second, first))]

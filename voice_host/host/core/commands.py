@@ -34,7 +34,7 @@ def _help(s: Session, match: IntentMatch, prompt: Prompt) -> None:
 
 
 def _repeat(s: Session, match: IntentMatch, prompt: Prompt) -> None:
-    if s.choosing is not None and s.choosing.question:  # "Did you mean X, or Y?" waits
+    if s.choosing is not None:  # "Did you mean X, or Y?" waits: ask it again
         s.say(s.choosing.question)
         return
     s.say(s.last_lines or s.reminder(prompt))

@@ -184,12 +184,12 @@ def lost(judgement: Judgement) -> bool:
         return False
     if judgement.reading is None:
         return True
-    said, free = word_list(judgement.reading.text), word_list(judgement.free_text)
+    said, free = _word_list(judgement.reading.text), _word_list(judgement.free_text)
     tail = free[len(said):]
     return not (said and free[:len(said)] == said and tail == said[:len(tail)])
 
 
-def word_list(text: str) -> list[str]:
+def _word_list(text: str) -> list[str]:
     """The words of ``text`` in order, lower-case, elisions apart."""
     return plain_words(text).replace("'", " ").split()
 
@@ -234,7 +234,7 @@ def _grammar_reading(judgement: Judgement, understood: Understood | None,
 
 def _words(text: str) -> set[str]:
     """The words of ``text``, lower-case, elisions apart ("l'araignée": l, araignée)."""
-    return set(word_list(text))
+    return set(_word_list(text))
 
 
 def _same(a: IntentMatch, b: IntentMatch) -> bool:
@@ -259,34 +259,12 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     this reading in answer to "Did you mean X, or Y?", which settles every doubt about the
     words (a risk the adapter names is still asked)."""
     assert decision.action is not None
-    if chosen:
-        why = why_confirm(decision, confidence=1.0, plain=True, echoed=True,
-                          mode=s.options.confirm)
-        return _go_ahead(s, decision, prompt, why, plain=True, vouched=True)
-    confidence = match.confidence * heard.confidence
-    if not (heard.spoken and heard.judgement is not None):
-        understood = None
-    if understood is not None:
-        # the host's own confidence combines the two readings (both agreeing and the
-        # grammar sentence accepted count as sure)
-        if understood.best is not None and _same(understood.best, match):
-            confidence = understood.confidence
-        rival = understood.free
-        if rival is not None and not _same(rival, match) and \
-                not s.adapter.plausible(s.state, rival):
-            # "marikit one" for "market one": no move a player could mean, so no rival
-            understood = replace(understood, free=None)
-    plain = said_plainly(heard, match, understood)
-    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
+    if chosen:  # the players named it: no doubt left about the words
+        confidence, plain, vouched = 1.0, True, True
+    else:
+        confidence, plain, vouched = _evidence(s, match, prompt, heard, understood)
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
                       mode=s.options.confirm)
-    return _go_ahead(s, decision, prompt, why, plain=plain, vouched=vouched)
-
-
-def _go_ahead(s: Session, decision: Decision, prompt: Prompt, why: Why, *, plain: bool,
-              vouched: bool) -> bool:
-    """Take the move when ``why`` asks nothing, else ask the players (see
-    :func:`confirm_decision`)."""
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
@@ -303,6 +281,29 @@ def _go_ahead(s: Session, decision: Decision, prompt: Prompt, why: Why, *, plain
     # what was not done, and what the host is still waiting for
     s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
     return False
+
+
+def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
+              understood: Understood | None) -> tuple[float, bool, bool]:
+    """What the policy weighs of a reading: its confidence, whether it was said plainly
+    (:func:`said_plainly`) and whether the free transcript vouches for its values
+    (:func:`echoed`)."""
+    confidence = match.confidence * heard.confidence
+    if not (heard.spoken and heard.judgement is not None):
+        understood = None
+    if understood is not None:
+        # the host's own confidence combines the two readings (both agreeing and the
+        # grammar sentence accepted count as sure)
+        if understood.best is not None and _same(understood.best, match):
+            confidence = understood.confidence
+        rival = understood.free
+        if rival is not None and not _same(rival, match) and \
+                not s.adapter.plausible(s.state, rival):
+            # "marikit one" for "market one": no move a player could mean, so no rival
+            understood = replace(understood, free=None)
+    plain = said_plainly(heard, match, understood)
+    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
+    return confidence, plain, vouched
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
