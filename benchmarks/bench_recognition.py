@@ -851,6 +851,17 @@ def oracle_audio(case: Case, babble: Samples | None) -> Samples:
     return np.asarray(stream_for(case, babble, speech=spoken)[start:end], dtype=np.int16)
 
 
+def encoded_decoder(recognizer: Any, audio: Samples) -> Any:
+    """The search's decoder over ``audio`` encoded again as the recognizer's own decode
+    encodes it, prompted with its current grammar's words: for the diagnosis scripts to
+    score sentences of their own on the same utterance."""
+    from voice_host.speech.whisper_asr import _Encoded
+
+    grammar = recognizer._grammar
+    return _Encoded(recognizer, recognizer.encoded(audio),
+                    recognizer.prompt_tokens(grammar.prompt if grammar else ""))
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand()."""
     from voice_host.host.core.understanding import understand

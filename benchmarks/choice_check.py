@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         def say(text: str) -> list[tuple[str, np.ndarray]]:
             return [(voice, voices.synthesize(text, lang="fr", voice=voice))
                     for voice in ("jf_nezumi", "jf_tebukuro", "jf_alpha")]
-    pg = with_choice(grammar, phase, slots, PendingChoice(phase, options, None))
+    pg = with_choice(grammar, phase, slots, PendingChoice(phase, options, None, ()))
     recognizer, _ = make_recognizer("whisper", None, lang, None)  # as the host makes it
     ears = PhaseEars(recognizer)
     right = total = 0

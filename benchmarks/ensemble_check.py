@@ -52,8 +52,6 @@ def scores(recognizer: Any, decoder: Any, candidates: list[str]) -> dict[str, fl
 
 
 def main(argv: list[str] | None = None) -> int:
-    from voice_host.speech.whisper_asr import _Encoded
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     bench.add_case_arguments(parser, split="report", conditions="babble 12,babble 6")
     args = parser.parse_args(argv)
@@ -72,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             w = e.ears.recognizer
             judged = w._decode(audio, w._grammar)
             found[name] = judged.reading.text if judged and judged.reading else None
-            decoders[name] = (w, _Encoded(w, w.encoded(audio),
-                                          w.prompt_tokens(w._grammar.prompt)))
+            decoders[name] = (w, bench.encoded_decoder(w, audio))
         candidates = list(dict.fromkeys(
             [c.text, *(t for t in found.values()
                        if t and t.lower().strip(".?! ") != c.text.lower())]))

@@ -65,7 +65,7 @@ def means(pg: Any, text: str, case: Any) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     from voice_host.speech.decision import threshold
-    from voice_host.speech.whisper_asr import WhisperRecognizer, _Encoded
+    from voice_host.speech.whisper_asr import WhisperRecognizer
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--languages", default="en", choices=("en", "fr"))
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         judged = w._decode(audio, w._grammar)
         assert judged is not None
         # encoded again (as _decode did): the expected sentence is searched on its own
-        decoder = _Encoded(w, w.encoded(audio), w.prompt_tokens(w._grammar.prompt))
+        decoder = bench.encoded_decoder(w, audio)
         cap = w.token_cap(len(audio))
         free, = decoder.continue_prefixes([()], cap)
         text, logp, looped = S.free_reading(decoder, free, w._search.free_min_logp)
