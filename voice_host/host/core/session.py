@@ -285,10 +285,11 @@ class Session:
         if best is None or result is None:
             not_a_command(self, prompt, heard, understood, speaker, call is not None)
             return None
-        choice, self.choosing = self.choosing, None
+        choice = self.choosing
+        if best.intent not in UNIVERSAL:  # an answer or another command ends the question
+            self.choosing = None
         if best.intent == CHOOSE_INTENT and choice is not None:
             return take_choice(self, choice, best, prompt, heard)
-        self.choosing = choice if best.intent in UNIVERSAL else None  # "score": still asked
         if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt):
             return None
         return self.act(best, prompt, heard, speaker, understood)
