@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import math
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from rapidfuzz import fuzz
@@ -205,6 +205,17 @@ class SearchTuning:
     """... it has at least this many words ..."""
     foreign_share: float = 0.6
     """... and at most this share of them are words of the grammar (letter for letter)."""
+    prompt_lift: float = 2.0
+    """A reading the decoder gives at least this much more log-probability per step with
+    the phase's words as its prompt than without them was heard through the prompt, not in
+    the audio (:meth:`Judgement.primed`): table talk in a held-out voice, "I've got a
+    meeting at nine", written as the prompt's "I vote no" (per step -0.40 prompted, -4.45
+    not), and babble at 6 dB written as "i vote no" or "i vote yes" (lifts 3.2 to 5.4). It
+    is then neither the grammar's reading (``Rejection.PRIMED``) nor a confident free
+    transcript. Over the English calibration and report splits (clean, reverb, babble 12
+    and 6 dB) and the MBROLA voices' calibration split, no command understood rightly was
+    lifted more than 1.37 ("nah nah" read as "no"); the rule is measured only where a
+    reading could be acted on. Above 50: off."""
 
 
 # --------------------------------------------------------------------------- results
@@ -226,6 +237,9 @@ class Rejection(enum.StrEnum):
     TALK = "talk longer than any command"
     """The free transcript is sure talk far longer than any sentence of the grammar: no
     sentence would have been believed beside it, and none was searched for."""
+    PRIMED = "heard only through the prompt"
+    """The decoder wrote the sentence because the phase's words prompted it: without the
+    prompt the same audio makes it far less likely (``SearchTuning.prompt_lift``)."""
     FOREIGN = "talk in words the grammar lacks"
     """The free transcript is sure talk in words mostly not of the grammar
     (:func:`~voice_host.speech.search.unlike_grammar`); none was searched for."""
@@ -252,6 +266,11 @@ class GrammarReading:
     sound: float = -1.0
     """How alike this sentence and the free transcript sound (0..1,
     :func:`~voice_host.speech.sounds.sound_similarity`), or -1 when not measured."""
+    lift: float = 0.0
+    """How much likelier per step the decoder makes this sentence with the phase's words as
+    its prompt than without (:attr:`SearchTuning.prompt_lift`), 0 when not measured."""
+    tokens: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    """The decoder's tokens of the sentence (for measuring ``lift``; not recorded)."""
 
 
 @dataclass(frozen=True)
@@ -277,19 +296,29 @@ class Judgement:
     """Other grammar sentences almost as likely, best first."""
     open_phase: bool = False
     """The phase has an open slot (any word): its grammar search had the slot open too."""
+    free_lift: float = 0.0
+    """The free transcript's prompt lift (as :attr:`GrammarReading.lift`), 0 when not
+    measured."""
+    free_tokens: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    """The decoder's tokens of the free transcript (for measuring ``free_lift``)."""
+
+    def primed(self, lift: float, tuning: SearchTuning) -> bool:
+        """A reading lifted this much by the prompt was heard only through it."""
+        return lift >= tuning.prompt_lift
 
     def free_confident(self, match_confidence: float, tuning: SearchTuning) -> bool:
         """True when the free transcript, read by the matcher with ``match_confidence``,
         is a confident reading on its own."""
         return (bool(self.free_text) and match_confidence >= tuning.free_min_match
-                and not self.looped and self.free_logp >= tuning.free_min_logp)
+                and not self.looped and self.free_logp >= tuning.free_min_logp
+                and not self.primed(self.free_lift, tuning))
 
     def free_certainty(self, tuning: SearchTuning) -> float:
         """0..1 confidence of the free transcript as a recognizer's transcript: 0.8 at the
         ``free_min_logp`` threshold, 1 when every step was certain, 0.5 below."""
         if not self.free_text or self.looped:
             return 0.0
-        if self.free_logp < tuning.free_min_logp:
+        if self.free_logp < tuning.free_min_logp or self.primed(self.free_lift, tuning):
             return 0.5
         span = max(1e-6, -tuning.free_min_logp)
         return round(0.8 + 0.2 * min(1.0, (self.free_logp - tuning.free_min_logp) / span), 4)
@@ -297,6 +326,8 @@ class Judgement:
     def rejection_of(self, reading: GrammarReading, tuning: SearchTuning) -> Rejection:
         """Why ``reading`` is not believed beside this free transcript, or
         ``Rejection.NONE`` (see :func:`rejection`)."""
+        if self.primed(reading.lift, tuning):
+            return Rejection.PRIMED
         return rejection(reading, tuning,
                          free_is_talk(self.free_text, self.free_logp, self.looped,
                                       reading.text, tuning),
@@ -320,6 +351,10 @@ class Judgement:
                 out["bound"] = 1
             if self.reading.sound >= 0:
                 out["sound"] = round(self.reading.sound, 3)
+            if self.reading.lift:
+                out["lift"] = round(self.reading.lift, 3)
+        if self.free_lift:
+            out["free_lift"] = round(self.free_lift, 3)
         return out
 
     @classmethod
@@ -333,12 +368,14 @@ class Judgement:
                                      float(record["score"]), int(record["steps"]),
                                      float(record["similarity"]),
                                      bool(record.get("bound", 0)),
-                                     float(record.get("sound", -1.0)))
+                                     float(record.get("sound", -1.0)),
+                                     float(record.get("lift", 0.0)))
         return cls(str(record.get("free_text", "")),
                    float(record.get("free_logp", -math.inf)),
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
                    Rejection(record.get("rejected_because", Rejection.NONE.value)), 0.0,
-                   open_phase=bool(record.get("open_phase", 0)))
+                   open_phase=bool(record.get("open_phase", 0)),
+                   free_lift=float(record.get("free_lift", 0.0)))
 
 
 def threshold(steps: int, tuning: SearchTuning) -> float:

@@ -415,7 +415,7 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
     free_text, free_logp, looped = free_reading(decoder, free, tuning.free_min_logp)
     base = Judgement(free_text, free_logp, looped, None, False,
                      Rejection.NO_SENTENCE if free_text else Rejection.NO_AUDIO, 0.0,
-                     open_phase=open_phase)
+                     open_phase=open_phase, free_tokens=writing(decoder, free, free_text))
     if tuning.skip_talk and searches and beyond_grammar(free_text, free_logp, looped,
                                                          searches, tuning):
         return replace(base, reason=Rejection.TALK)
@@ -445,6 +445,45 @@ def judge(decoder: Decoder, searches: Sequence[Search], vocab: TokenTrie, *, cap
             return near
         first = first or near
     return first or base
+
+
+def writing(decoder: Decoder, free: Rollout, text: str) -> tuple[int, ...]:
+    """The free decode's first tokens that write ``text`` (its free transcript, loops cut),
+    or none when no run of them does."""
+    tokens = tuple(t for t in free.tokens if t != decoder.eot)
+    for end in range(len(tokens), 0, -1):
+        if plain(decoder.text(tokens[:end])) == text:
+            return tokens[:end]
+    return ()
+
+
+def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> Judgement:
+    """The judgement with the prompt lift of its readings measured (one call of
+    ``unprompted``, the decoder over the same audio without the phase's words as its
+    prompt): the grammar reading's, when it was scored exactly, and the free transcript's,
+    when the decoder was sure of it. A grammar reading heard only through the prompt
+    (:meth:`~voice_host.speech.decision.Judgement.primed`) is no longer accepted
+    (``Rejection.PRIMED``); a free transcript so heard is no longer confident."""
+    reading = judged.reading
+    measure_reading = reading is not None and bool(reading.tokens) and not reading.bound
+    measure_free = (bool(judged.free_tokens) and not judged.looped
+                    and judged.free_logp >= tuning.free_min_logp)
+    sentences = ([reading.tokens] if measure_reading and reading is not None else []) + (
+        [judged.free_tokens] if measure_free else [])
+    if not sentences:
+        return judged
+    scored = iter(unprompted.score(sentences))
+    if measure_reading and reading is not None:
+        alone = next(scored)
+        reading = replace(reading, lift=reading.score - alone.score / alone.steps)
+        judged = replace(judged, reading=reading)
+        if judged.accepted and judged.primed(reading.lift, tuning):
+            judged = replace(judged, accepted=False, reason=Rejection.PRIMED, confidence=0.0,
+                             alternatives=())
+    if measure_free:
+        alone = next(scored)
+        judged = replace(judged, free_lift=judged.free_logp - alone.score / alone.steps)
+    return judged
 
 
 def own_words_instead(decoder: Decoder, judged: Judgement, later: Sequence[Search],
@@ -618,7 +657,8 @@ def reading_of(decoder: Decoder, top: Scored, base: Judgement) -> GrammarReading
     """A scored sentence as a grammar reading beside the free transcript."""
     text = plain(decoder.text(top.tokens))
     similarity = fuzz.ratio(base.free_text, text) / 100
-    return GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps, similarity)
+    return GrammarReading(text, top.mean_margin, top.score / top.steps, top.steps, similarity,
+                          tokens=top.tokens)
 
 
 def settled(decoder: Decoder, exact: Sequence[Scored], inexact: Sequence[Found],
@@ -680,8 +720,7 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
         reading = replace(reading, bound=True)
     reason = base.rejection_of(reading, tuning)
     if reason is not Rejection.NONE:
-        return Judgement(base.free_text, base.free_logp, base.looped, reading, False, reason,
-                         0.0, open_phase=base.open_phase)
+        return replace(base, reading=reading, reason=reason)
     alternatives: list[str] = []
     for other in scored[1:]:
         if top.margin - other.margin > tuning.alternative_window:
@@ -692,6 +731,5 @@ def rank(decoder: Decoder, found: Sequence[Found], base: Judgement,
     floor = threshold(reading.steps, tuning)
     span = max(1e-6, tuning.sure_margin - floor)
     confidence = 0.6 + 0.4 * max(0.0, min(1.0, (reading.margin - floor) / span))
-    return Judgement(base.free_text, base.free_logp, base.looped, reading, True,
-                     Rejection.NONE, round(confidence, 4), tuple(alternatives[:2]),
-                     open_phase=base.open_phase)
+    return replace(base, reading=reading, accepted=True, reason=Rejection.NONE,
+                   confidence=round(confidence, 4), alternatives=tuple(alternatives[:2]))

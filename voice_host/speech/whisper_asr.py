@@ -22,7 +22,7 @@ from voice_host.speech.grammar_search import (
     phase_tokens,
 )
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
-from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge
+from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge, with_lift
 from voice_host.speech.sounds import sound_similarity
 from voice_host.speech.types import (
     SAMPLE_RATE,
@@ -678,7 +678,12 @@ class WhisperRecognizer(StreamingRecognizer):
         if reading is not None and sound_may_help(judgement, self._search):
             judgement = with_sound(judgement, sound_similarity(
                 judgement.free_text, reading.text, self.language), self._search)
-        self.last_calls = decoder.calls
+        calls = decoder.calls
+        if len(decoder.prompt) > len(self._start) and self._search.prompt_lift < 50:
+            unprompted = _Encoded(self, encoded, list(self._start), cancel)
+            judgement = with_lift(unprompted, judgement, self._search)
+            calls += unprompted.calls
+        self.last_calls = calls
         return judgement
 
 
