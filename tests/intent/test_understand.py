@@ -213,3 +213,25 @@ def test_the_readings_show_how_alike_the_sentence_sounds_when_that_was_measured(
                                                             speaker=None))
     assert record["grammar_sound"] == 0.91
     assert "sounds 0.91 alike, accepted" in understand._human_readings(record)
+
+
+def test_the_readings_show_the_prompt_lift_and_why_a_primed_reading_was_refused() -> None:
+    from dataclasses import replace
+
+    heard = _heard("i vote no", "i vote no", accepted=True)
+    assert heard.judgement is not None and heard.judgement.reading is not None
+    plain = understand._readings(heard, understand_heard(heard, _vote_matcher(),
+                                                         speaker=None))
+    assert plain["grammar_prompt_lift"] is None and "prompt lift" not in \
+        understand._human_readings(plain)
+    # talk the phase's words prompted into "i vote no": refused, and the reason shown
+    primed = replace(heard, judgement=replace(
+        heard.judgement, accepted=False, reason=Rejection.PRIMED, free_lift=4.1,
+        reading=replace(heard.judgement.reading, lift=4.05)))
+    got = understand_heard(primed, _vote_matcher(), speaker=None)
+    assert got.best is None
+    record = understand._readings(primed, got)
+    assert record["grammar_prompt_lift"] == 4.05 and record["free_prompt_lift"] == 4.1
+    shown = understand._human_readings(record)
+    assert "prompt lift +4.05, rejected: heard only through the prompt" in shown
+    assert "(not confident); mean log-prob -0.10, prompt lift +4.10" in shown

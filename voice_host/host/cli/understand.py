@@ -185,6 +185,7 @@ def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
         "free_text": judgement.free_text,
         "free_logp": round(judgement.free_logp, 3),
         "free_looped": judgement.looped,
+        "free_prompt_lift": round(judgement.free_lift, 3) if judgement.free_lift else None,
         "free_reading": _reading_record(understood.free),
         "free_confident": understood.free is not None and judgement.free_confident(
             understood.free.confidence, tuning_of(heard)),
@@ -192,12 +193,18 @@ def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
         "grammar_margin": round(reading.margin, 3) if reading else None,
         "grammar_similarity": round(reading.similarity, 3) if reading else None,
         "grammar_sound": round(reading.sound, 3) if reading and reading.sound >= 0 else None,
+        "grammar_prompt_lift": round(reading.lift, 3) if reading and reading.lift else None,
         "grammar_accepted": judgement.accepted,
         "grammar_rejected_because": judgement.reason.value or None,
         "grammar_reading": _reading_record(understood.grammar),
         "decision": understood.verdict.value if understood.verdict else None,
         "why_not": understood.why_not or None,
     }
+
+
+def _lift(lift: float | None) -> str:
+    """How much the phase's words as the decoder's prompt raised a reading (when measured)."""
+    return "" if lift is None else f", prompt lift {lift:+.2f}"
 
 
 def _human_readings(extra: dict[str, Any]) -> str:
@@ -211,7 +218,8 @@ def _human_readings(extra: dict[str, Any]) -> str:
     free = (f"  free:       {extra['free_text'] or '(nothing)'}   -> "
             f"{meaning(extra['free_reading'])}"
             f"{'' if extra['free_confident'] else ' (not confident)'}; mean log-prob "
-            f"{extra['free_logp']:.2f}{', looped' if extra['free_looped'] else ''}")
+            f"{extra['free_logp']:.2f}{', looped' if extra['free_looped'] else ''}"
+            + _lift(extra.get("free_prompt_lift")))
     if extra["grammar_text"] is None:
         grammar = f"  grammar:    no sentence found ({extra['grammar_rejected_because']})"
     else:
@@ -223,6 +231,7 @@ def _human_readings(extra: dict[str, Any]) -> str:
                    f"{extra['grammar_similarity']:.2f}"
                    + (f", sounds {extra['grammar_sound']:.2f} alike"
                       if extra.get("grammar_sound") is not None else "")
+                   + _lift(extra.get("grammar_prompt_lift"))
                    + f", {verdict}")
     decision = f"  decision:   {extra['decision']}"
     if extra.get("why_not"):
