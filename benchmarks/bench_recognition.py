@@ -350,10 +350,13 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
     phases_of = game_phases(lang)
     for game, phases in phases_of.items():
         for phase in phases:
+            # each phase draws its commands from its own generator: a grammar edit changes
+            # only its own phase's commands, not every draw after it (voices, conditions)
+            draw = random.Random(f"{seed}/{split}/{lang}/{game}/{phase}")
             for index in range(per_phase):
                 setup = setups[game][index % len(setups[game])]
                 pg = phase_grammar(setup, phase)
-                got = pg.sample(rng, 1)
+                got = pg.sample(draw, 1)
                 if got:
                     s = got[0]
                     utterances.append((setup, phase, spoken_form(s.text, lang), s.intent,
