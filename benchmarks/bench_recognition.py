@@ -598,6 +598,12 @@ class Outcome:
     def acted(self) -> bool:
         return self.intent is not None
 
+    @property
+    def misread(self) -> bool:
+        """A command carried out as another move (worse than refused: a vote flipped)."""
+        return (self.expected is not None and self.acted and not self.ambiguous
+                and not self.correct)
+
 
 @dataclass
 class WorkerResult:
@@ -1078,7 +1084,8 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
         latencies = [o.latency for o in outcomes]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
-            "chatter": len(chatter), "false_actions": sum(o.acted for o in chatter),
+            "misread": sum(o.misread for o in commands), "chatter": len(chatter),
+            "false_actions": sum(o.acted for o in chatter),
             "harmful_false_actions": sum(o.acted and o.intent not in HARMLESS for o in chatter),
             "per_condition": per_condition, "per_phase": per_phase,
             "per_synthesizer": per_synthesizer,
@@ -1099,20 +1106,21 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
              "Acceptance = intent and slots right (not ambiguous). False action = a chatter "
              "utterance that produced any intent (those that change the game: any intent but "
              "help, repeat, score, status, read_board, list_tried, speed, volume, pause and "
-             "resume). Latency = from the endpointer cutting the "
+             "resume). Another move = a command carried out as another move than the one "
+             "said. Latency = from the endpointer cutting the "
              "utterance to the intent (frames decoded while they arrive). RTF = CPU time / "
              "audio time (endpointer + decoder + matcher). RSS = peak of the system's own "
              "process. The open-vocabulary baseline decodes only these conditions: "
              f"{meta['baseline_conditions']}.", "",
              "## Summary", "",
-             "| system | acceptance | false actions | of which change the game | p50 | p95 | "
-             "RTF | peak RSS |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| system | acceptance | another move | false actions | of which change the game "
+             "| p50 | p95 | RTF | peak RSS |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for system, s in summary.items():
         rss = s["peak_rss_mb"]
         lines.append(
             f"| {system} | {_pct(s['accepted'], s['commands'])} | "
-            f"{_pct(s['false_actions'], s['chatter'])} | "
+            f"{_pct(s['misread'], s['commands'])} | {_pct(s['false_actions'], s['chatter'])} | "
             f"{_pct(s['harmful_false_actions'], s['chatter'])} | {s['latency_p50_ms']:.0f} ms | "
             f"{s['latency_p95_ms']:.0f} ms | {s['rtf']:.3f} | "
             + (f"{rss:.0f} MB |" if rss == rss else "(sum of both) |"))
@@ -1543,8 +1551,9 @@ def recalibrate(args: argparse.Namespace) -> int:
         clean = s["per_condition"].get("clean", {})
         print(f"{system}: {_pct(s['accepted'], s['commands'])} understood "
               f"(clean {_pct(clean.get('accepted', 0), clean.get('commands', 0))}), "
-              f"false actions {_pct(s['false_actions'], s['chatter'])}, changing the game "
-              f"{_pct(s['harmful_false_actions'], s['chatter'])}")
+              f"another move {_pct(s['misread'], s['commands'])}, "
+              f"false actions {_pct(s['false_actions'], s['chatter'])}, "
+              f"changing the game {_pct(s['harmful_false_actions'], s['chatter'])}")
     print("\n".join(ceiling_table(summary)[2:]))
     if args.calibrate:
         for system, outcomes in results.items():

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from test_decision import TUNING, VOCAB, VOTE, TableDecoder, ids, say, searches
+from test_decision import BOOK, TUNING, VOCAB, VOTE, TableDecoder, ids, say, searches
 
 from voice_host.speech.decision import (
     Judgement,
@@ -124,3 +124,18 @@ def test_nothing_is_measured_for_a_looped_or_unsure_transcript_without_a_reading
     looped = replace(unsure, free_logp=-0.1, looped=True)
     assert with_lift(alone, looped, TUNING) is looped
 
+
+
+def test_a_single_word_the_prompt_made_heard_is_still_taken() -> None:
+    # the prompt is there to make single words heard (a board word, "pass"): without it
+    # the decoder writes "well" for "bell"; a one-word reading is never "primed"
+    prompt = TableDecoder(say(("bell", 6), ("<end>", 6)))
+    got = judge(prompt, searches(BOOK), VOCAB, cap=12, tuning=TUNING)
+    assert got.accepted and got.reading is not None and got.reading.text == "bell"
+    alone = TableDecoder(say(("well", 6), ("<end>", 6)))
+    lifted = with_lift(alone, got, TUNING)
+    assert lifted.reading is not None and lifted.reading.lift > TUNING.prompt_lift
+    assert lifted.accepted and lifted.free_confident(1.0, TUNING)
+    # were the rule to hold for single words too, it would be refused
+    two = SearchTuning(prompt_lift_words=1)
+    assert not with_lift(alone, got, two).accepted

@@ -477,7 +477,7 @@ def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> J
         alone = next(scored)
         reading = replace(reading, lift=reading.score - alone.score / alone.steps)
         judged = replace(judged, reading=reading)
-        if judged.accepted and judged.primed(reading.lift, tuning):
+        if judged.accepted and judged.primed(reading.text, reading.lift, tuning):
             judged = replace(judged, accepted=False, reason=Rejection.PRIMED, confidence=0.0,
                              alternatives=())
     if measure_free:
