@@ -177,6 +177,21 @@ def check_models() -> Check:
     return Check("vosk models", True, ", ".join(described), essential=False)
 
 
+def _heard_through_prompt(heard: Any, text: str) -> float | None:
+    """The prompt lift of the sentence said, when the recognizer heard exactly it and
+    refused it only as heard through its prompt (``Rejection.PRIMED``); else None."""
+    from voice_host.speech.decision import Rejection
+    from voice_host.text import plain
+
+    judgement = heard.judgement
+    if judgement is None or judgement.reason is not Rejection.PRIMED:
+        return None
+    reading = judgement.reading
+    if reading is None or plain(reading.text) != plain(text):
+        return None
+    return float(reading.lift)
+
+
 def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
     """Synthesize "I vote yes" and hear it as the host would in a Resistance vote: the
     phase's grammar on the recognizer, then the matcher; report what was understood."""
@@ -216,9 +231,18 @@ def round_trip(engine: Any, recognizer: Any, lang: str) -> Check:
     best = understood.best
     ok = (best is not None and best.intent == "vote" and best.slots.get("choice") == "yes"
           and not (understood.result is not None and understood.result.ambiguous))
+    primed = _heard_through_prompt(heard, text)
     if best is not None:
         meaning = f"understood as a {best.intent} {best.slots.get('choice', '')}".rstrip()
         meaning += f" (confidence {understood.confidence:.2f})"
+    elif primed is not None:
+        # the chain from sound to move works; the synthetic voice is what Whisper hears
+        # too badly for a game to take the line (espeak-ng's French, for base)
+        ok = True
+        meaning = (f"the very sentence, but only with the phase's words as Whisper's prompt "
+                   f"({primed:.2f} nats a step likelier than without them), so a game would "
+                   f"not take it as a move: this synthetic voice is harder for Whisper to "
+                   f"hear than a person's")
     else:
         meaning = {"rejected_by_recognizer": "the recognizer judged it out of grammar",
                    "silence": "nothing was heard"}.get(understood.why_not,
