@@ -6,7 +6,7 @@ over), the host's decode gives its grammar reading and free transcript; the read
 scored by the same model over the same audio with the phase's words as its prompt and
 without them, and the unprompted free transcript is decoded too. The prompt lift is the
 difference of the two mean log-probabilities per step: what ``SearchTuning.prompt_lift``
-bars (``Judgement.primed``). Printed most lifted first, each line tagged ``ok`` (the
+bars (``decision.primed``). Printed most lifted first, each line tagged ``ok`` (the
 reading means the command), ``WRONG`` (another move) or ``CHAT`` (a chatter line), and
 ``ACC`` when the host's decode accepted it before the rule (``prompt_lift`` off).
 

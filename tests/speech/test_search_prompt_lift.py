@@ -1,5 +1,5 @@
 """A reading heard only through the decoder's prompt (``search.with_lift``,
-``Judgement.primed``), on made-up log-probabilities (the fake decoder of
+``decision.primed``), on made-up log-probabilities (the fake decoder of
 ``test_decision``): the same audio decoded with the phase's words as the prompt and
 without them. Talk the prompt turned into "i vote no" is no command; a command the prompt
 only helped is still one."""

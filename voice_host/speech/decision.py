@@ -10,7 +10,7 @@ them:
 included) must pass a threshold, stricter for one-word sentences, and a middling margin must
 also read like the free transcript.  Another sentence within a small margin is an
 alternative.  A reading the phase's words in the decoder's prompt made far likelier than the
-audio alone does (its *prompt lift*, :meth:`Judgement.primed`) is heard only through the
+audio alone does (its *prompt lift*, :func:`primed`) is heard only through the
 prompt: not the grammar's reading, nor a confident free transcript.
 
 The result is a :class:`Judgement`.  The host then reads both texts with the phase's
@@ -210,7 +210,7 @@ class SearchTuning:
     prompt_lift: float = 2.25
     """A reading the decoder gives at least this much more log-probability per step with
     the phase's words as its prompt than without them was heard through the prompt, not in
-    the audio (:meth:`Judgement.primed`): table talk in a held-out voice, "I've got a
+    the audio (:func:`primed`): table talk in a held-out voice, "I've got a
     meeting at nine", written as the prompt's "I vote no" (per step -0.40 prompted, -4.45
     not), and babble at 6 dB written as "i vote no" or "i vote yes" (lifts 3.2 to 5.4). It
     is then neither the grammar's reading (``Rejection.PRIMED``) nor a confident free
@@ -315,25 +315,20 @@ class Judgement:
     free_tokens: tuple[int, ...] = field(default=(), compare=False, repr=False)
     """The decoder's tokens of the free transcript (for measuring ``free_lift``)."""
 
-    def primed(self, text: str, lift: float, tuning: SearchTuning) -> bool:
-        """A reading of ``text`` lifted this much by the prompt was heard only through it
-        (a sentence of ``prompt_lift_words`` words or more)."""
-        return lift >= tuning.prompt_lift and len(text.split()) >= tuning.prompt_lift_words
-
     def free_confident(self, match_confidence: float, tuning: SearchTuning) -> bool:
         """True when the free transcript, read by the matcher with ``match_confidence``,
         is a confident reading on its own."""
         return (bool(self.free_text) and match_confidence >= tuning.free_min_match
                 and not self.looped and self.free_logp >= tuning.free_min_logp
-                and not self.primed(self.free_text, self.free_lift, tuning))
+                and not primed(self.free_text, self.free_lift, tuning))
 
     def free_certainty(self, tuning: SearchTuning) -> float:
         """0..1 confidence of the free transcript as a recognizer's transcript: 0.8 at the
         ``free_min_logp`` threshold, 1 when every step was certain, 0.5 below."""
         if not self.free_text or self.looped:
             return 0.0
-        if self.free_logp < tuning.free_min_logp or self.primed(self.free_text,
-                                                                self.free_lift, tuning):
+        if self.free_logp < tuning.free_min_logp or primed(self.free_text, self.free_lift,
+                                                           tuning):
             return 0.5
         span = max(1e-6, -tuning.free_min_logp)
         return round(0.8 + 0.2 * min(1.0, (self.free_logp - tuning.free_min_logp) / span), 4)
@@ -341,7 +336,7 @@ class Judgement:
     def rejection_of(self, reading: GrammarReading, tuning: SearchTuning) -> Rejection:
         """Why ``reading`` is not believed beside this free transcript, or
         ``Rejection.NONE`` (see :func:`rejection`)."""
-        if self.primed(reading.text, reading.lift, tuning):
+        if primed(reading.text, reading.lift, tuning):
             return Rejection.PRIMED
         return rejection(reading, tuning,
                          free_is_talk(self.free_text, self.free_logp, self.looped,
@@ -391,6 +386,12 @@ class Judgement:
                    Rejection(record.get("rejected_because", Rejection.NONE.value)), 0.0,
                    open_phase=bool(record.get("open_phase", 0)),
                    free_lift=float(record.get("free_lift", 0.0)))
+
+
+def primed(text: str, lift: float, tuning: SearchTuning) -> bool:
+    """A reading of ``text`` lifted this much by the prompt was heard only through it (a
+    sentence of ``prompt_lift_words`` words or more)."""
+    return lift >= tuning.prompt_lift and len(text.split()) >= tuning.prompt_lift_words
 
 
 def threshold(steps: int, tuning: SearchTuning) -> float:

@@ -46,6 +46,7 @@ from voice_host.speech.decision import (
     Judgement,
     Rejection,
     SearchTuning,
+    primed,
     threshold,
     without_loops,
 )
@@ -462,27 +463,25 @@ def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> J
     ``unprompted``, the decoder over the same audio without the phase's words as its
     prompt): the grammar reading's, when it was scored exactly, and the free transcript's,
     when the decoder was sure of it. A grammar reading heard only through the prompt
-    (:meth:`~voice_host.speech.decision.Judgement.primed`) is no longer accepted
+    (:func:`~voice_host.speech.decision.primed`) is no longer accepted
     (``Rejection.PRIMED``); a free transcript so heard is no longer confident."""
     reading = judged.reading
-    measure_reading = reading is not None and bool(reading.tokens) and not reading.bound
-    measure_free = (bool(judged.free_tokens) and not judged.looped
-                    and judged.free_logp >= tuning.free_min_logp)
-    sentences = ([reading.tokens] if measure_reading and reading is not None else []) + (
-        [judged.free_tokens] if measure_free else [])
+    if reading is not None and (reading.bound or not reading.tokens):
+        reading = None  # not scored exactly: no lift to measure
+    free = judged.free_tokens if (not judged.looped
+                                  and judged.free_logp >= tuning.free_min_logp) else ()
+    sentences = [tokens for tokens in (reading.tokens if reading else (), free) if tokens]
     if not sentences:
         return judged
-    scored = iter(unprompted.score(sentences))
-    if measure_reading and reading is not None:
-        alone = next(scored)
-        reading = replace(reading, lift=reading.score - alone.score / alone.steps)
+    alone = iter(s.score / s.steps for s in unprompted.score(sentences))
+    if reading is not None:
+        reading = replace(reading, lift=reading.score - next(alone))
         judged = replace(judged, reading=reading)
-        if judged.accepted and judged.primed(reading.text, reading.lift, tuning):
+        if judged.accepted and primed(reading.text, reading.lift, tuning):
             judged = replace(judged, accepted=False, reason=Rejection.PRIMED, confidence=0.0,
                              alternatives=())
-    if measure_free:
-        alone = next(scored)
-        judged = replace(judged, free_lift=judged.free_logp - alone.score / alone.steps)
+    if free:
+        judged = replace(judged, free_lift=judged.free_logp - next(alone))
     return judged
 
 
