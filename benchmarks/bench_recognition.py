@@ -860,6 +860,16 @@ def oracle_audio(case: Case, babble: Samples | None) -> Samples:
     return np.asarray(stream_for(case, babble, speech=spoken)[start:end], dtype=np.int16)
 
 
+def oracle_judgement(ears: Any, case: Case, phase: Any, audio: Samples) -> Any:
+    """The host's decode of ``audio`` (the case's :func:`oracle_audio`) with ``ears``'
+    recognizer switched to the case's phase grammar ``phase``: the judgement the diagnosis
+    scripts compare their own scores with."""
+    ears.use(listen_request(case, phase))
+    recognizer = ears.ears.recognizer
+    assert recognizer._grammar is not None
+    return recognizer._decode(audio, recognizer._grammar)
+
+
 def encoded_decoder(recognizer: Any, audio: Samples) -> Any:
     """The search's decoder over ``audio`` encoded again as the recognizer's own decode
     encodes it, prompted with its current grammar's words: for the diagnosis scripts to

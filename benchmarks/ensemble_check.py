@@ -42,13 +42,16 @@ def spellings(text: str) -> list[str]:
     return list(dict.fromkeys((bare, upper, bare + ".", upper + ".", upper + "?")))
 
 
+def spelled(recognizer: Any, decoder: Any, text: str) -> list[Any]:
+    """``text`` scored exactly by one model in each of its :func:`spellings`."""
+    return decoder.score([tuple(recognizer._tokenizer.encode(" " + s))
+                          for s in spellings(text)])
+
+
 def scores(recognizer: Any, decoder: Any, candidates: list[str]) -> dict[str, float]:
     """Each candidate's exact log-probability (the best spelling's) under one model."""
-    out = {}
-    for text in candidates:
-        rows = [tuple(recognizer._tokenizer.encode(" " + s)) for s in spellings(text)]
-        out[text] = max(scored.score for scored in decoder.score(rows))
-    return out
+    return {text: max(s.score for s in spelled(recognizer, decoder, text))
+            for text in candidates}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,9 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         found: dict[str, str | None] = {}
         decoders = {}
         for name, e in ears.items():
-            e.use(bench.listen_request(c, pg))
             w = e.ears.recognizer
-            judged = w._decode(audio, w._grammar)
+            judged = bench.oracle_judgement(e, c, pg, audio)
             found[name] = judged.reading.text if judged and judged.reading else None
             decoders[name] = (w, bench.encoded_decoder(w, audio))
         candidates = list(dict.fromkeys(

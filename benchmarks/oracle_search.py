@@ -80,10 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     tally: collections.Counter[tuple[str, str]] = collections.Counter()
     for c in cases:
         pg = bench.phase_grammar(c.setup, c.phase)
-        ears.use(bench.listen_request(c, pg))
         audio = bench.oracle_audio(c, babble)
-        assert w._grammar is not None
-        judged = w._decode(audio, w._grammar)
+        judged = bench.oracle_judgement(ears, c, pg, audio)
         assert judged is not None
         # encoded again (as _decode did): the expected sentence is searched on its own
         decoder = bench.encoded_decoder(w, audio)

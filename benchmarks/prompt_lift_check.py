@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_recognition as bench  # noqa: E402
-from ensemble_check import spellings  # noqa: E402
+from ensemble_check import spelled  # noqa: E402
 from oracle_search import means  # noqa: E402
 
 from voice_host.speech import search as S  # noqa: E402
@@ -34,8 +34,7 @@ from voice_host.speech import search as S  # noqa: E402
 
 def mean_logp(recognizer: Any, decoder: Any, text: str) -> float:
     """The best spelling's mean log-probability per step (end-of-text included)."""
-    rows = [tuple(recognizer._tokenizer.encode(" " + s)) for s in spellings(text)]
-    return max(s.score / s.steps for s in decoder.score(rows))
+    return max(s.score / s.steps for s in spelled(recognizer, decoder, text))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,10 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = []
     for c in cases:
         pg = bench.phase_grammar(c.setup, c.phase)
-        ears.use(bench.listen_request(c, pg))
         audio = bench.oracle_audio(c, babble)
-        assert w._grammar is not None
-        judged = w._decode(audio, w._grammar)
+        judged = bench.oracle_judgement(ears, c, pg, audio)
         if judged is None or judged.reading is None:
             continue
         reading = judged.reading.text
