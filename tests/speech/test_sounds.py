@@ -151,3 +151,25 @@ def test_the_sound_is_measured_only_where_it_could_change_the_verdict(
     assert sound_may_help(judgement, ON) is worth
     assert not sound_may_help(judgement, SearchTuning())  # off by default
     assert not sound_may_help(judged(None, Rejection.NO_SENTENCE), ON)
+
+
+@pytest.mark.parametrize(("free_logp", "taken"), [
+    (-1.36, True),   # "buzz" for "pass": tiny.en unsure of what it wrote
+    (-0.61, True),   # just below free_min_logp
+    (-0.60, False),  # at it: the decoder counts its transcript as heard
+    (-0.06, False),  # "what did hannah just say", sure: words heard, not a spelling
+])
+def test_with_the_guard_the_sound_rule_holds_only_beside_an_unsure_transcript(
+        free_logp: float, taken: bool) -> None:
+    guarded = replace(ON, sound_unsure_only=True)
+    heard = reading(-1.1, 0.45, 0.95)
+    before = replace(judged(replace(heard, sound=-1.0), Rejection.LOW_MARGIN),
+                     free_logp=free_logp)
+    from voice_host.speech.decision import sound_may_help
+
+    assert sound_may_help(before, guarded) is taken  # espeak-ng is asked only if it helps
+    assert replace(before, reading=heard).rejection_of(heard, guarded) is (
+        Rejection.NONE if taken else Rejection.LOW_MARGIN)
+    assert with_sound(before, 0.95, guarded).accepted is taken
+    # without the guard, any transcript
+    assert with_sound(before, 0.95, ON).accepted

@@ -174,6 +174,11 @@ class SearchTuning:
     the slot's word is whatever the transcript wrote, so talk sounds like some clue ("quelqu'un
     lui même" read as "quelqu'un neuf"); on the French calibration split that was the one
     wrong reading the rule took there ("notre indice est sans 2" for "… 5 pour 3")."""
+    sound_unsure_only: bool = False
+    """The sound rule holds only beside a free transcript the decoder was unsure of (a mean
+    log-probability per step below ``free_min_logp``): a transcript it was sure of is
+    words it heard, and a reading that merely sounds like them is another sentence ("what
+    did hannah just say", -0.06 a step, sounds 0.82 like "what did you just say")."""
     agree_margin: float = -1.2
     """A grammar reading refused for its margin alone, down to this margin, is taken when
     the free transcript, however unsure the decoder was of it, reads as the same move
@@ -344,8 +349,16 @@ class Judgement:
                          free_is_longer(self.free_text, reading.text, tuning),
                          spelled_alike(self.free_text, reading.text, tuning),
                          bool(self.free_text) and self.free_logp < tuning.free_min_logp,
-                         sounds_alike=not self.open_phase
+                         sounds_alike=self.sound_applies(tuning)
                          and reading.sound >= tuning.sound_similarity)
+
+    def sound_applies(self, tuning: SearchTuning) -> bool:
+        """Whether the sound rule (``SearchTuning.sound_similarity``) may take a reading
+        here: the phase has no open slot, and with ``sound_unsure_only`` the decoder was
+        unsure of its own transcript."""
+        return (tuning.sound_similarity <= 1.0 and not self.open_phase
+                and not (tuning.sound_unsure_only
+                         and self.free_logp >= tuning.free_min_logp))
 
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
@@ -437,13 +450,12 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
 
 def sound_may_help(judgement: Judgement, tuning: SearchTuning) -> bool:
     """Whether how the grammar reading sounds could change the verdict, so that it is worth
-    measuring (an espeak-ng call, :func:`with_sound`): the rule is on, the reading was
-    rejected, it is within reach of ``sound_margin``, and the phase has no open slot (see
-    :meth:`Judgement.rejection_of`)."""
+    measuring (an espeak-ng call, :func:`with_sound`): the rule applies here
+    (:meth:`Judgement.sound_applies`), the reading was rejected and it is within reach of
+    ``sound_margin``."""
     reading = judgement.reading
-    return (tuning.sound_similarity <= 1.0 and reading is not None
-            and not judgement.accepted and not judgement.open_phase
-            and reading.margin >= tuning.sound_margin)
+    return (reading is not None and judgement.sound_applies(tuning)
+            and not judgement.accepted and reading.margin >= tuning.sound_margin)
 
 
 def with_sound(judgement: Judgement, sound: float | None, tuning: SearchTuning) -> Judgement:
