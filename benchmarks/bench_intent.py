@@ -25,7 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import recognition_data  # noqa: E402
 from helpers import matcher  # noqa: E402
 from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
-from intent_heldout import FIRST_RUNS, HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D  # noqa: E402
+from intent_heldout import (  # noqa: E402
+    FIRST_RUNS,
+    HELD_OUT,
+    HELD_OUT_B,
+    HELD_OUT_C,
+    HELD_OUT_D,
+    HELD_OUT_E,
+)
 from paraphrases import (  # noqa: E402
     FRESH,
     FRESH_CHATTER,
@@ -144,7 +151,8 @@ def main() -> int:
     for label, cases in (("held-out A (seen, then tuned)", HELD_OUT),
                          ("held-out B (seen, then tuned)", HELD_OUT_B),
                          ("held-out C (seen, then tuned)", HELD_OUT_C),
-                         ("held-out D (seen, then tuned)", HELD_OUT_D)):
+                         ("held-out D (seen, then tuned)", HELD_OUT_D),
+                         ("held-out E (seen, then tuned)", HELD_OUT_E)):
         n_cmd = sum(1 for c in cases if c[3] is not None)
         n_talk = len(cases) - n_cmd
         good = false = 0

@@ -8,7 +8,12 @@ accepted; its one miss ("we're going with Sophie") was later covered while fixin
 HELD_OUT_D was written after all that: first run 42/46 commands (91.3%), 0/29 talk
 accepted, every miss a rejection ("yes I do", "one sabotage card was played", "we pass this
 turn", "it was neutral"); the grammars then took past tenses and trailing words like these.
-Same format as intent_cases.
+HELD_OUT_E, answers to the host's yes/no questions said in full ("yes, I'm quite sure", "no,
+that isn't what I meant", "no, that one isn't mine"), was written after the grammars took
+such answers (<yes_said>, <no_said>): first run 16/28 commands (57.1%; 7/28 on the grammars
+before them), 1/8 talk accepted ("that's what I said yesterday" as a yes); the grammars then
+took adverbs, uncontracted negations and the questions' own verbs ("yes, undo it"), and a
+bare "that's what I said" no longer answers. Same format as intent_cases.
 """
 
 from __future__ import annotations
@@ -352,10 +357,51 @@ HELD_OUT_D: list[Case] = [
     ("codenames", "answer", "sorry, I was not listening", None, {}),
 ]
 
+HELD_OUT_E: list[Case] = [
+    ("resistance", "answer", "yes, I'm quite sure", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "yes I really do", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "yeah that's what I said", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "yes, you heard me", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "no, I didn't say that", "answer", {"choice": "no"}),
+    ("resistance", "answer", "no, you got that wrong", "answer", {"choice": "no"}),
+    ("resistance", "answer", "nope, I don't want to", "answer", {"choice": "no"}),
+    ("resistance", "answer", "no, keep going", "answer", {"choice": "no"}),
+    ("resistance", "answer", "yes, please stop", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "no, that isn't what I meant", "answer", {"choice": "no"}),
+    ("codenames", "answer", "yep, that's the one", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "yes I did", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "no I did not", "answer", {"choice": "no"}),
+    ("codenames", "answer", "yes, undo it", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "no, leave it", "answer", {"choice": "no"}),
+    ("codenames", "answer", "yes we're sure", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "no we are not", "answer", {"choice": "no"}),
+    ("codenames", "answer", "correct, that's what I meant", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "not what I said", "answer", {"choice": "no"}),
+    ("codenames", "answer", "yes, that is right", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", "yes it is, well done", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", "yes, that one is mine", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", "no, it is not", "answer", {"choice": "no"}),
+    ("ici-londres", "answer", "no, that one isn't mine", "answer", {"choice": "no"}),
+    ("ici-londres", "answer", "sadly not", "answer", {"choice": "no"}),
+    ("ici-londres", "answer", "yes, you found one", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", "no, it's not one of them", "answer", {"choice": "no"}),
+    ("ici-londres", "answer", "indeed it was", "answer", {"choice": "yes"}),
+    # talk that starts like an answer and is not one
+    ("resistance", "answer", "yes I am hungry actually", None, {}),
+    ("resistance", "answer", "no I don't think he knows", None, {}),
+    ("codenames", "answer", "yes there is pizza left", None, {}),
+    ("codenames", "answer", "I did my homework", None, {}),
+    ("ici-londres", "answer", "no thanks, I already have a drink", None, {}),
+    ("ici-londres", "answer", "that's what I said yesterday", None, {}),
+    ("codenames", "answer", "I am not sure who is next", None, {}),
+    ("resistance", "answer", "she is the best at this game", None, {}),
+]
+
 FIRST_RUNS: dict[str, str] = {
     "A": "59/68 commands (86.8%), 0/11 talk accepted",
     "B": "48/49 commands (98.0%), 0/12 talk accepted",
     "C": "31/35 commands (88.6%), 1/38 talk accepted",
     "D": "42/46 commands (91.3%), 0/29 talk accepted",
+    "E": "16/28 commands (57.1%), 1/8 talk accepted",
 }
 """Each held-out set's figures the first time it was run, before anything was tuned on it."""

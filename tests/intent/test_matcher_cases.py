@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import matcher
 from intent_cases import all_cases, case_lang, chatter_cases
-from intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D
+from intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D, HELD_OUT_E
 
 CASES = all_cases()
 CHATTER = chatter_cases()
-HELD = HELD_OUT + HELD_OUT_B + HELD_OUT_C + HELD_OUT_D
+HELD = HELD_OUT + HELD_OUT_B + HELD_OUT_C + HELD_OUT_D + HELD_OUT_E
 
 
 def test_the_tables_are_big_enough() -> None:
