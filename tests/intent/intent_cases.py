@@ -379,6 +379,14 @@ FRENCH: list[Case] = [
     ("codenames", "answer", "oui", "answer", {"choice": "yes"}),
     ("codenames", "guess", "lis le plateau", "read_board", {}),
     ("resistance", "vote", "plus fort s'il vous plaît", "louder", {}),
+    # a yes/no question answered in full (session 18)
+    ("resistance", "answer", "oui, c'est ce que j'ai dit", "answer", {"choice": "yes"}),
+    ("resistance", "answer", "non, ce n'est pas ce que j'ai dit", "answer", {"choice": "no"}),
+    ("codenames", "answer", "non, je ne veux pas", "answer", {"choice": "no"}),
+    ("codenames", "answer", "oui, j'en suis sûre", "answer", {"choice": "yes"}),
+    ("codenames", "answer", "tu as mal entendu", "answer", {"choice": "no"}),
+    ("ici-londres", "answer", "oui, annule", "answer", {"choice": "yes"}),
+    ("ici-londres", "answer", "non, on continue", "answer", {"choice": "no"}),
 ]
 
 
@@ -537,6 +545,8 @@ FRENCH_CHATTER: list[tuple[str, str, str]] = [
     ("resistance", "team", "pourquoi Sophie ?"),
     ("codenames", "clue", "qu'est-ce que tu veux dire par océan"),
     ("resistance", "vote", "non mais vraiment ?"),
+    ("codenames", "answer", "je veux encore de la tarte"),
+    ("resistance", "answer", "on continue à jouer demain ?"),
 ]
 
 
