@@ -125,7 +125,6 @@ def test_nothing_is_measured_for_a_looped_or_unsure_transcript_without_a_reading
     assert with_lift(alone, looped, TUNING) is looped
 
 
-
 def test_a_single_word_the_prompt_made_heard_is_still_taken() -> None:
     # the prompt is there to make single words heard (a board word, "pass"): without it
     # the decoder writes "well" for "bell"; a one-word reading is never "primed"
@@ -137,5 +136,5 @@ def test_a_single_word_the_prompt_made_heard_is_still_taken() -> None:
     assert lifted.reading is not None and lifted.reading.lift > TUNING.prompt_lift
     assert lifted.accepted and lifted.free_confident(1.0, TUNING)
     # were the rule to hold for single words too, it would be refused
-    two = SearchTuning(prompt_lift_words=1)
-    assert not with_lift(alone, got, two).accepted
+    every_sentence = replace(TUNING, prompt_lift_words=1)
+    assert not with_lift(alone, got, every_sentence).accepted

@@ -14,6 +14,7 @@ from voice_host.speech.decision import (
     Rejection,
     SearchTuning,
     rejection,
+    sound_may_help,
     with_sound,
 )
 from voice_host.speech.pronounce import espeak_available
@@ -143,8 +144,6 @@ def test_with_sound_needs_a_reading() -> None:
 ])
 def test_the_sound_is_measured_only_where_it_could_change_the_verdict(
         change: dict[str, object], worth: bool) -> None:
-    from voice_host.speech.decision import sound_may_help
-
     margin = change.pop("margin", -1.1)
     assert isinstance(margin, float)
     judgement = replace(judged(reading(margin, 0.45, -1.0), Rejection.LOW_MARGIN), **change)
@@ -165,8 +164,6 @@ def test_with_the_guard_the_sound_rule_holds_only_beside_an_unsure_transcript(
     heard = reading(-1.1, 0.45, 0.95)
     before = replace(judged(replace(heard, sound=-1.0), Rejection.LOW_MARGIN),
                      free_logp=free_logp)
-    from voice_host.speech.decision import sound_may_help
-
     assert sound_may_help(before, guarded) is taken  # espeak-ng is asked only if it helps
     assert replace(before, reading=heard).rejection_of(heard, guarded) is (
         Rejection.NONE if taken else Rejection.LOW_MARGIN)
