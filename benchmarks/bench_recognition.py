@@ -48,9 +48,11 @@ What it does:
 * **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
   condition, and per game, phase and SNR; false actions on chatter (share of chatter
   utterances that produced any intent); latency from the end of the utterance (the endpointer's
-  decision) to the intent, p50 and p95; real-time factor (CPU time / audio time); peak RSS of
-  each system's worker process. Printed, and written to ``benchmarks/results/recognition.json``
-  and ``recognition.md`` (``--out`` to change).
+  decision) to the intent, p50 and p95, over the utterances that produced one (a line that is
+  no command is held a moment for the rest of a sentence, and answers nobody waits for);
+  real-time factor (CPU time / audio time); peak RSS of each system's worker process.
+  Printed, and written to ``benchmarks/results/recognition.json`` and ``recognition.md``
+  (``--out`` to change).
 """
 
 from __future__ import annotations
@@ -1091,7 +1093,9 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
                 cell["commands"] += 1
                 cell["accepted"] += o.correct
                 cell["readable"] += meant[id(o)]
-        latencies = [o.latency for o in outcomes]
+        # to the intent: a line that produced none waited (``MicListener.sentence_hold``)
+        # for the speaker to go on, and got no answer that a player waits for
+        latencies = [o.latency for o in outcomes if o.intent is not None]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
             "misread": sum(o.misread for o in commands), "chatter": len(chatter),

@@ -1,7 +1,8 @@
 """An answer heard short at the microphone (a team of one for a mission of two, one icon
 where Double 0 asks for two, a clue's word without its number) waits a moment for the rest:
-a pause in the middle of a team is not the end of the answer. The recognizer is scripted,
-so these are exact cases."""
+a pause in the middle of a team is not the end of the answer. So does a line that is no
+command, which may be the first half of one cut at a pause. The recognizer is scripted, so
+these are exact cases."""
 
 from __future__ import annotations
 
@@ -146,6 +147,59 @@ def test_a_hold_of_zero_turns_it_off() -> None:
     listener = MicListener(PhaseEars(recognizer), ArraySource(_audio(0.6, -0.8, 0.5, -2.0)),
                            TextOutput(), list_hold=0.0)
     assert listener.listen(_team_request(2)).text == "i choose ben"
+
+
+def test_a_command_cut_at_a_pause_is_heard_whole(streaming: bool) -> None:
+    # "my team is" ... 0.9 s ... "ada and ben": the first half is no command, so the
+    # listener waits for the speaker to go on and hears the two as one
+    listener, recognizer = _listener(["my team is", "my team is ada and ben"],
+                                     _audio(0.5, -0.9, 0.6, -2.0), streaming)
+    request = _team_request(None)
+    heard = listener.listen(request)
+    assert heard.text == "my team is ada and ben"
+    assert heard.details.get("sentence_joined") == 1 and "list_joined" not in heard.details
+    assert heard_as(heard, request) is not None
+    assert len(recognizer.audio) == 2
+    assert len(recognizer.audio[1]) > len(recognizer.audio[0]) + 0.5 * SAMPLE_RATE
+
+
+def test_talk_followed_by_talk_is_heard_as_it_was_said(streaming: bool) -> None:
+    # the two together are no command either: the first line is what was heard, and the
+    # second is not lost but heard next, decoded on its own
+    listener, recognizer = _listener(
+        ["what a night", "what a night can someone pass the chips", "can someone pass the chips"],
+        _audio(0.5, -0.8, 0.7, -2.0), streaming)
+    request = _team_request(2)
+    first = listener.listen(request)
+    assert first.text == "what a night" and first.details.get("held") == 1
+    assert "sentence_joined" not in first.details
+    second = listener.listen(request)
+    assert second.text == "can someone pass the chips"
+    assert len(recognizer.audio) == 3
+    assert len(recognizer.audio[2]) < len(recognizer.audio[1])
+
+
+def test_talk_with_nothing_after_it_is_answered_after_the_hold() -> None:
+    listener, recognizer = _listener(["what a night"], _audio(0.6, -3.0), True)
+    heard = listener.listen(_team_request(2))
+    assert heard.text == "what a night" and heard.details.get("held") == 1
+    assert len(recognizer.audio) == 1
+
+
+def test_a_pause_longer_than_the_sentence_hold_ends_the_line() -> None:
+    listener, recognizer = _listener(["my team is", "ada and ben"],
+                                     _audio(0.5, -2.5, 0.6, -2.0), True)
+    assert listener.listen(_team_request(None)).text == "my team is"
+    assert len(recognizer.audio) == 1
+    assert listener.listen(_team_request(None)).text == "ada and ben"
+
+
+def test_a_sentence_hold_of_zero_turns_it_off() -> None:
+    recognizer = ScriptedRecognizer(["my team is", "my team is ada and ben"])
+    listener = MicListener(PhaseEars(recognizer), ArraySource(_audio(0.5, -0.9, 0.6, -2.0)),
+                           TextOutput(), sentence_hold=0.0)
+    heard = listener.listen(_team_request(None))
+    assert heard.text == "my team is" and "held" not in heard.details
 
 
 def test_what_is_missing_is_read_as_the_host_reads_it() -> None:

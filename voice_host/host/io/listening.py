@@ -5,7 +5,9 @@ endpointed microphone."""
 
 from __future__ import annotations
 
+import functools
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -154,6 +156,13 @@ LIST_HOLD_SECONDS = 1.0
 microphone waits for the rest of an answer heard short (``Wants``): a pause of up to 1.5 s
 in the middle of a team, or between a clue's word and its number, is bridged."""
 
+SENTENCE_HOLD_SECONDS = 1.0
+"""How long the microphone waits, after a line that is no command of the phase, for the
+speaker to go on: a pause of up to 1.5 s in the middle of a command ("marc, yes ... julien,
+not at all ...", "I vote ... yes") is bridged. The host says nothing in the meantime, so
+it never talks over the rest of a sentence, and a line that stays no command costs only
+this wait before its answer (table talk gets none)."""
+
 
 def heard_as(heard: Heard, request: ListenRequest) -> IntentMatch | None:
     """What the host would understand ``heard`` as (its best reading), for this request."""
@@ -203,17 +212,22 @@ class MicListener:
     listener waits ``list_hold`` seconds more, and an utterance that starts within them is
     heard with the first as one ("myself" + "and Hugo", "ocean" + "two"). It is kept only
     when it leaves out less (:func:`continues`); otherwise the first is the answer and
-    the second is heard next, as it was said."""
+    the second is heard next, as it was said. A line that is no command of the phase may
+    be the first half of one cut at a pause ("marc, yes" + "julien, not at all ..."): the
+    listener waits ``sentence_hold`` seconds, and keeps the two heard as one when together
+    they are a command."""
 
     listens_in_slices = True
     """It honours a short timeout, so the host can listen while it waits for the phones."""
 
     def __init__(self, ears: PhaseEars, source: AudioSource, output: Output, *,
-                 list_hold: float = LIST_HOLD_SECONDS) -> None:
+                 list_hold: float = LIST_HOLD_SECONDS,
+                 sentence_hold: float = SENTENCE_HOLD_SECONDS) -> None:
         self.ears = ears
         self.source = source
         self.output = output
         self.list_hold = list_hold
+        self.sentence_hold = sentence_hold
 
     def listen(self, request: ListenRequest) -> Heard:
         self.ears.use(request)
@@ -241,7 +255,7 @@ class MicListener:
             else:
                 heard = self.ears.hear(utterance.samples, request, source="microphone")
             if problem is None:
-                heard = self._rest_of_list(heard, utterance.samples, request)
+                heard = self._rest_of_answer(heard, utterance.samples, request)
         finally:
             stop_ticks.set()
         if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
@@ -249,25 +263,39 @@ class MicListener:
             return Heard(HeardKind.ERROR, error=problem, source="microphone")
         return heard
 
-    def _rest_of_list(self, heard: Heard, samples: Samples, request: ListenRequest) -> Heard:
-        """``heard``, or, when it is short of what the request wants and the speaker goes on
-        within ``list_hold`` seconds, both utterances heard as one."""
-        source, wants = self.source, request.wants
-        if wants is None or self.list_hold <= 0 or not isinstance(source, EndpointedSource):
-            return heard  # (the reading is not needed: nothing is wanted)
-        start = heard_as(heard, request)
-        if start is None or shortfall(start, wants) is None:
+    def _rest_of_answer(self, heard: Heard, samples: Samples,
+                        request: ListenRequest) -> Heard:
+        """``heard``, or both utterances heard as one when the speaker goes on after a
+        pause: after an answer short of what the request wants (within ``list_hold``
+        seconds; kept when it leaves out less, :func:`continues`), or after a line that is
+        no command of the phase (within ``sentence_hold``; kept when the two together are
+        one)."""
+        source = self.source
+        if not isinstance(source, EndpointedSource) or request.grammar is None \
+                or heard.kind is not HeardKind.SPEECH:
+            return heard
+        start, wants = heard_as(heard, request), request.wants
+        keeps: Callable[[IntentMatch | None], bool]
+        if start is None:
+            hold, mark = self.sentence_hold, "sentence_joined"
+            keeps = lambda joined: joined is not None  # noqa: E731
+        elif wants is not None and shortfall(start, wants) is not None:
+            hold, mark = self.list_hold, "list_joined"
+            keeps = functools.partial(continues, start=start, wants=wants)
+        else:
+            return heard  # a whole command: acted on at once
+        if hold <= 0:
             return heard
         waited = replace(heard, details={**heard.details, "held": 1})
         try:
-            more = source.listen(timeout=self.list_hold)
+            more = source.listen(timeout=hold)
         except (SilenceTimeout, EndOfAudio, SpeechError):
             return waited  # nothing more (the end of input, if it is, comes next time)
         if utterance_problem(more) is None:
             whole = self.ears.hear(np.concatenate([samples, more.samples]), request,
                                    source="microphone")
-            if continues(heard_as(whole, request), start, wants):
-                return replace(whole, details={**whole.details, "held": 1, "list_joined": 1})
+            if keeps(heard_as(whole, request)):
+                return replace(whole, details={**whole.details, "held": 1, mark: 1})
         source.put_back(more)  # not the rest of the answer: the next thing said
         return waited
 
