@@ -135,3 +135,20 @@ def test_closed_decoder_sentence_may_start_with_a_lead_in() -> None:
     # a lead-in does not make a partial path exact
     assert vote.match("i think i vote yes please thanks", closed=True).best is None
     assert answer.match("let's try", closed=True).best is None
+
+
+def test_french_homophones_read_as_the_words_they_sound_like() -> None:
+    """Whisper writes "c'était le rouge" as "s'était la rouge": the elision s' is heard as
+    c' (they sound alike), so the free transcript is a confident reading of the move."""
+    from voice_host.intent.phonetic import similarity
+    from voice_host.speech.decision import SearchTuning
+
+    colour = matcher("codenames", "colour", "fr")
+    for text, said in (("s'était la rouge", "red"), ("s'était le bleu", "blue"),
+                       ("s'est l'assassin", "assassin")):
+        best = colour.match(text).best
+        assert best is not None and best.slots == {"colour": said}, text
+        assert best.confidence >= SearchTuning().free_min_match, text
+    assert similarity("s'", "c'") > 0.9 and similarity("ses", "ces") > 0.9
+    assert similarity("s'", "l'") < 0.7 and similarity("c'", "d'") < 0.7
+    assert colour.match("s'est pas grave").best is None
