@@ -547,6 +547,8 @@ FRENCH_CHATTER: list[tuple[str, str, str]] = [
     ("resistance", "vote", "non mais vraiment ?"),
     ("codenames", "answer", "je veux encore de la tarte"),
     ("resistance", "answer", "on continue à jouer demain ?"),
+    ("codenames", "answer", "c'est ce que j'ai dit hier"),
+    ("resistance", "answer", "c'est ce que je voulais dire tout à l'heure"),
 ]
 
 
