@@ -76,6 +76,19 @@ class EndpointerConfig:
     """Seconds of audio before the measured floor is trusted on its own."""
     vad_aggressiveness: int | None = 2
     """WebRTC VAD mode 0-3 (3 rejects most), or ``None`` for the energy test alone."""
+    vad_every_frame_dbfs: float | None = -60.0
+    """In a quiet room, one whose floor is at most this, WebRTC's VAD hears every frame,
+    the room between utterances too; its verdict still counts only for a frame loud enough
+    over the floor. Fed only the frames that passed the floor test, it never heard the
+    quiet room: its own model of the background was built from the first words it heard,
+    and it called most of them silence (Kokoro's soft French "plus vite", 0.5 s at -36 to
+    -48 dBFS in a silent room: 3 frames of speech, so the utterance was dropped as a click;
+    fed every frame, 17; soft and whispered words in a room at -70 dBFS, 45 -> 64 of 72
+    heard, ``tests/speech/test_source.py``). In a noisier room, or one that talks (its
+    mean level between utterances over this too), it hears only what passed the floor test,
+    as before: fed the room's noise or talk too, it ended commands early
+    (``benchmarks/bench_endpointer.py --split calib``: babble 12 dB 96 -> 95 covered, pink
+    noise 6 dB 93 -> 92). ``None``: never every frame (the design before)."""
     vad_level_dbfs: float | None = -35.0
     """A frame that passed the energy test but is quieter than this is also judged raised
     to it (by at most ``vad_max_gain_db``), and is speech when either judgement says so:
@@ -201,6 +214,7 @@ class Endpointer:
         self._keeper = keeper if keeper is not None else make_keeper(self.config.keep_open)
         self._clock_fn = clock
         self._probability = 0.0  # the keeper's verdict on the current frame
+        self._vad_verdict: bool | None = None  # WebRTC's, when it hears every frame
         self.floor = NoiseFloor(self.config)
         self._pre_frames = int(round(self.config.pre_roll / FRAME_SECONDS))
         self._pre: collections.deque[tuple[Samples, float]] = collections.deque(
@@ -264,7 +278,8 @@ class Endpointer:
             return self._probability >= c.keep_open_threshold
         if self._vad is None or len(frame) != FRAME_SAMPLES:
             return True
-        speech = bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE))
+        speech = self._vad_verdict if self._vad_verdict is not None \
+            else bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE))
         if c.vad_level_dbfs is None or level_db >= c.vad_level_dbfs:
             return speech
         gain_db = min(c.vad_level_dbfs - level_db, c.vad_max_gain_db,
@@ -287,6 +302,8 @@ class Endpointer:
         level = frame_dbfs(frame)
         if self._keeper is not None:  # fed every frame, so its state follows the stream
             self._probability = self._keeper.probability(frame)
+        self._vad_verdict = bool(self._vad.is_speech(frame.tobytes(), SAMPLE_RATE)) \
+            if self._vad is not None and self._quiet_room() else None
         speech = self.is_speech(frame, level, continuing=self._active)
         self.floor.update(level)
         self._clock += len(frame)
@@ -318,6 +335,15 @@ class Endpointer:
         if len(self._frames) * FRAME_SECONDS >= c.max_length - 1e-9:
             return self._finish(truncated=True)
         return []
+
+    def _quiet_room(self) -> bool:
+        """The room is quiet (``vad_every_frame_dbfs``): its floor, and its mean level
+        between utterances (a room that talks has a low floor in its pauses), are low."""
+        bar = self.config.vad_every_frame_dbfs
+        if bar is None or self.floor.dbfs > bar \
+                or self.floor.heard_seconds < self.config.floor_warmup:
+            return False  # (until the floor is measured it is capped, not low)
+        return not self._room or float(np.mean(self._room)) <= 10 ** (bar / 10)
 
     def _room_level(self) -> float:
         """Mean power of the room before an utterance starts, or 0 when the room is steady
