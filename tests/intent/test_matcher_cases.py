@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+import sys
+from pathlib import Path
+
 import pytest
 from helpers import matcher
 from intent_cases import all_cases, case_lang, chatter_cases
@@ -152,3 +156,28 @@ def test_french_homophones_read_as_the_words_they_sound_like() -> None:
     assert similarity("s'", "c'") > 0.9 and similarity("ses", "ces") > 0.9
     assert similarity("s'", "l'") < 0.7 and similarity("c'", "d'") < 0.7
     assert colour.match("s'est pas grave").best is None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_two_talk_lines_heard_as_one_are_no_command(lang: str) -> None:
+    """The microphone hears a line that is no command together with what follows it within
+    a second (``MicListener.sentence_hold``): two lines of table talk heard as one must stay
+    talk in every phase. A seeded sample of pairs of the recognition benchmark's talk."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import recognition_data as rd
+
+    talk = list(rd.CHATTER if lang == "en" else rd.CHATTER_FR)
+    rng = random.Random(19)
+    phases = [("resistance", p) for p in ("vote", "team", "answer", "mission", "count",
+                                          "accuse")] + \
+        [("codenames", p) for p in ("guess", "clue", "answer", "colour")] + \
+        [("ici-londres", p) for p in ("guess", "answer")]
+    acted = []
+    for game, phase in phases:
+        m = matcher(game, phase, lang)
+        for _ in range(100):
+            a, b = rng.sample(talk, 2)
+            best = m.match(f"{a} {b}").best
+            if best is not None:
+                acted.append((phase, a, b, best.intent))
+    assert len(acted) <= 0.01 * 100 * len(phases), acted
