@@ -179,6 +179,26 @@ def test_talk_followed_by_talk_is_heard_as_it_was_said(streaming: bool) -> None:
     assert len(recognizer.audio[2]) < len(recognizer.audio[1])
 
 
+def test_a_joined_decode_shorter_than_the_first_part_is_no_continuation(
+        streaming: bool) -> None:
+    # babble at 6 dB: the two halves of a talk line decoded together came out as one word
+    # that is a command; it continues nothing, so it is not taken
+    listener, recognizer = _listener(
+        ["can somebody open the window", "yes", "it's hot in here"],
+        _audio(0.9, -0.8, 0.6, -2.0), streaming)
+    request = _vote_request()
+    assert heard_as(Heard(HeardKind.SPEECH, text="yes"), request) is not None  # a vote
+    first = listener.listen(request)
+    assert first.text == "can somebody open the window"
+    assert "sentence_joined" not in first.details
+    assert listener.listen(request).text == "it's hot in here"
+
+
+def _vote_request() -> ListenRequest:
+    pg = load_grammar("resistance").phase("vote", SlotValues(players=PLAYERS))
+    return ListenRequest(grammar=pg, grammar_name="resistance.vote", expected=("Ada",))
+
+
 def test_talk_with_nothing_after_it_is_answered_after_the_hold() -> None:
     listener, recognizer = _listener(["what a night"], _audio(0.6, -3.0), True)
     heard = listener.listen(_team_request(2))

@@ -203,6 +203,14 @@ def continues(whole: IntentMatch | None, start: IntentMatch, wants: Wants) -> bo
     return whole.intent == wants.intent and (shortfall(whole, wants) or 0) < short
 
 
+def completes(joined: IntentMatch | None, whole: Heard, *, first: Heard) -> bool:
+    """Whether ``whole`` (a line that was no command, ``first``, and what followed it, heard
+    as one) is that line completed: a command, and heard as more words than the first part
+    was. A decode of the two that came out shorter is no continuation: babble at 6 dB
+    decoded "can somebody open the window" + "it's hot in here" as the one word "miss"."""
+    return joined is not None and len(whole.text.split()) > len(first.text.split())
+
+
 class MicListener:
     """The microphone, endpointed, through the recognizer. During a countdown the host
     ticks once a second while it keeps listening.
@@ -275,13 +283,13 @@ class MicListener:
                 or heard.kind is not HeardKind.SPEECH:
             return heard
         start, wants = heard_as(heard, request), request.wants
-        keeps: Callable[[IntentMatch | None], bool]
+        keeps: Callable[[IntentMatch | None, Heard], bool]
         if start is None:
             hold, mark = self.sentence_hold, "sentence_joined"
-            keeps = lambda joined: joined is not None  # noqa: E731
+            keeps = functools.partial(completes, first=heard)
         elif wants is not None and shortfall(start, wants) is not None:
             hold, mark = self.list_hold, "list_joined"
-            keeps = functools.partial(continues, start=start, wants=wants)
+            keeps = lambda joined, _whole: continues(joined, start, wants)  # noqa: E731
         else:
             return heard  # a whole command: acted on at once
         if hold <= 0:
@@ -294,7 +302,7 @@ class MicListener:
         if utterance_problem(more) is None:
             whole = self.ears.hear(np.concatenate([samples, more.samples]), request,
                                    source="microphone")
-            if keeps(heard_as(whole, request)):
+            if keeps(heard_as(whole, request), whole):
                 return replace(whole, details={**whole.details, "held": 1, mark: 1})
         source.put_back(more)  # not the rest of the answer: the next thing said
         return waited
