@@ -223,7 +223,7 @@ class MicListener:
     the second is heard next, as it was said. A line that is no command of the phase may
     be the first half of one cut at a pause ("marc, yes" + "julien, not at all ..."): the
     listener waits ``sentence_hold`` seconds, and keeps the two heard as one when together
-    they are a command."""
+    they are a command that goes on from the first (:func:`completes`)."""
 
     listens_in_slices = True
     """It honours a short timeout, so the host can listen while it waits for the phones."""
@@ -277,7 +277,7 @@ class MicListener:
         pause: after an answer short of what the request wants (within ``list_hold``
         seconds; kept when it leaves out less, :func:`continues`), or after a line that is
         no command of the phase (within ``sentence_hold``; kept when the two together are
-        one)."""
+        one, :func:`completes`)."""
         source = self.source
         if not isinstance(source, EndpointedSource) or request.grammar is None \
                 or heard.kind is not HeardKind.SPEECH:
