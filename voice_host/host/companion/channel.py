@@ -360,11 +360,17 @@ class CompanionChannel(SeatRoom):
 
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the
-        host's loop hear of it."""
-        message = {"type": "seats", **self.seat_list()}
-        self.hub.post(TABLE, message, keep="latest")
-        for player in self.players:
-            self.hub.post(seat_audience(player), message, keep="latest")
+        host's loop hear of it. The seat list is read and posted under the channel's lock,
+        so the last list posted is the newest: a confirmation's list read before the host
+        locked the seats, but posted after the lock's own list, had told the last phone to
+        confirm that the seats were still open, and it hid the secret it had just been
+        shown (``tests/host/test_companion_browser.py``, 2 runs in 20 on a loaded
+        machine)."""
+        with self._lock:
+            message = {"type": "seats", **self.seat_list()}
+            self.hub.post(TABLE, message, keep="latest")
+            for player in self.players:
+                self.hub.post(seat_audience(player), message, keep="latest")
         with self._arrived:
             if not self.wait_for_everyone and self._state_json is not None:
                 for player in self.players:  # a seat just confirmed gets its view
