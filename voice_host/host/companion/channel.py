@@ -360,12 +360,8 @@ class CompanionChannel(SeatRoom):
 
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the
-        host's loop hear of it. The seat list is read and posted under the channel's lock,
-        so the last list posted is the newest: a confirmation's list read before the host
-        locked the seats, but posted after the lock's own list, had told the last phone to
-        confirm that the seats were still open, and it hid the secret it had just been
-        shown (``tests/host/test_companion_browser.py``, 2 runs in 20 on a loaded
-        machine)."""
+        host's loop hear of it. Read and posted under the lock, so the last list posted is
+        the newest (``tests/host/test_companion_seat_race.py``)."""
         with self._lock:
             message = {"type": "seats", **self.seat_list()}
             self.hub.post(TABLE, message, keep="latest")
