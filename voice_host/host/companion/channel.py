@@ -360,8 +360,7 @@ class CompanionChannel(SeatRoom):
 
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the
-        host's loop hear of it. Read and posted under the lock, so the last list posted is
-        the newest (``tests/host/test_companion_seat_race.py``)."""
+        host's loop hear of it (under the lock: the last seat list posted is the newest)."""
         with self._lock:
             message = {"type": "seats", **self.seat_list()}
             self.hub.post(TABLE, message, keep="latest")
