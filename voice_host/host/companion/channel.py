@@ -361,12 +361,11 @@ class CompanionChannel(SeatRoom):
     def _seats_changed(self) -> None:
         """A seat was claimed, moved, left or confirmed (any thread): every page and the
         host's loop hear of it (under the lock: the last seat list posted is the newest)."""
-        with self._lock:
+        with self._arrived:
             message = {"type": "seats", **self.seat_list()}
             self.hub.post(TABLE, message, keep="latest")
             for player in self.players:
                 self.hub.post(seat_audience(player), message, keep="latest")
-        with self._arrived:
             if not self.wait_for_everyone and self._state_json is not None:
                 for player in self.players:  # a seat just confirmed gets its view
                     if self._may_show(player):

@@ -5,7 +5,6 @@ endpointed microphone."""
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -286,7 +285,7 @@ class MicListener:
         keeps: Callable[[IntentMatch | None, Heard], bool]
         if start is None:
             hold, mark = self.sentence_hold, "sentence_joined"
-            keeps = functools.partial(completes, first=heard)
+            keeps = lambda joined, whole: completes(joined, whole, first=heard)  # noqa: E731
         elif wants is not None and shortfall(start, wants) is not None:
             hold, mark = self.list_hold, "list_joined"
             keeps = lambda joined, _whole: continues(joined, start, wants)  # noqa: E731
