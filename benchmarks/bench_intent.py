@@ -105,11 +105,8 @@ def _paraphrase_rows(times: list[float], misses: list[str]) -> list[Row]:
     talk = _talk(FRESH_CHATTER)
     rows.append(_row("fresh chatter: acted on", _run(talk, "fresh chatter", times, misses),
                      len(talk), "<= 1%"))
-    for lang, lines in (("en", recognition_data.CHATTER), ("fr", recognition_data.CHATTER_FR)):
-        texts = [line.format(p=PLAYERS[i % len(PLAYERS)].lower(),
-                             q=PLAYERS[(i + 3) % len(PLAYERS)].lower())
-                 for i, line in enumerate(lines)]
-        talk = _everywhere(lang, texts)
+    for lang in ("en", "fr"):
+        talk = _everywhere(lang, recognition_data.chatter_said(lang, PLAYERS))
         rows.append(_row(f"recognition_data chatter {lang} x every phase: acted on",
                          _run(talk, f"recognition chatter {lang}", times, misses), len(talk),
                          "<= 1%"))

@@ -9,6 +9,8 @@ positions) and a report half (odd positions): thresholds may only be tuned on th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 VOICES: tuple[str, ...] = (
     "en-us",
     "en-gb",
@@ -290,3 +292,12 @@ def chatter_split(part: str, lang: str = "en") -> tuple[str, ...]:
     start = 0 if part == "calib" else 1
     lines = CHATTER_FR if lang == "fr" else CHATTER
     return lines[start::2]
+
+
+def chatter_said(lang: str, players: Sequence[str]) -> list[str]:
+    """Every talk line of ``lang`` as said at a table of ``players``: ``{p}`` and ``{q}``
+    are two of them, a different pair from line to line."""
+    lines = CHATTER_FR if lang == "fr" else CHATTER
+    return [line.format(p=players[i % len(players)].lower(),
+                        q=players[(i + 3) % len(players)].lower())
+            for i, line in enumerate(lines)]

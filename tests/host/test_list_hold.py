@@ -51,6 +51,11 @@ def _team_request(count: int | None) -> ListenRequest:
                          Wants("propose_team", "players", count))
 
 
+def _vote_request() -> ListenRequest:
+    pg = load_grammar("resistance").phase("vote", SlotValues(players=PLAYERS))
+    return ListenRequest(grammar=pg, grammar_name="resistance.vote", expected=("Ada",))
+
+
 def _burst(seconds: float) -> np.ndarray:
     t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
     return (6000 * np.sin(2 * np.pi * 180 * t) * (1.2 + np.sin(2 * np.pi * 3 * t)) / 2.2
@@ -192,11 +197,6 @@ def test_a_joined_decode_shorter_than_the_first_part_is_no_continuation(
     assert first.text == "can somebody open the window"
     assert "sentence_joined" not in first.details
     assert listener.listen(request).text == "it's hot in here"
-
-
-def _vote_request() -> ListenRequest:
-    pg = load_grammar("resistance").phase("vote", SlotValues(players=PLAYERS))
-    return ListenRequest(grammar=pg, grammar_name="resistance.vote", expected=("Ada",))
 
 
 def test_talk_with_nothing_after_it_is_answered_after_the_hold() -> None:

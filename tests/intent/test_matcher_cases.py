@@ -8,8 +8,11 @@ from pathlib import Path
 
 import pytest
 from helpers import matcher
-from intent_cases import all_cases, case_lang, chatter_cases
+from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases
 from intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D, HELD_OUT_E
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+import recognition_data  # noqa: E402
 
 CASES = all_cases()
 CHATTER = chatter_cases()
@@ -163,15 +166,9 @@ def test_two_talk_lines_heard_as_one_are_no_command(lang: str) -> None:
     """The microphone hears a line that is no command together with what follows it within
     a second (``MicListener.sentence_hold``): two lines of table talk heard as one must stay
     talk in every phase. A seeded sample of pairs of the recognition benchmark's talk."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-    import recognition_data as rd
-
-    talk = list(rd.CHATTER if lang == "en" else rd.CHATTER_FR)
+    talk = recognition_data.chatter_said(lang, PLAYERS)
     rng = random.Random(19)
-    phases = [("resistance", p) for p in ("vote", "team", "answer", "mission", "count",
-                                          "accuse")] + \
-        [("codenames", p) for p in ("guess", "clue", "answer", "colour")] + \
-        [("ici-londres", p) for p in ("guess", "answer")]
+    phases = all_phases()
     acted = []
     for game, phase in phases:
         m = matcher(game, phase, lang)
