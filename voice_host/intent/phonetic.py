@@ -15,19 +15,11 @@ def sound_key(word: str) -> str:
     return key.replace("0", "T").replace("V", "F").replace("Z", "S").replace("W", "")
 
 
-HOMOPHONES = frozenset({frozenset({"c'", "s'"}), frozenset({"ces", "ses"})})
-"""French words said alike that a recognizer writes one for the other: "s'était" for
-"c'était" (Whisper base, Kokoro's "c'était le rouge" written "s'était la rouge"), "ses"
-for "ces". Spelling and Metaphone see a different first letter."""
-
-
 @lru_cache(maxsize=65536)
 def similarity(a: str, b: str) -> float:
     """0..1: how likely ``a`` was heard or typed for ``b`` (1.0 only when equal)."""
     if a == b:
         return 1.0
-    if frozenset((a, b)) in HOMOPHONES:
-        return 0.95
     if not a or not b or a.isdigit() or b.isdigit():
         return 0.0
     if (a[0] == "h") != (b[0] == "h") and len(a) > 2 and len(b) > 2:
