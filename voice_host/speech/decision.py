@@ -179,6 +179,11 @@ class SearchTuning:
     log-probability per step below ``free_min_logp``): a transcript it was sure of is
     words it heard, and a reading that merely sounds like them is another sentence ("what
     did hannah just say", -0.06 a step, sounds 0.82 like "what did you just say")."""
+    sound_near: bool = True
+    """The sound rule may also take a sentence the near search found
+    (``near_sentences``). That search tries the sentences spelled most like the
+    transcript, so the one it brings back sounds like the transcript by the way it was
+    chosen, whatever was said; off, such a sentence needs the margin of any other."""
     agree_margin: float = -1.2
     """A grammar reading refused for its margin alone, down to this margin, is taken when
     the free transcript, however unsure the decoder was of it, reads as the same move
@@ -287,6 +292,9 @@ class GrammarReading:
     lift: float = 0.0
     """How much likelier per step the decoder makes this sentence with the phase's words as
     its prompt than without (:attr:`SearchTuning.prompt_lift`), 0 when not measured."""
+    near: bool = False
+    """Found by the near search, among the sentences spelled most like the free transcript
+    (``SearchTuning.near_sentences``), not by the grammar search itself."""
     tokens: tuple[int, ...] = field(default=(), compare=False, repr=False)
     """The decoder's tokens of the sentence (for measuring ``lift``; not recorded)."""
 
@@ -349,16 +357,18 @@ class Judgement:
                          free_is_longer(self.free_text, reading.text, tuning),
                          spelled_alike(self.free_text, reading.text, tuning),
                          bool(self.free_text) and self.free_logp < tuning.free_min_logp,
-                         sounds_alike=self.sound_applies(tuning)
+                         sounds_alike=self.sound_applies(reading, tuning)
                          and reading.sound >= tuning.sound_similarity)
 
-    def sound_applies(self, tuning: SearchTuning) -> bool:
-        """Whether the sound rule (``SearchTuning.sound_similarity``) may take a reading
-        here: the phase has no open slot, and with ``sound_unsure_only`` the decoder was
-        unsure of its own transcript."""
+    def sound_applies(self, reading: GrammarReading, tuning: SearchTuning) -> bool:
+        """Whether the sound rule (``SearchTuning.sound_similarity``) may take ``reading``
+        here: the phase has no open slot, with ``sound_unsure_only`` the decoder was unsure
+        of its own transcript, and without ``sound_near`` the reading is not the near
+        search's."""
         return (tuning.sound_similarity <= 1.0 and not self.open_phase
                 and not (tuning.sound_unsure_only
-                         and self.free_logp >= tuning.free_min_logp))
+                         and self.free_logp >= tuning.free_min_logp)
+                and (tuning.sound_near or not reading.near))
 
     def figures(self) -> dict[str, float | str]:
         """The figures as a flat record (logs, ``understand --json``, the benchmark)."""
@@ -376,6 +386,8 @@ class Judgement:
                 out["sound"] = round(self.reading.sound, 3)
             if self.reading.lift:
                 out["lift"] = round(self.reading.lift, 3)
+            if self.reading.near:
+                out["near"] = 1
         if self.free_lift:
             out["free_lift"] = round(self.free_lift, 3)
         return out
@@ -392,7 +404,8 @@ class Judgement:
                                      float(record["similarity"]),
                                      bool(record.get("bound", 0)),
                                      float(record.get("sound", -1.0)),
-                                     float(record.get("lift", 0.0)))
+                                     float(record.get("lift", 0.0)),
+                                     bool(record.get("near", 0)))
         return cls(str(record.get("free_text", "")),
                    float(record.get("free_logp", -math.inf)),
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
@@ -454,7 +467,7 @@ def sound_may_help(judgement: Judgement, tuning: SearchTuning) -> bool:
     (:meth:`Judgement.sound_applies`), the reading was rejected and it is within reach of
     ``sound_margin``."""
     reading = judgement.reading
-    return (reading is not None and judgement.sound_applies(tuning)
+    return (reading is not None and judgement.sound_applies(reading, tuning)
             and not judgement.accepted and reading.margin >= tuning.sound_margin)
 
 

@@ -642,6 +642,8 @@ def near_search(decoder: Decoder, item: Search, vocab: TokenTrie, free: Rollout,
     if not found:
         return None
     judged = rank(decoder, found, base, tuning)
+    if judged.reading is not None:
+        judged = replace(judged, reading=replace(judged.reading, near=True))
     reading = judged.reading
     if judged.accepted or reading is None or reading.margin < tuning.near_close_margin:
         return judged

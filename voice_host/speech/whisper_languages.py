@@ -111,8 +111,9 @@ FRENCH = LanguageTuning(
 
 ENGLISH = LanguageTuning(search=SearchTuning(rescue_rounds=2, rescue_from=2, open_rounds=1,
                                              talk_rounds=1, sound_similarity=0.6,
-                                             sound_margin=-1.6, sound_unsure_only=True),
-                         threads=1)
+                                             sound_margin=-1.6, sound_unsure_only=True,
+                                             sound_near=False),
+                         near=True, threads=1)
 """English (Whisper tiny.en): the defaults, and
 
 - A grammar reading that sounds like tiny.en's transcript (``SearchTuning.sound_similarity``
