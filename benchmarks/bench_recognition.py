@@ -1218,24 +1218,28 @@ def ceiling_table(summary: dict[str, Any]) -> list[str]:
 def target_lines(s: dict[str, Any], targets: dict[str, float], lang: str = "en") -> list[str]:
     """One line per target: the figure, the target, met or MISSED. Clean acceptance is
     measured on the language's natural voices (``recognition_data.NATURAL_SYNTHESIZERS``)
-    when the run has them."""
+    when the run has them; a noisy condition on every voice, with the natural voices'
+    figure beside it."""
     out = []
     natural = data.NATURAL_SYNTHESIZERS[lang]
     for condition in ("clean", "babble 12", "babble 6", "reverb"):
         if condition not in targets:
             continue
         c = s["per_condition"].get(condition)
-        which = ""
-        if condition == "clean":
-            cells = [v[condition] for k, v in s.get("per_synthesizer", {}).items()
-                     if k in natural and condition in v]
-            if any(cell["commands"] for cell in cells):
-                c = {key: sum(cell[key] for cell in cells) for key in ("commands", "accepted")}
-                which = f" ({', '.join(natural)} voices)"
+        which = aside = ""
+        cells = [v[condition] for k, v in s.get("per_synthesizer", {}).items()
+                 if k in natural and condition in v]
+        voiced = {key: sum(cell[key] for cell in cells) for key in ("commands", "accepted")}
+        if condition == "clean" and voiced["commands"]:
+            c = voiced
+            which = f" ({', '.join(natural)} voices)"
+        elif voiced["commands"] and c and voiced["commands"] < c["commands"]:
+            aside = (f"; {', '.join(natural)} voices {voiced['accepted'] / voiced['commands']:.1%}"
+                     f" ({voiced['accepted']}/{voiced['commands']})")
         if c and c["commands"]:
             value = c["accepted"] / c["commands"]
             out.append(f"- acceptance {condition}{which}: {value:.1%} (target >= "
-                       f"{targets[condition]:.0%}) "
+                       f"{targets[condition]:.0%}{aside}) "
                        f"{'met' if value >= targets[condition] else 'MISSED'}")
     fa = s["false_actions"] / max(1, s["chatter"])
     out.append(f"- false actions on chatter: {fa:.1%} (target <= "

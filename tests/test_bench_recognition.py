@@ -182,8 +182,8 @@ def test_tuning_values_apply_to_each_language_s_own_settings() -> None:
     assert tuned.search_for("fr").rescue_rounds == FRENCH.search.rescue_rounds
     assert tuned.search_for("en") == bench.whisper_tuning("en").search_for("en")
     # near=0|1 turns the search of the sentences nearest a rejected transcript off or on
-    assert bench.whisper_tuning("en").search_for("en").near_sentences == 0
-    assert bench.whisper_tuning("en", "near=1").search_for("en").near_sentences > 0
+    assert bench.whisper_tuning("en").search_for("en").near_sentences > 0
+    assert bench.whisper_tuning("en", "near=0").search_for("en").near_sentences == 0
     assert bench.whisper_tuning("fr", "near=0").search_for("fr").near_sentences == 0
     with pytest.raises(ValueError, match="not a SearchTuning value"):
         bench.whisper_tuning("fr", "sure_alon=-0.1")

@@ -190,12 +190,17 @@ def test_clean_targets_are_read_on_the_natural_voices() -> None:
     summary = {"commands": 30, "accepted": 20, "chatter": 12, "false_actions": 1,
                "harmful_false_actions": 1, "latency_p95_ms": 200.0, "peak_rss_mb": 300.0,
                "per_condition": {"clean": {"commands": 30, "accepted": 20, "chatter": 12,
-                                           "false_actions": 0}},
-               "per_synthesizer": {"kokoro": {"clean": cell(10, 10)},
-                                   "festival": {"clean": cell(10, 9)},
-                                   "espeak-ng": {"clean": cell(10, 1)}}}
+                                           "false_actions": 0},
+                                 "reverb": {"commands": 6, "accepted": 4, "chatter": 2,
+                                            "false_actions": 0}},
+               "per_synthesizer": {"kokoro": {"clean": cell(10, 10), "reverb": cell(2, 2)},
+                                   "festival": {"clean": cell(10, 9), "reverb": cell(2, 2)},
+                                   "espeak-ng": {"clean": cell(10, 1), "reverb": cell(2, 0)}}}
     lines = bench.target_lines(summary, bench.TARGETS["en"], "en")
     assert lines[0].startswith("- acceptance clean (kokoro, festival voices): 95.0%")
+    # a noisy condition is met or missed on every voice; the natural voices' figure is said
+    assert ("- acceptance reverb: 66.7% (target >= 93%; kokoro, festival voices 100.0% (4/4))"
+            " MISSED") in lines
     # 1 of 12 chatter lines acted on, and it changed the game: both targets missed
     assert "- false actions on chatter: 8.3% (target <= 1%) MISSED" in lines
     assert "- false actions that change the game: 8.3% (target <= 0.5%) MISSED" in lines

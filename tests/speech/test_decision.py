@@ -354,6 +354,7 @@ def test_the_nearest_sentences_are_searched_when_the_grammar_search_finds_none_g
     assert judged.accepted and judged.reading is not None
     assert judged.reading.text == "i vote yes"
     assert judged.reading.margin == pytest.approx(-2.5 / 4, abs=0.02)
+    assert judged.reading.near and not alone.reading.near  # which search found it
 
 
 def test_a_near_sentence_is_judged_as_strictly_as_any() -> None:

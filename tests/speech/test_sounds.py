@@ -170,3 +170,24 @@ def test_with_the_guard_the_sound_rule_holds_only_beside_an_unsure_transcript(
     assert with_sound(before, 0.95, guarded).accepted is taken
     # without the guard, any transcript
     assert with_sound(before, 0.95, ON).accepted
+
+
+def test_without_sound_near_the_rule_leaves_the_near_search_s_sentence_alone() -> None:
+    # the near search tried the sentences spelled most like the transcript, so the one it
+    # found sounds like it by the way it was chosen ("our sineister is brilliant", talk
+    # at a Codenames table, and "our answer is a civilian", 0.74 alike in sound)
+    found = replace(reading(-1.1, 0.45, 0.95), near=True)
+    own = judged(found, Rejection.LOW_MARGIN)
+    strict = replace(ON, sound_near=False)
+    assert own.rejection_of(found, ON) is Rejection.NONE
+    assert own.rejection_of(found, strict) is Rejection.LOW_MARGIN
+    assert not sound_may_help(own, strict) and sound_may_help(own, ON)
+    assert not with_sound(judged(replace(found, sound=-1.0), Rejection.LOW_MARGIN), 0.95,
+                          strict).accepted
+    # the grammar search's own sentence still has the rule
+    assert judged(replace(found, near=False), Rejection.LOW_MARGIN).rejection_of(
+        replace(found, near=False), strict) is Rejection.NONE
+    # the figures keep where it came from, so the benchmark decides again as the host did
+    again = Judgement.from_figures(own.figures())
+    assert again.reading is not None and again.reading.near
+    assert again.rejection_of(again.reading, strict) is Rejection.LOW_MARGIN

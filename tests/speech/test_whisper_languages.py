@@ -23,12 +23,13 @@ def test_english_hears_the_default_window_and_french_the_whole_30_seconds() -> N
 def test_french_and_english_search_with_their_own_settings() -> None:
     tuning = WhisperTuning()
     english = tuning.search_for("en")
-    # no nearest sentences; two rescue rounds, only where the free decode began inside
+    # the nearest sentences; two rescue rounds, only where the free decode began inside
     # the grammar; one round for an open slot's search, and for sure talk; a reading
-    # that sounds like a transcript tiny.en was unsure of
-    assert english == SearchTuning(near_sentences=0, rescue_rounds=2, rescue_from=2,
-                                   open_rounds=1, talk_rounds=1, sound_similarity=0.6,
-                                   sound_margin=-1.6, sound_unsure_only=True)
+    # that sounds like a transcript tiny.en was unsure of, unless the near search found it
+    assert english == SearchTuning(rescue_rounds=2, rescue_from=2, open_rounds=1,
+                                   talk_rounds=1, sound_similarity=0.6, sound_margin=-1.6,
+                                   sound_unsure_only=True, sound_near=False)
+    assert english.near_sentences > 0
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0
     assert french.complete_rounds == 2 and french.sure_alone > english.sure_alone
@@ -42,6 +43,7 @@ def test_french_and_english_search_with_their_own_settings() -> None:
     # of it; in English only beside a transcript tiny.en was unsure of
     assert french.sound_similarity <= 1.0 and english.sound_similarity <= 1.0
     assert not french.sound_unsure_only and english.sound_unsure_only
+    assert french.sound_near and not english.sound_near
     assert french.sound_margin <= french.close_margin
 
 
