@@ -213,6 +213,14 @@ def test_the_readings_show_how_alike_the_sentence_sounds_when_that_was_measured(
                                                             speaker=None))
     assert record["grammar_sound"] == 0.91
     assert "sounds 0.91 alike, accepted" in understand._human_readings(record)
+    assert not record["grammar_near"]
+    # a sentence the near search found among those spelled nearest the free text says so
+    near = replace(heard, judgement=replace(
+        heard.judgement, reading=replace(heard.judgement.reading, near=True)))
+    found = understand._readings(near, understand_heard(near, _vote_matcher(), speaker=None))
+    assert found["grammar_near"]
+    assert "among the sentences nearest the free text, accepted" in \
+        understand._human_readings(found)
 
 
 def test_the_readings_show_the_prompt_lift_and_why_a_primed_reading_was_refused() -> None:

@@ -194,6 +194,7 @@ def _readings(heard: Heard, understood: Understood) -> dict[str, Any]:
         "grammar_similarity": round(reading.similarity, 3) if reading else None,
         "grammar_sound": round(reading.sound, 3) if reading and reading.sound >= 0 else None,
         "grammar_prompt_lift": round(reading.lift, 3) if reading and reading.lift else None,
+        "grammar_near": bool(reading and reading.near),
         "grammar_accepted": judgement.accepted,
         "grammar_rejected_because": judgement.reason.value or None,
         "grammar_reading": _reading_record(understood.grammar),
@@ -232,6 +233,8 @@ def _human_readings(extra: dict[str, Any]) -> str:
                    + (f", sounds {extra['grammar_sound']:.2f} alike"
                       if extra.get("grammar_sound") is not None else "")
                    + _lift(extra.get("grammar_prompt_lift"))
+                   + (", among the sentences nearest the free text"
+                      if extra.get("grammar_near") else "")
                    + f", {verdict}")
     decision = f"  decision:   {extra['decision']}"
     if extra.get("why_not"):
