@@ -1550,16 +1550,22 @@ def load_outcomes(path: Path) -> dict[str, list[Outcome]]:
             for system, rows in raw["outcomes"].items() if "/" not in system}
 
 
+def needs_decoding(tuning: str) -> bool:
+    """Whether ``--tuning``'s values change what is decoded (the encoder window, the near
+    search), not only how saved decodes are decided."""
+    return bool({"window", "near"} & set(tuning_values(tuning)))
+
+
 def recalibrate(args: argparse.Namespace) -> int:
     """``--from-results``: the routes and (with ``--calibrate``) the threshold sweep, again,
     from the outcomes an earlier run saved; no audio is decoded."""
     from dataclasses import replace
 
-    results = load_outcomes(args.from_results)
-    if "window=" in args.tuning or "near=" in args.tuning:
+    if needs_decoding(args.tuning):
         print("--from-results decides again from saved decodes: a window or the near "
               "search needs a new run", file=sys.stderr)
         return 2
+    results = load_outcomes(args.from_results)
     if args.tuning:
         results = {f"{system}[{args.tuning}]": [
             replace(redecide(o, "both", decision_tuning(system, args.tuning)), system=system)

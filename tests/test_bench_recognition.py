@@ -187,6 +187,9 @@ def test_tuning_values_apply_to_each_language_s_own_settings() -> None:
     assert bench.whisper_tuning("fr", "near=0").search_for("fr").near_sentences == 0
     with pytest.raises(ValueError, match="not a SearchTuning value"):
         bench.whisper_tuning("fr", "sure_alon=-0.1")
+    # saved decodes can be decided again with any threshold, but not searched again
+    assert bench.needs_decoding("window=30") and bench.needs_decoding("x=1,near=0")
+    assert not bench.needs_decoding("sound_near=0,accept_margin=-0.8")
 
 
 def test_the_noise_set_says_every_utterance_in_every_target_condition() -> None:
