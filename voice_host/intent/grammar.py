@@ -67,6 +67,9 @@ GRAMMARS_ENV = "VOICE_HOST_GRAMMARS"
 """Environment variable naming a folder of grammar files to use instead of the package's
 (a folder laid out like ``grammars/``: ``<lang>/common.toml``, ``<lang>/<game>.toml``)."""
 
+LEAD_OUT_SUFFIX = "_after"
+"""A lead-in rule's name with this after it names the phrases that may follow a sentence."""
+
 
 def grammar_dir() -> Traversable:
     """Where the grammar files are read from: the package's ``grammars`` resources (the
@@ -159,7 +162,9 @@ class IntentEntry:
     cream two": a clue is one word); help never offers them."""
     lead_in: str | None = None
     """A rule whose phrases may come before any sentence of this entry (hedges: "I'd say",
-    "let's try", "je dirais"): matched as a prefix, not multiplied into every sentence."""
+    "let's try", "je dirais"): matched as a prefix, not multiplied into every sentence. When
+    the grammar also has a rule named after it with ``_after`` (``hedge_after``), one of its
+    phrases may follow the sentence ("the anchor, I think"), matched as a suffix."""
 
 
 @dataclass(frozen=True)
@@ -404,13 +409,24 @@ class PhaseGrammar:
     @cached_property
     def lead_ins(self) -> dict[str, frozenset[tuple[str, ...]]]:
         """Per lead-in rule of the phase's entries, the token sequences it allows."""
+        return self._phrases("")
+
+    @cached_property
+    def lead_outs(self) -> dict[str, frozenset[tuple[str, ...]]]:
+        """Per lead-in rule of the phase's entries, the token sequences that may follow a
+        sentence (its rule ``<lead_in>_after``; "yes, I guess", "la chouette je pense")."""
+        return self._phrases(LEAD_OUT_SUFFIX)
+
+    def _phrases(self, suffix: str) -> dict[str, frozenset[tuple[str, ...]]]:
         out: dict[str, frozenset[tuple[str, ...]]] = {}
         for entry in self.entries:
-            if entry.lead_in is None or entry.lead_in in out:
+            if entry.lead_in is None or entry.lead_in in out \
+                    or entry.lead_in + suffix not in self.rules:
                 continue
             out[entry.lead_in] = frozenset(
                 tuple(t.text for t in sk)
-                for sk in expand(RuleRef(entry.lead_in), self.rules, keep_optional=False)
+                for sk in expand(RuleRef(entry.lead_in + suffix), self.rules,
+                                 keep_optional=False)
                 if sk and all(t.kind == "lit" for t in sk))
         return out
 

@@ -166,6 +166,11 @@ class _Compiled:
                 by_phrase.setdefault(phrase, set()).add(rule)
         self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = sorted(
             ((p, frozenset(r)) for p, r in by_phrase.items()), key=lambda item: -len(item[0]))
+        after: dict[tuple[str, ...], set[str]] = {}
+        for rule, phrases in phase.lead_outs.items():
+            for phrase in phrases:
+                after.setdefault(phrase, set()).add(rule)
+        self.lead_outs = [(p, frozenset(r)) for p, r in after.items()]
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in skeletons[False]:
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
@@ -415,6 +420,22 @@ class Matcher:
             tentative = any(word in self._c.tentative for word in tokens[:end])
             starts.append((tokens[end:], LEAD_IN_PENALTY + 0.02 * (end - len(phrase)),
                            _Lead(rules, tentative)))
+        # a phrase of the lead-in's *_after* rule after the move ("the anchor, I think"),
+        # with or without a lead-in before it; only entries taking that lead-in may read it
+        for start, extra, lead in list(starts):
+            for phrase, rules in self._c.lead_outs:
+                size = len(phrase)
+                if size >= len(start) or start[-size:] != phrase:
+                    continue
+                tentative = any(word in self._c.tentative for word in phrase)
+                if (tentative or (lead is not None and lead.tentative)) and (
+                        lead is not None or self._c.lead_in_starts(start[:-size])):
+                    continue  # "I think it's the heart, maybe": two doubts, talk
+                if lead is not None:
+                    rules = rules & lead.rules
+                if rules:
+                    starts.append((start[:-size], extra + LEAD_IN_PENALTY,
+                                   _Lead(rules, tentative)))
         passes: list[tuple[list[tuple[list[_T], float]], _Lead | None]] = []
         for start, extra, lead in starts:
             tagged_all: list[tuple[list[_T], float]] = []
