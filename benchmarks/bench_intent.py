@@ -35,6 +35,9 @@ from intent_heldout import (  # noqa: E402
 )
 from paraphrases import (  # noqa: E402
     FRESH,
+    FRESH_B,
+    FRESH_B_CHATTER,
+    FRESH_B_FIRST_RUN,
     FRESH_CHATTER,
     FRESH_FIRST_RUN,
     chatter_split,
@@ -106,12 +109,20 @@ def _paraphrase_rows(times: list[float], misses: list[str]) -> list[Row]:
     rows.append(_row("fresh chatter: acted on", _run(talk, "fresh chatter", times, misses),
                      len(talk), "<= 1%"))
     for lang in ("en", "fr"):
+        cases = [c for c in FRESH_B if c[2] == lang]
+        rows.append(_row(f"fresh set B {lang} (session 21; seen, then tuned): understood",
+                         _run(cases, f"fresh B {lang}", times, misses), len(cases)))
+    talk = _talk(FRESH_B_CHATTER)
+    rows.append(_row("fresh set B chatter: acted on",
+                     _run(talk, "fresh B chatter", times, misses), len(talk), "<= 1%"))
+    for lang in ("en", "fr"):
         talk = _everywhere(lang, recognition_data.chatter_said(lang, PLAYERS))
         rows.append(_row(f"recognition_data chatter {lang} x every phase: acted on",
                          _run(talk, f"recognition chatter {lang}", times, misses), len(talk),
                          "<= 1%"))
     talk = [c for lang in ("en", "fr") for c in _everywhere(
-        lang, [t for _, _, lg, t in paraphrase_chatter() + FRESH_CHATTER if lg == lang])]
+        lang, [t for _, _, lg, t in paraphrase_chatter() + FRESH_CHATTER + FRESH_B_CHATTER
+               if lg == lang])]
     rows.append(_row("paraphrase + fresh chatter x every phase: acted on",
                      _run(talk, "paraphrase chatter, any phase", times, misses), len(talk),
                      "<= 1%"))
@@ -187,6 +198,7 @@ def main() -> int:
     print("\nheld-out sets at their first run, before any tuning on them: " + "; ".join(
         f"{name}: {figures}" for name, figures in FIRST_RUNS.items()))
     print("fresh paraphrases at their first run: " + FRESH_FIRST_RUN)
+    print("fresh set B at its first run: " + FRESH_B_FIRST_RUN)
     if args.show_misses and misses:
         print("\nmisses:")
         for line in misses:
