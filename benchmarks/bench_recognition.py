@@ -213,6 +213,18 @@ class Case:
         return self.intent is not None
 
 
+def cpu_model() -> str:
+    """The CPU's model name (recognition and speed differ between CPUs: int8 kernels, and
+    CTranslate2 uses Intel MKL only on Intel CPUs), or "unknown CPU"."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
 def canonical_slots(slots: Any) -> str:
     """Slots as sorted JSON with tuples as lists (what the matcher returns, comparable)."""
     def plain(value: Any) -> Any:
@@ -1679,7 +1691,7 @@ def run(args: argparse.Namespace) -> int:
             "cases": len(cases), "voices": len({c.voice.name for c in cases}),
             "baseline_conditions": ", ".join(plan.baseline_conditions or ("all",)),
             "seconds": time.monotonic() - started,
-            "machine": f"{os.cpu_count()} CPUs, {args.jobs} worker(s)"}
+            "machine": f"{os.cpu_count()} CPUs ({cpu_model()}), {args.jobs} worker(s)"}
     text = markdown(summary, meta)
     print()
     print(text)
