@@ -124,6 +124,17 @@ class _Reading:
         return self.intent, repr(sorted(self.slots.items()))
 
 
+def _by_phrase(per_rule: Mapping[str, frozenset[tuple[str, ...]]]
+               ) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+    """Each phrase of the lead-in (or lead-out) rules with the rules that allow it, longest
+    first."""
+    rules: dict[tuple[str, ...], set[str]] = {}
+    for rule, phrases in per_rule.items():
+        for phrase in phrases:
+            rules.setdefault(phrase, set()).add(rule)
+    return sorted(((p, frozenset(r)) for p, r in rules.items()), key=lambda item: -len(item[0]))
+
+
 class _Compiled:
     def __init__(self, phase: PhaseGrammar) -> None:
         self.phase = phase
@@ -160,17 +171,8 @@ class _Compiled:
         self.list_slots = phase.list_slots
         self.diagnostic = phase.diagnostic_intents
         self.tentative = settings.tentative
-        by_phrase: dict[tuple[str, ...], set[str]] = {}
-        for rule, phrases in phase.lead_ins.items():
-            for phrase in phrases:
-                by_phrase.setdefault(phrase, set()).add(rule)
-        self.lead_ins: list[tuple[tuple[str, ...], frozenset[str]]] = sorted(
-            ((p, frozenset(r)) for p, r in by_phrase.items()), key=lambda item: -len(item[0]))
-        after: dict[tuple[str, ...], set[str]] = {}
-        for rule, phrases in phase.lead_outs.items():
-            for phrase in phrases:
-                after.setdefault(phrase, set()).add(rule)
-        self.lead_outs = [(p, frozenset(r)) for p, r in after.items()]
+        self.lead_ins = _by_phrase(phase.lead_ins)
+        self.lead_outs = _by_phrase(phase.lead_outs)
         self.exact: dict[tuple[str, ...], list[tuple[IntentEntry, Skeleton]]] = {}
         for entry, skeleton in skeletons[False]:
             self.exact.setdefault(tuple(t.key for t in skeleton), []).append((entry, skeleton))
