@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import threading
@@ -148,6 +149,11 @@ class WhisperTuning:
     threads: int = 0
     """CTranslate2's threads (intra-op) for the model, when positive; else the language's
     own (``LanguageTuning.threads``: English one), else one per core up to four."""
+    workers: int = 0
+    """CTranslate2's workers (``inter_threads``), when positive; else the language's own
+    (``LanguageTuning.workers``), else one. A decoder call of several rows (a search
+    round's rollouts, a rescoring) is split between them, each part run at once on its own
+    thread (see ``LanguageTuning.workers`` for what English gains)."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
     """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""
 
@@ -167,6 +173,11 @@ class WhisperTuning:
             return self.threads
         own = self.language_tuning(language).threads
         return own if own else min(4, os.cpu_count() or 1)
+
+    def workers_for(self, language: str) -> int:
+        """CTranslate2's workers for ``language``'s model (at most one per core)."""
+        own = self.workers if self.workers > 0 else self.language_tuning(language).workers
+        return max(1, min(own or 1, os.cpu_count() or 1))
 
     def window_for(self, language: str) -> float:
         """The encoder's window for ``language``."""
@@ -272,6 +283,14 @@ def max_length(tokens: int, previous: int) -> int:
     return max(previous + tokens + 1, 2 * tokens)
 
 
+def _parts(rows: int, workers: int) -> list[tuple[int, int]]:
+    """A call's rows split into at most ``workers`` runs of consecutive rows, as even as can
+    be (start, end)."""
+    count = max(1, min(rows, workers))
+    bounds = [round(i * rows / count) for i in range(count + 1)]
+    return list(itertools.pairwise(bounds))
+
+
 class Cancelled(Exception):
     """A decode was called off (a speculative decode the speaker talked over)."""
 
@@ -294,15 +313,29 @@ class _Encoded(Decoder):
                   **options: Any) -> Any:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled
-        ct2 = self.owner._ct2
         self.calls += 1
-        batch = ct2.StorageView.from_array(
-            np.ascontiguousarray(np.repeat(self.encoded, len(prefixes), axis=0)))
         previous = len(self.prompt) - len(self.owner._start)
-        return self.owner._model.generate(
-            batch, [self.prompt + list(p) for p in prefixes], beam_size=1,
-            max_length=max_length(length, previous), return_logits_vocab=True,
-            suppress_blank=False, **options)
+        settings = {"beam_size": 1, "max_length": max_length(length, previous),
+                    "return_logits_vocab": True, "suppress_blank": False, **options}
+        parts = _parts(len(prefixes), self.owner._workers)
+        if len(parts) == 1:
+            return self.owner._model.generate(self._batch(prefixes), self._prompts(prefixes),
+                                              **settings)
+        # each part on its own worker at once; the rows are decoded alike either way (each
+        # row's greedy steps depend on its own prefix only)
+        posted = [self.owner._model.generate(self._batch(prefixes[a:b]),
+                                             self._prompts(prefixes[a:b]),
+                                             asynchronous=True, **settings)
+                  for a, b in parts]
+        return [answer.result() for part in posted for answer in part]
+
+    def _batch(self, prefixes: Sequence[tuple[int, ...]]) -> Any:
+        """The encoder output, once a row."""
+        return self.owner._ct2.StorageView.from_array(
+            np.ascontiguousarray(np.repeat(self.encoded, len(prefixes), axis=0)))
+
+    def _prompts(self, prefixes: Sequence[tuple[int, ...]]) -> list[list[int]]:
+        return [self.prompt + list(p) for p in prefixes]
 
     def continue_prefixes(self, prefixes: Sequence[tuple[int, ...]], cap: int,
                           suppress: Sequence[int] | None = None) -> list[Rollout]:
@@ -397,12 +430,14 @@ class WhisperRecognizer(StreamingRecognizer):
         """The sentence saying which recognizer runs."""
         self._ct2 = ctranslate2
         cores = threads or self.tuning.threads_for(language)
+        self._workers = self.tuning.workers_for(language)
         try:
             # a split model is read from its parts in place (no joined copy on disk)
             files = whisper_models.model_files(path)
             self._model = ctranslate2.models.Whisper(str(path), device="cpu",
                                                      compute_type=self.compute_type,
-                                                     intra_threads=cores, files=files)
+                                                     intra_threads=cores,
+                                                     inter_threads=self._workers, files=files)
             if files is not None:
                 files["model.bin"].close()
             hf = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
@@ -669,8 +704,8 @@ class WhisperRecognizer(StreamingRecognizer):
         cap = self.token_cap(len(samples))
         decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
                            cancel)
-        if grammar is None:  # warming up
-            decoder.continue_prefixes([()], cap)
+        if grammar is None:  # warming up (every worker)
+            decoder.continue_prefixes([()] * self._workers, cap)
             return None
         judgement = judge(decoder, grammar.searches, self._vocab, cap=cap,
                           tuning=self._search, open_phase=grammar.open)

@@ -28,6 +28,8 @@ class LanguageTuning:
     and ``FRENCH`` for what it gained each)."""
     threads: int | None = None
     """CTranslate2's threads for this language's model (``WhisperTuning.threads``)."""
+    workers: int | None = None
+    """CTranslate2's workers for this language's model (``WhisperTuning.workers``)."""
     memory_seconds: float | None = None
     """The encoder output after the utterance the decoder attends to, in seconds
     (``WhisperTuning.memory_seconds``; None: the whole window)."""
@@ -112,7 +114,7 @@ ENGLISH = LanguageTuning(search=SearchTuning(rescue_rounds=2, rescue_from=2, ope
                                              talk_rounds=1, sound_similarity=0.6,
                                              sound_margin=-1.6, sound_unsure_only=True,
                                              sound_near=False),
-                         near=True, threads=1)
+                         near=True, threads=1, workers=2)
 """English (Whisper tiny.en): the defaults, and
 
 - A grammar reading that sounds like tiny.en's transcript (``SearchTuning.sound_similarity``
