@@ -23,9 +23,10 @@ inside the grammar, and may the text end here?*
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -334,8 +335,8 @@ class TokenConstraint:
     def __post_init__(self) -> None:
         self._tries: dict[State, _Trie] = {}
         self._steps: dict[tuple[Position, str], Positions] = {}
-        self._allowed: dict[Positions, dict[int, Positions]] = {}
-        self._subtrees: dict[tuple[str, Positions], list[tuple[int, Positions]]] = {}
+        self._after: dict[tuple[Positions, str], Positions] = {}
+        self._subtrees: dict[tuple[str, Positions], list[_Chunk]] = {}
         self._arrays: dict[Positions, AllowedTokens] = {}
         self._ends: dict[Positions, bool] = {}
         self._longest: dict[int, tuple[int, int] | None] = {}
@@ -443,11 +444,22 @@ class TokenConstraint:
 
     def after_char(self, positions: Positions, char: str) -> Positions:
         """Positions after one folded character from any of these (empty: out of the
-        grammar)."""
-        nxt: set[Position] = set()
-        for position in positions:
-            nxt.update(self.step(position, char))
-        return frozenset(nxt)
+        grammar; cached, as a vocabulary walk asks the same again and again: a letter inside
+        an open-slot word leads back to the same positions)."""
+        key = (positions, char)
+        cached = self._after.get(key)
+        if cached is None:
+            if len(positions) == 1:
+                cached = self.step(next(iter(positions)), char)
+            else:
+                nxt: set[Position] = set()
+                for position in positions:
+                    nxt.update(self.step(position, char))
+                cached = frozenset(nxt)
+            if len(self._after) > 200_000:
+                self._after.clear()
+            self._after[key] = cached
+        return cached
 
     def can_end(self, positions: Positions) -> bool:
         """True when the text so far is a whole sentence of the grammar."""
@@ -461,57 +473,57 @@ class TokenConstraint:
     def allowed(self, positions: Positions, vocabulary: TokenTrie) -> dict[int, Positions]:
         """Token id -> positions after it, for every token that keeps the text in grammar
         (in the order of a depth-first walk of the vocabulary's trie, see :meth:`_walk`)."""
-        cached = self._allowed.get(positions)
-        if cached is not None:
-            return cached
-        out = self._walk(positions, vocabulary)
-        if len(self._allowed) > 20_000:
-            self._allowed.clear()
-        self._allowed[positions] = out
-        return out
+        arrays = self.allowed_arrays(positions, vocabulary)
+        return {int(token): arrays.after[group]
+                for token, group in zip(arrays.ids.tolist(), arrays.groups.tolist(), strict=True)}
 
-    def _walk(self, positions: Positions, vocabulary: TokenTrie) -> dict[int, Positions]:
-        """The walk of :meth:`allowed`: the vocabulary's trie and the grammar positions
-        together, children in the trie's order, a node's subtree after all its children's
-        own tokens and the last child's subtree first (a stack). Below each first
-        character, what the walk finds depends only on that character and the positions
-        after it, so it is kept (:meth:`_below`): the same first character and positions
-        come back from many positions (a space after any word that ends before an open
-        slot leads to the slot's start; a letter inside an open-slot word leads back into
-        it, whatever likely word was also being spelled), and an open slot's subtrees are
-        most of the vocabulary (a tenth of a second to walk in Python)."""
-        own: list[tuple[int, Positions]] = []
-        deeper: list[list[tuple[int, Positions]]] = []
+    def _walk(self, positions: Positions, vocabulary: TokenTrie) -> list[_Chunk]:
+        """The walk of :meth:`allowed_arrays`: the vocabulary's trie and the grammar
+        positions together, as runs of tokens that lead to the same positions (in no
+        particular order: :meth:`allowed_arrays` puts them in the trie's order,
+        :attr:`TokenTrie.rank`). Below each first character, what the walk finds depends only
+        on that character and the positions after it, so it is kept (:meth:`_below`): the
+        same first character and positions come back from many positions (a space after any
+        word that ends before an open slot leads to the slot's start; a letter inside an
+        open-slot word leads back into it, whatever likely word was also being spelled)."""
+        found: list[_Chunk] = []
         for char, child in vocabulary.root.children.items():
             after = self.after_char(positions, char)
             if not after:
                 continue
-            own.extend((token, after) for token in child.tokens)
+            found.append((child.tokens, after))
             if child.children:
-                deeper.append(self._below(char, child, after))
-        out = dict(own)
-        for found in reversed(deeper):
-            out.update(found)
-        return out
+                found.extend(self._below(char, child, after, vocabulary))
+        return found
 
-    def _below(self, char: str, node: _VocabNode,
-               positions: Positions) -> list[tuple[int, Positions]]:
+    def _below(self, char: str, node: _VocabNode, positions: Positions,
+               vocabulary: TokenTrie) -> list[_Chunk]:
         """Every token below the trie node of the first character ``char`` (its own tokens
         not included) that keeps the text in grammar from ``positions`` (the positions
-        after that character), with the positions after it, in the walk's order (cached)."""
+        after that character), with the positions after it (cached). Inside an open-slot
+        word and nothing else, every letter keeps the positions as they are, so a subtree's
+        tokens spelled with letters alone are taken at once (:meth:`TokenTrie.wordish`):
+        an open slot's subtrees are most of the vocabulary, a tenth of a second to walk
+        letter by letter in Python."""
         key = (char, positions)
         cached = self._subtrees.get(key)
         if cached is not None:
             return cached
-        found: list[tuple[int, Positions]] = []
+        found: list[_Chunk] = []
         stack: list[tuple[_VocabNode, Positions]] = [(node, positions)]
         while stack:
             vnode, here = stack.pop()
-            for letter, child in vnode.children.items():
+            if len(here) == 1 and next(iter(here))[2]:  # only inside an open-slot word
+                tokens, exits = vocabulary.wordish(vnode)
+                found.append((tokens, here))
+                children: Iterable[tuple[str, _VocabNode]] = exits
+            else:
+                children = vnode.children.items()
+            for letter, child in children:
                 after = self.after_char(here, letter)
                 if not after:
                     continue
-                found.extend((token, after) for token in child.tokens)
+                found.append((child.tokens, after))
                 if child.children:
                     stack.append((child, after))
         if len(self._subtrees) > 2_000:
@@ -520,17 +532,31 @@ class TokenConstraint:
         return found
 
     def allowed_arrays(self, positions: Positions, vocabulary: TokenTrie) -> AllowedTokens:
-        """:meth:`allowed` as arrays, for scoring every allowed token at once (cached)."""
+        """Every token that keeps the text in grammar, with the positions after it, as
+        arrays for scoring them all at once (cached): in the order of a depth-first walk of
+        the vocabulary's trie (:attr:`TokenTrie.rank`), the positions numbered in the order
+        their first token comes."""
         import numpy as np
 
         cached = self._arrays.get(positions)
         if cached is None:
-            allowed = self.allowed(positions, vocabulary)
+            chunks = [(tokens, after) for tokens, after in self._walk(positions, vocabulary)
+                      if tokens]
             index: dict[Positions, int] = {}
-            groups = [index.setdefault(after, len(index)) for after in allowed.values()]
-            cached = AllowedTokens(
-                np.fromiter(allowed.keys(), dtype=np.int64, count=len(allowed)),
-                np.asarray(groups, dtype=np.int64), tuple(index))
+            labels = [index.setdefault(after, len(index)) for _, after in chunks]
+            ids = np.fromiter(itertools.chain.from_iterable(t for t, _ in chunks),
+                              dtype=np.int64)
+            raw = np.repeat(np.asarray(labels, dtype=np.int64),
+                            [len(t) for t, _ in chunks]) if chunks else ids.copy()
+            order = np.argsort(vocabulary.rank[ids], kind="stable")
+            ids, raw = ids[order], raw[order]
+            # renumber the positions by their first token in that order
+            distinct, first = np.unique(raw, return_index=True)
+            renumber = np.empty(len(index), dtype=np.int64)
+            renumber[distinct[np.argsort(first, kind="stable")]] = np.arange(len(distinct))
+            afters = tuple(index)
+            cached = AllowedTokens(ids, renumber[raw] if len(raw) else raw,
+                                   tuple(afters[g] for g in distinct[np.argsort(first)]))
             if len(self._arrays) > 20_000:
                 self._arrays.clear()
             self._arrays[positions] = cached
@@ -594,11 +620,22 @@ class AllowedTokens:
 
 
 class _VocabNode:
-    __slots__ = ("children", "tokens")
+    __slots__ = ("children", "tokens", "wordish")
 
     def __init__(self) -> None:
         self.children: dict[str, _VocabNode] = {}
         self.tokens: list[int] = []
+        self.wordish: tuple[tuple[int, ...], tuple[tuple[str, _VocabNode], ...]] | None = None
+
+
+_Chunk = tuple[Sequence[int], Positions]
+"""Tokens that all lead to the same positions (a walk's result, in runs)."""
+
+
+def _in_word(char: str) -> bool:
+    """True for a folded character that keeps an open-slot word going (see
+    :meth:`TokenConstraint.step`)."""
+    return char in WORD_CHARS and (char.isalpha() or char == "'")
 
 
 class TokenTrie:
@@ -620,6 +657,47 @@ class TokenTrie:
                 node = node.children.setdefault(char, _VocabNode())
             node.tokens.append(token)
             self.size += 1
+        self._rank: Any = None
+
+    @property
+    def rank(self) -> Any:
+        """Token id -> its place in a depth-first walk of the whole trie (a node's
+        children's own tokens before their subtrees, the last child's subtree first), as a
+        numpy array; -1 for a token not in the trie."""
+        if self._rank is None:
+            import numpy as np
+
+            order: list[int] = []
+            stack = [self.root]
+            while stack:
+                node = stack.pop()
+                for child in node.children.values():
+                    order.extend(child.tokens)
+                    if child.children:
+                        stack.append(child)
+            rank = np.full(max(order, default=-1) + 1, -1, dtype=np.int64)
+            rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+            self._rank = rank
+        return self._rank
+
+    def wordish(self, node: _VocabNode) -> tuple[tuple[int, ...],
+                                                tuple[tuple[str, _VocabNode], ...]]:
+        """Below ``node`` (its own tokens not included): the tokens spelled from it with
+        letters and apostrophes alone, and the first other characters met on the way, with
+        the nodes they lead to (kept on the node)."""
+        if node.wordish is None:
+            tokens: list[int] = []
+            exits: list[tuple[str, _VocabNode]] = []
+            for char, child in node.children.items():
+                if _in_word(char):
+                    tokens.extend(child.tokens)
+                    below, more = self.wordish(child)
+                    tokens.extend(below)
+                    exits.extend(more)
+                else:
+                    exits.append((char, child))
+            node.wordish = (tuple(tokens), tuple(exits))
+        return node.wordish
 
 
 # --------------------------------------------------------------------------- nearest sentences
