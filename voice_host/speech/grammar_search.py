@@ -23,6 +23,8 @@ inside the grammar, and may the text end here?*
 
 from __future__ import annotations
 
+import functools
+import heapq
 import itertools
 import math
 import re
@@ -185,6 +187,7 @@ class WordGraph:
             self._build(_Ref(name), start, self.accept, depth=0)
         self.start: State = self._closure({start})
         self._next: dict[State, dict[str, State]] = {}
+        self._most_letters: int | None = -1  # -1: not yet known
 
     def _node(self) -> int:
         self._eps.append([])
@@ -252,6 +255,14 @@ class WordGraph:
     def is_final(self, state: State) -> bool:
         """True when a sentence may end in ``state``."""
         return self.accept in state
+
+    def most_letters(self) -> int | None:
+        """An upper bound on the letters (:func:`letters`) of a sentence, open-slot words not
+        counted (None: a repeat makes sentences of any length; kept)."""
+        if self._most_letters == -1:
+            found = self.longest(lambda w: (1, 0 if w == ANY_WORD else len(letters(w))))
+            self._most_letters = None if found is None else found[1]
+        return self._most_letters
 
     def has_open_slot(self) -> bool:
         """True when some sentence takes any word (an open slot)."""
@@ -750,7 +761,11 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
         return []
     # a hypothesis: (state, word being written or "", letters of it written, words so far)
     Hyp = tuple[State, str, int, tuple[str, ...]]
+    # a move: (the grammar's letter, then the state, word and letters written after it, and
+    # the word it finishes or "")
+    Move = tuple[str, State, str, int, str]
     spelled: dict[str, str] = {}
+    moves_at: dict[tuple[State, str, int], list[Move]] = {}
 
     def letters_of(word: str) -> str:
         got = spelled.get(word)
@@ -758,30 +773,39 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
             got = spelled[word] = letters(word)
         return got
 
-    def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
-        state, word, done, words = hyp
-        out: list[tuple[str, Hyp]] = []
+    def moves(state: State, word: str, done: int) -> list[Move]:
+        key = (state, word, done)
+        got = moves_at.get(key)
+        if got is not None:
+            return got
+        got = []
         if word:
             after = letters_of(word)
             char = after[done]
             if done + 1 == len(after):
                 nxt = graph.next_words(state).get(word)
                 if nxt is not None:
-                    out.append((char, (nxt, "", 0, (*words, word))))
+                    got.append((char, nxt, "", 0, word))
             else:
-                out.append((char, (state, word, done + 1, words)))
-            return out
-        for candidate, nxt in graph.next_words(state).items():
-            if candidate == ANY_WORD:
-                continue
-            after = letters_of(candidate)
-            if not after:
-                continue
-            if len(after) == 1:
-                out.append((after, (nxt, "", 0, (*words, candidate))))
-            else:
-                out.append((after[0], (state, candidate, 1, words)))
-        return out
+                got.append((char, state, word, done + 1, ""))
+        else:
+            for candidate, nxt in graph.next_words(state).items():
+                if candidate == ANY_WORD:
+                    continue
+                after = letters_of(candidate)
+                if not after:
+                    continue
+                if len(after) == 1:
+                    got.append((after, nxt, "", 0, candidate))
+                else:
+                    got.append((after[0], state, candidate, 1, ""))
+        moves_at[key] = got
+        return got
+
+    def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
+        state, word, done, words = hyp
+        return [(char, (nxt, now, written, (*words, ended) if ended else words))
+                for char, nxt, now, written, ended in moves(state, word, done)]
 
     def deletions(layer: dict[Hyp, float]) -> dict[Hyp, float]:
         # a letter of the grammar the text lacks costs one; up to two in a row
@@ -790,8 +814,10 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
         for _ in range(2):
             grown: dict[Hyp, float] = {}
             for hyp, cost in frontier.items():
+                value = cost + 1.0
+                if value > bound:
+                    continue
                 for _char, nxt in grammar_steps(hyp):
-                    value = cost + 1.0
                     if value < out.get(nxt, math.inf) and value < grown.get(nxt, math.inf):
                         grown[nxt] = value
             out.update(grown)
@@ -801,20 +827,29 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
     def prune(layer: dict[Hyp, float]) -> dict[Hyp, float]:
         if len(layer) <= beam:
             return layer
-        kept = sorted(layer.items(), key=lambda item: (item[1], item[0][3], item[0][1:3]))
+        # the beam's worst cost first, so that only what may be kept is ordered in full
+        worst = heapq.nsmallest(beam, layer.values())[-1]
+        kept = sorted(((hyp, cost) for hyp, cost in layer.items() if cost <= worst),
+                      key=lambda item: (item[1], item[0][3], item[0][1:3]))
         return dict(kept[:beam])
 
+    substitution = functools.cache(_substitution)
+    # a cost never falls, and a sentence ends up at most max(text, longest sentence) letters
+    # long: a hypothesis that costs more than this can end in nothing near enough (dropping
+    # it changes nothing else: the beam keeps what is cheaper either way)
+    most = graph.most_letters()
+    bound = math.inf if most is None else max_cost * max(len(target), most)
     layer: dict[Hyp, float] = {(graph.start, "", 0, ()): 0.0}
     for char in target:
         expanded = deletions(layer)
         nxt_layer: dict[Hyp, float] = {}
         for hyp, cost in expanded.items():
             # a letter the grammar lacks (the decoder inserted it) costs one
-            if cost + 1.0 < nxt_layer.get(hyp, math.inf):
+            if cost + 1.0 <= bound and cost + 1.0 < nxt_layer.get(hyp, math.inf):
                 nxt_layer[hyp] = cost + 1.0
             for g_char, nxt in grammar_steps(hyp):
-                value = cost + _substitution(g_char, char)
-                if value < nxt_layer.get(nxt, math.inf):
+                value = cost + (0.0 if g_char == char else substitution(g_char, char))
+                if value <= bound and value < nxt_layer.get(nxt, math.inf):
                     nxt_layer[nxt] = value
         layer = prune(nxt_layer)
     # the end: finish the word being written (each missing letter costs one) at a final state
