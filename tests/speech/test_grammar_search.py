@@ -274,6 +274,23 @@ def test_nearest_sentences_are_ranked_bounded_and_far_talk_finds_none() -> None:
         len(nearest_sentences(graph, "vote", max_cost=0.3, limit=10))
 
 
+def test_nearest_sentences_drop_only_what_could_not_end_near_enough(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # hypotheses costing more than max_cost x max(text, longest sentence) are dropped
+    # early; without that bound the search returns the same sentences and costs
+    graph = WordGraph(FRENCH)
+    assert graph.most_letters() == len("jaccepteléquipe") + 3  # letters, and a space a word
+    texts = ["jacksept", "des jadi", "kimen", "vote non", "je votte oui", "j'accepte l'équipe",
+             "il fait beau dehors aujourd'hui", "oui", "je vote oui je vote oui je vote oui"]
+    for max_cost in (0.3, 0.5, 0.9):
+        bounded = [nearest_sentences(graph, t, max_cost=max_cost, limit=10) for t in texts]
+        monkeypatch.setattr(WordGraph, "most_letters", lambda self: None)
+        unbounded = [nearest_sentences(graph, t, max_cost=max_cost, limit=10) for t in texts]
+        monkeypatch.undo()
+        assert bounded == unbounded
+        assert any(bounded)
+
+
 def test_nearest_sentences_never_take_an_open_slot() -> None:
     graph = WordGraph(CLUE)
     assert nearest_sentences(graph, "ocean two") == []
