@@ -166,6 +166,15 @@ ENGLISH = LanguageTuning(search=SearchTuning(rescue_rounds=2, rescue_from=2, ope
   trailing silence now mostly ends before the endpointer cuts, and while a player talks the
   other core is the endpointer's. French (base, whose 30-s encoder is most of its work)
   keeps every core: 2.95 s an utterance on two threads against 3.37 s on one.
+- Two CTranslate2 workers of one thread each (``workers``): a decoder call of several rows is
+  split in two runs posted at once, one on each core, and the encoder gets a copy of the model
+  on both. Timed on an AMD EPYC (a direct CTranslate2 loop, 8-s window, 30-token prompt): a
+  search round of six rows 226 ms in one call, 136 ms as two calls of three; the 8-s encode
+  105 -> 60 ms. The realtime report run (``voice-host bench --quick --jobs 1 --languages en
+  --systems whisper:grammar --split report --realtime``, each run alone, with session 22's
+  cheaper vocabulary walks): p50/p95 from the cut to the intent 41/900 -> 23/638 ms, every
+  outcome and all 1480 decoder calls as before; RTF 0.46 -> 0.56 (the parts wait for each
+  other).
 - Two rescue rounds, only where the free decode's first two tokens stay inside the phase's
   (first) grammar and its transcript is unsure (``SearchTuning.rescue_from``). tiny.en
   wrote a spoken "the clue is house, two" (demo games, Piper voices) as "the clueless house
