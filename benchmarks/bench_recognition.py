@@ -105,7 +105,7 @@ def game_phases(lang: str = "en") -> dict[str, tuple[str, ...]]:
 
 NOISES = ("white", "pink", "babble")
 SNRS = (24, 18, 12, 6)
-CLEAN = ("clean", None)
+CLEAN: tuple[str, int | None] = ("clean", None)
 LEAD_IN = 0.5
 """Seconds of noise before the utterance starts."""
 TAIL = 0.9
@@ -355,7 +355,7 @@ def build_cases(plan: Plan, *, split: str, seed: int,
 def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int) -> list[Case]:
     rng = random.Random(f"{seed}/{split}" + ("" if lang == "en" else f"/{lang}"))
     setups = _setups(rng, 3, lang)
-    noisy = [(n, s) for n in NOISES for s in SNRS] + [REVERB]
+    noisy: list[tuple[str, int | None]] = [(n, s) for n in NOISES for s in SNRS] + [REVERB]
     # babble at the target SNRs, and the reverberant room, are said more often in quick mode
     weighted = noisy + [("babble", 12), ("babble", 6), REVERB] * 3
     per_phase = plan.per_phase if lang == "en" else max(2, round(plan.per_phase
@@ -1095,16 +1095,16 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
             cell[1] += 1
         per_synthesizer: dict[str, dict[str, dict[str, int]]] = {}
         for o in outcomes:
-            cell = per_synthesizer.setdefault(synthesizer_of(o.voice), {}).setdefault(
+            counts = per_synthesizer.setdefault(synthesizer_of(o.voice), {}).setdefault(
                 o.condition, {"commands": 0, "accepted": 0, "readable": 0, "chatter": 0,
                               "false_actions": 0})
             if o.expected is None:
-                cell["chatter"] += 1
-                cell["false_actions"] += o.acted
+                counts["chatter"] += 1
+                counts["false_actions"] += o.acted
             else:
-                cell["commands"] += 1
-                cell["accepted"] += o.correct
-                cell["readable"] += meant[id(o)]
+                counts["commands"] += 1
+                counts["accepted"] += o.correct
+                counts["readable"] += meant[id(o)]
         # to the intent: a line that produced none waited (``MicListener.sentence_hold``)
         # for the speaker to go on, and got no answer that a player waits for
         latencies = [o.latency for o in outcomes if o.intent is not None]

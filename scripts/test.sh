@@ -18,7 +18,7 @@ if [ "${1:-}" = "--quick" ]; then
     bash scripts/setup.sh --dev
   fi
   .venv/bin/ruff check voice_host tests benchmarks scripts
-  .venv/bin/mypy voice_host
+  .venv/bin/mypy voice_host benchmarks
   exec .venv/bin/python -m pytest -q -p no:cacheprovider -m "$QUICK_MARKERS" "$@"
 fi
 bash scripts/setup.sh --dev
@@ -28,7 +28,7 @@ source scripts/apt_missing.sh
 apt_install_missing "for the speech tests" festival festvox-kallpc16k festvox-kdlpc16k \
   festvox-us-slt-hts
 .venv/bin/ruff check voice_host tests benchmarks scripts
-.venv/bin/mypy voice_host
+.venv/bin/mypy voice_host benchmarks
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
 # the spoken round trips (English, and French with the Kokoro voices) again with CTranslate2's
 # float32 kernels instead of int8: the change of kernels is the closest thing to another CPU
