@@ -557,17 +557,16 @@ class TokenConstraint:
             labels = [index.setdefault(after, len(index)) for _, after in chunks]
             ids = np.fromiter(itertools.chain.from_iterable(t for t, _ in chunks),
                               dtype=np.int64)
-            raw = np.repeat(np.asarray(labels, dtype=np.int64),
-                            [len(t) for t, _ in chunks]) if chunks else ids.copy()
+            raw = np.repeat(np.asarray(labels, dtype=np.int64), [len(t) for t, _ in chunks])
             order = np.argsort(vocabulary.rank[ids], kind="stable")
             ids, raw = ids[order], raw[order]
             # renumber the positions by their first token in that order
             distinct, first = np.unique(raw, return_index=True)
+            by_first = distinct[np.argsort(first)]
             renumber = np.empty(len(index), dtype=np.int64)
-            renumber[distinct[np.argsort(first, kind="stable")]] = np.arange(len(distinct))
+            renumber[by_first] = np.arange(len(by_first))
             afters = tuple(index)
-            cached = AllowedTokens(ids, renumber[raw] if len(raw) else raw,
-                                   tuple(afters[g] for g in distinct[np.argsort(first)]))
+            cached = AllowedTokens(ids, renumber[raw], tuple(afters[g] for g in by_first))
             if len(self._arrays) > 20_000:
                 self._arrays.clear()
             self._arrays[positions] = cached
@@ -719,6 +718,7 @@ the letters of k and s): trading within a class costs half."""
 _CLASS_OF = {ch: index for index, letters in enumerate(_SOUND_CLASSES) for ch in letters}
 
 
+@functools.cache
 def _substitution(a: str, b: str) -> float:
     if a == b:
         return 0.0
@@ -761,11 +761,7 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
         return []
     # a hypothesis: (state, word being written or "", letters of it written, words so far)
     Hyp = tuple[State, str, int, tuple[str, ...]]
-    # a move: (the grammar's letter, then the state, word and letters written after it, and
-    # the word it finishes or "")
-    Move = tuple[str, State, str, int, str]
     spelled: dict[str, str] = {}
-    moves_at: dict[tuple[State, str, int], list[Move]] = {}
 
     def letters_of(word: str) -> str:
         got = spelled.get(word)
@@ -773,39 +769,30 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
             got = spelled[word] = letters(word)
         return got
 
-    def moves(state: State, word: str, done: int) -> list[Move]:
-        key = (state, word, done)
-        got = moves_at.get(key)
-        if got is not None:
-            return got
-        got = []
+    def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
+        state, word, done, words = hyp
+        out: list[tuple[str, Hyp]] = []
         if word:
             after = letters_of(word)
             char = after[done]
             if done + 1 == len(after):
                 nxt = graph.next_words(state).get(word)
                 if nxt is not None:
-                    got.append((char, nxt, "", 0, word))
+                    out.append((char, (nxt, "", 0, (*words, word))))
             else:
-                got.append((char, state, word, done + 1, ""))
-        else:
-            for candidate, nxt in graph.next_words(state).items():
-                if candidate == ANY_WORD:
-                    continue
-                after = letters_of(candidate)
-                if not after:
-                    continue
-                if len(after) == 1:
-                    got.append((after, nxt, "", 0, candidate))
-                else:
-                    got.append((after[0], state, candidate, 1, ""))
-        moves_at[key] = got
-        return got
-
-    def grammar_steps(hyp: Hyp) -> list[tuple[str, Hyp]]:
-        state, word, done, words = hyp
-        return [(char, (nxt, now, written, (*words, ended) if ended else words))
-                for char, nxt, now, written, ended in moves(state, word, done)]
+                out.append((char, (state, word, done + 1, words)))
+            return out
+        for candidate, nxt in graph.next_words(state).items():
+            if candidate == ANY_WORD:
+                continue
+            after = letters_of(candidate)
+            if not after:
+                continue
+            if len(after) == 1:
+                out.append((after, (nxt, "", 0, (*words, candidate))))
+            else:
+                out.append((after[0], (state, candidate, 1, words)))
+        return out
 
     def deletions(layer: dict[Hyp, float]) -> dict[Hyp, float]:
         # a letter of the grammar the text lacks costs one; up to two in a row
@@ -833,7 +820,6 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
                       key=lambda item: (item[1], item[0][3], item[0][1:3]))
         return dict(kept[:beam])
 
-    substitution = functools.cache(_substitution)
     # a cost never falls, and a sentence ends up at most max(text, longest sentence) letters
     # long: a hypothesis that costs more than this can end in nothing near enough (dropping
     # it changes nothing else: the beam keeps what is cheaper either way)
@@ -848,7 +834,7 @@ def nearest_sentences(graph: WordGraph, text: str, *, limit: int = 4, beam: int 
             if cost + 1.0 <= bound and cost + 1.0 < nxt_layer.get(hyp, math.inf):
                 nxt_layer[hyp] = cost + 1.0
             for g_char, nxt in grammar_steps(hyp):
-                value = cost + (0.0 if g_char == char else substitution(g_char, char))
+                value = cost + _substitution(g_char, char)
                 if value <= bound and value < nxt_layer.get(nxt, math.inf):
                     nxt_layer[nxt] = value
         layer = prune(nxt_layer)
