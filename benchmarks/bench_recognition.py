@@ -772,8 +772,11 @@ def with_values(tuning: Any, values: str) -> Any:
     for item in filter(None, (part.strip() for part in values.split(","))):
         name, _, value = item.partition("=")
         current = getattr(tuning, name.strip())  # an unknown name raises AttributeError
-        changes[name.strip()] = type(current)(float(value)) if not isinstance(current, bool) \
-            else float(value) != 0
+        if isinstance(current, str):
+            changes[name.strip()] = value.strip()
+        else:
+            changes[name.strip()] = type(current)(float(value)) \
+                if not isinstance(current, bool) else float(value) != 0
     return replace(tuning, **changes)
 
 

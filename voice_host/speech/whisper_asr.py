@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 import threading
@@ -32,6 +33,12 @@ from voice_host.speech.types import (
     Samples,
     StreamingRecognizer,
     Transcript,
+)
+from voice_host.speech.whisper_decoder import (
+    Cancelled,
+    DecoderModel,
+    DecoderUnavailable,
+    OwnDecoder,
 )
 from voice_host.speech.whisper_languages import LANGUAGES, LanguageTuning
 
@@ -154,6 +161,12 @@ class WhisperTuning:
     (``LanguageTuning.workers``), else one. A decoder call of several rows (a search
     round's rollouts, a rescoring) is split between them, each part run at once on its own
     thread (see ``LanguageTuning.workers`` for what English gains)."""
+    decoder: str = ""
+    """Which decoder the search asks: ``own`` (:mod:`voice_host.speech.whisper_decoder`,
+    the same weights, keeping the prompt's and every prefix's work for the utterance) or
+    ``ctranslate2`` (``generate``, every call from the start); empty: the language's own
+    (``LanguageTuning.decoder``), else CTranslate2. The audio is encoded by CTranslate2
+    either way."""
     languages: Mapping[str, LanguageTuning] = field(default_factory=lambda: dict(LANGUAGES))
     """What differs by language (:mod:`voice_host.speech.whisper_languages`)."""
 
@@ -178,6 +191,13 @@ class WhisperTuning:
         """CTranslate2's workers for ``language``'s model (at most one per core)."""
         own = self.workers if self.workers > 0 else self.language_tuning(language).workers
         return max(1, min(own or 1, os.cpu_count() or 1))
+
+    def decoder_for(self, language: str) -> str:
+        """The decoder (``own`` or ``ctranslate2``) for ``language``'s model."""
+        own = self.decoder or self.language_tuning(language).decoder or "ctranslate2"
+        if own not in ("own", "ctranslate2"):
+            raise ValueError(f"decoder must be 'own' or 'ctranslate2', not {own!r}")
+        return own
 
     def window_for(self, language: str) -> float:
         """The encoder's window for ``language``."""
@@ -289,10 +309,6 @@ def _parts(rows: int, workers: int) -> list[tuple[int, int]]:
     count = max(1, min(rows, workers))
     bounds = [round(i * rows / count) for i in range(count + 1)]
     return list(itertools.pairwise(bounds))
-
-
-class Cancelled(Exception):
-    """A decode was called off (a speculative decode the speaker talked over)."""
 
 
 class _Encoded(Decoder):
@@ -443,13 +459,17 @@ class WhisperRecognizer(StreamingRecognizer):
                     files["model.bin"].close()
                 return model
 
+            spread = min(cores * self._workers, os.cpu_count() or 1)
+            if self.tuning.decoder_for(language) == "own":
+                # CTranslate2 only encodes: one copy, on every core the workers would use
+                cores, self._workers = spread, 1
             self._model = load(cores, self._workers)
             # the encoder, one call an utterance, shares its work well between threads
             # (tiny.en's 8-s window on this kind of machine: 105 ms on one, 60 on two):
             # with several workers of fewer threads, it gets its own copy on all of them
-            spread = min(cores * self._workers, os.cpu_count() or 1)
             self._encoder = self._model if spread <= cores else load(spread, 1)
             hf = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
+            self._own = self._load_own(path, language, spread)
         except (RuntimeError, ValueError, OSError) as error:
             raise RecognizerUnavailable(
                 f"The Whisper model at {path} could not be loaded ({error}).") from error
@@ -483,6 +503,39 @@ class WhisperRecognizer(StreamingRecognizer):
         """Decoder calls made for the last utterance."""
         if warm:
             self.warm()
+
+    def _load_own(self, path: Path, language: str,
+                  threads: int) -> tuple[DecoderModel, list[int]] | None:
+        """Our own decoder's weights and the model's suppressed tokens, when the language
+        asks for it (None: CTranslate2 decodes). A model this decoder cannot read is decoded
+        by CTranslate2, and ``description`` says so."""
+        if self.tuning.decoder_for(language) != "own":
+            return None
+        files = whisper_models.model_files(path)
+        try:
+            stream = files["model.bin"] if files is not None else open(path / "model.bin", "rb")
+            with stream:
+                # float32 recognition (VOICE_HOST_WHISPER_COMPUTE) projects in float32 too
+                model = DecoderModel.load(stream, threads,
+                                          precise=self.compute_type == "float32")
+            config = json.loads((path / "config.json").read_text(encoding="utf-8")) \
+                if files is None else json.loads(files["config.json"])
+        except (DecoderUnavailable, OSError, KeyError, ValueError) as error:
+            self.description += f" (its own decoder is not available: {error})"
+            return None
+        return model, [int(t) for t in config.get("suppress_ids", [])]
+
+    def _decoder(self, encoded: np.ndarray, prompt: list[int],
+                 cancel: threading.Event | None,
+                 memory: dict[str, Any] | None = None) -> _Encoded | OwnDecoder:
+        """The search's decoder for one encoded utterance and prompt (``memory``: our own
+        decoder's cross memory of the same audio, when computed already)."""
+        if self._own is None:
+            return _Encoded(self, encoded, prompt, cancel)
+        model, suppressed = self._own
+        return OwnDecoder(model, encoded, prompt, self._eot, suppressed,
+                          self._tokenizer.decode, guard=self.tuning.no_repeat_ngram_size,
+                          cancel=cancel, memory=memory)
 
     # -- grammars -----------------------------------------------------------------------
 
@@ -711,8 +764,8 @@ class WhisperRecognizer(StreamingRecognizer):
             raise Cancelled
         encoded = self.encoded(samples)
         cap = self.token_cap(len(samples))
-        decoder = _Encoded(self, encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
-                           cancel)
+        decoder = self._decoder(encoded, self.prompt_tokens(grammar.prompt if grammar else ""),
+                                cancel)
         if grammar is None:  # warming up (every worker)
             decoder.continue_prefixes([()] * self._workers, cap)
             return None
@@ -724,7 +777,8 @@ class WhisperRecognizer(StreamingRecognizer):
                 judgement.free_text, reading.text, self.language), self._search)
         calls = decoder.calls
         if len(decoder.prompt) > len(self._start) and self._search.prompt_lift < 50:
-            unprompted = _Encoded(self, encoded, list(self._start), cancel)
+            unprompted = self._decoder(encoded, list(self._start), cancel,
+                                       getattr(decoder, "memory", None))
             judgement = with_lift(unprompted, judgement, self._search)
             calls += unprompted.calls
         self.last_calls = calls

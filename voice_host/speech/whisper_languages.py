@@ -30,6 +30,8 @@ class LanguageTuning:
     """CTranslate2's threads for this language's model (``WhisperTuning.threads``)."""
     workers: int | None = None
     """CTranslate2's workers for this language's model (``WhisperTuning.workers``)."""
+    decoder: str | None = None
+    """The decoder the search asks (``WhisperTuning.decoder``)."""
     memory_seconds: float | None = None
     """The encoder output after the utterance the decoder attends to, in seconds
     (``WhisperTuning.memory_seconds``; None: the whole window)."""
