@@ -39,6 +39,7 @@ from voice_host.speech.whisper_decoder import (
     DecoderModel,
     DecoderUnavailable,
     OwnDecoder,
+    own_decoder_installed,
 )
 from voice_host.speech.whisper_languages import LANGUAGES, LanguageTuning
 
@@ -460,7 +461,7 @@ class WhisperRecognizer(StreamingRecognizer):
                 return model
 
             spread = min(cores * self._workers, os.cpu_count() or 1)
-            if self.tuning.decoder_for(language) == "own":
+            if self.tuning.decoder_for(language) == "own" and own_decoder_installed():
                 # CTranslate2 only encodes: one copy, on every core the workers would use
                 cores, self._workers = spread, 1
             self._model = load(cores, self._workers)
@@ -510,6 +511,10 @@ class WhisperRecognizer(StreamingRecognizer):
         asks for it (None: CTranslate2 decodes). A model this decoder cannot read is decoded
         by CTranslate2, and ``description`` says so."""
         if self.tuning.decoder_for(language) != "own":
+            return None
+        if not own_decoder_installed():
+            self.description += " (its own decoder needs onnx and onnxruntime: pip install " \
+                "'voice-host[speech]')"
             return None
         files = whisper_models.model_files(path)
         try:

@@ -65,6 +65,13 @@ class Cancelled(Exception):
     """A decode was called off (a speculative decode the speaker talked over)."""
 
 
+def own_decoder_installed() -> bool:
+    """Whether ONNX Runtime and onnx, which run and build this decoder, are installed."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "onnx"))
+
+
 # --------------------------------------------------------------------------- model.bin
 
 

@@ -110,14 +110,40 @@ FRENCH = LanguageTuning(
   4.3 s, RTF 1.00.
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
-- Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission")."""
+- Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission").
+- CTranslate2's decoder, not our own (``decoder``, which English uses). Calibration split
+  (``voice-host bench --quick --jobs 1 --languages fr --systems whisper:grammar@fr --split
+  calib --whisper decoder=own``, session 23, on the AMD EPYC, beside other work) against
+  session 22's run of the same code with CTranslate2: 39 against 42 of 96 commands (Kokoro
+  clean 23/39 against 24/39; of the 158 utterance-conditions, 2 gained and 5 lost, among
+  them base's free decode of "un agent bleu" written "on a jaubles euphé"), no talk acted
+  on either way (0/62), RTF 2.20 -> 1.19 and p50 4.7 -> 2.1 s, peak RSS 1176 -> 1520 MB
+  (base's decoder in float32 beside CTranslate2's). The bars were calibrated on
+  CTranslate2's int8 figures; French would need them calibrated again for it."""
 
 ENGLISH = LanguageTuning(search=SearchTuning(rescue_rounds=2, rescue_from=2, open_rounds=1,
                                              talk_rounds=1, sound_similarity=0.6,
                                              sound_margin=-1.6, sound_unsure_only=True,
                                              sound_near=False),
-                         near=True, threads=1, workers=2)
+                         near=True, threads=1, workers=2, decoder="own")
 """English (Whisper tiny.en): the defaults, and
+
+- Our own run of the decoder (``decoder``, :mod:`voice_host.speech.whisper_decoder`), which
+  keeps the audio's cross-attention memory, the prompt and every prefix for the whole
+  utterance, where CTranslate2's ``generate`` computes them again for every row of every
+  call. On the AMD EPYC of sessions 21-23, the realtime report run (``voice-host bench
+  --quick --jobs 1 --languages en --systems whisper:grammar --split report --realtime
+  --whisper decoder=own``, alone on the machine) against session 22's run of CTranslate2:
+  from the cut to the intent p50/p95 21/643 -> 1/72 ms over the 136 utterances that
+  produced an intent (4 over 300 ms, 36 before), table talk refused p95 1517 -> 870 ms,
+  RTF 0.56 -> 0.27, peak RSS 828 -> 927 MB; 128 against 127 of 192 commands, clean
+  natural voices 61/61 against 60/61, no talk acted on either way (0/116), 6 of 308
+  outcomes changed (4 commands gained, 3 lost). Its figures differ a little from
+  CTranslate2's int8 (closer to float32), and the bars were calibrated on int8: on the
+  calibration split (``... --split calib --whisper decoder=own``) 148 against 151 of 192
+  commands (natural voices clean 95.2% either way; espeak-ng clean and babble at 12 dB one
+  fewer each, talk 0/116 either way), CPU 0.51 -> 0.25 of real time.
+  With CTranslate2 (``--whisper decoder=ctranslate2``) the two workers below apply.
 
 - A grammar reading that sounds like tiny.en's transcript (``SearchTuning.sound_similarity``
   0.6, down to a margin of -1.6, confirmed first), only when tiny.en was unsure of that
