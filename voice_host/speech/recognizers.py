@@ -62,8 +62,14 @@ def _whisper_for(lang: str, whisper_model: str | os.PathLike[str] | None
 
 
 def _whisper_description(name: str, folder: Path, lang: str) -> str:
+    from voice_host.speech.whisper_asr import WhisperTuning
+    from voice_host.speech.whisper_decoder import own_decoder_installed
+
     language = models.LANGUAGE_NAMES.get(lang, lang)
-    return (f"Speech recognition: Whisper {name} ({language}, CTranslate2 int8, {folder}), "
+    runs = "CTranslate2 int8"
+    if WhisperTuning().decoder_for(lang) == "own" and own_decoder_installed():
+        runs = "encoded by CTranslate2 int8, decoded by voice-host through ONNX Runtime"
+    return (f"Speech recognition: Whisper {name} ({language}, {runs}, {folder}), "
             "searched within each phase's sentences.")
 
 
