@@ -78,8 +78,9 @@ def own_decoder_installed() -> bool:
 def read_variables(stream: IO[bytes], wanted: str = "decoder/") -> dict[str, np.ndarray]:
     """The variables of a CTranslate2 ``model.bin`` whose names start with ``wanted`` (the
     others are read past). The layout, as CTranslate2's ``ModelSpec._serialize`` writes it
-    (binary versions 5 and 6): version, spec name, revision, variable count; for each
-    variable its name, rank, dimensions, type id, byte count and bytes; then the aliases."""
+    (binary version 6, CTranslate2 4's; others are refused): version, spec name, revision,
+    variable count; for each variable its name, rank, dimensions, type id, byte count and
+    bytes; then the aliases."""
 
     def take(size: int) -> bytes:
         data = stream.read(size)
@@ -94,7 +95,7 @@ def read_variables(stream: IO[bytes], wanted: str = "decoder/") -> dict[str, np.
         return take(number("<H")).rstrip(b"\0").decode("utf-8")
 
     version = number("<I")
-    if version not in (5, 6):
+    if version != 6:
         raise DecoderUnavailable(f"model.bin version {version} is not read here.")
     string()  # the spec's name
     number("<I")  # its revision
