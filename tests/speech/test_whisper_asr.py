@@ -136,6 +136,20 @@ def test_commands_come_back_as_sentences_of_the_grammar(english: WhisperRecogniz
     """Over the set (commands x voices), most come back as their own grammar sentence,
     accepted (the benchmark measures how often; a rate is the same on every CPU where one
     utterance's outcome is not)."""
+    assert english._own is not None  # English decodes with our own decoder
+    assert_commands_understood(english)
+
+
+def test_without_onnx_ctranslate2_decodes_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host.speech import whisper_asr
+
+    monkeypatch.setattr(whisper_asr, "own_decoder_installed", lambda: False)
+    ears = WhisperRecognizer(whisper_models.ensure("tiny.en"), warm=False)
+    assert ears._own is None and "needs onnx" in ears.description
+    assert_commands_understood(ears)
+
+
+def assert_commands_understood(english: WhisperRecognizer) -> None:
     right = total = 0
     for game, phase, values, said, expected in COMMANDS:
         english.set_grammar(grammar(game, phase, **values))
