@@ -34,7 +34,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -84,6 +84,17 @@ class Scored:
     margin: float
     """Sum over the same steps of (chosen log-probability - best log-probability): 0 when
     every token was the decoder's own first choice, negative otherwise."""
+
+    @classmethod
+    def of(cls, tokens: Sequence[int], rows: Iterable[Any], eot: int) -> Scored:
+        """A sentence scored from its steps' log-probability rows (one a token, then the
+        one end-of-text is read from; rows past those are not read)."""
+        score = margin = 0.0
+        for token, logp in zip([*tokens, eot], rows, strict=False):
+            value = float(logp[token])
+            score += value
+            margin += value - float(logp.max())
+        return cls(tuple(tokens), score, margin)
 
     @property
     def steps(self) -> int:

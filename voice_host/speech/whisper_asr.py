@@ -375,16 +375,8 @@ class _Encoded(Decoder):
     def score(self, sentences: Sequence[tuple[int, ...]]) -> list[Scored]:
         longest = max(len(c) for c in sentences)
         answers = self._generate(sentences, longest + 1)
-        out = []
-        for tokens, answer in zip(sentences, answers, strict=True):
-            score = margin = 0.0
-            for token, row in zip([*tokens, self.eot], list(answer.logits[0]), strict=False):
-                logp = _log_softmax(row)
-                value = float(logp[token])
-                score += value
-                margin += value - float(logp.max())
-            out.append(Scored(tuple(tokens), score, margin))
-        return out
+        return [Scored.of(tokens, (_log_softmax(row) for row in answer.logits[0]), self.eot)
+                for tokens, answer in zip(sentences, answers, strict=True)]
 
     def text(self, tokens: Sequence[int]) -> str:
         return str(self.owner._tokenizer.decode([t for t in tokens if t < self.eot])).strip()

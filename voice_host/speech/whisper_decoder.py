@@ -167,9 +167,9 @@ class _Builder:
         self.inputs: list[Any] = []
         self.count = 0
 
-    def input(self, name: str, shape: Sequence[str | int], kind: str = "float") -> str:
-        types = {"float": self.onnx.TensorProto.FLOAT, "int64": self.onnx.TensorProto.INT64}
-        self.inputs.append(self.helper.make_tensor_value_info(name, types[kind], list(shape)))
+    def input(self, name: str, shape: Sequence[str | int]) -> str:
+        self.inputs.append(self.helper.make_tensor_value_info(
+            name, self.onnx.TensorProto.FLOAT, list(shape)))
         return name
 
     def constant(self, name: str, value: np.ndarray) -> str:
@@ -376,14 +376,10 @@ class DecoderModel:
     def __init__(self, variables: dict[str, np.ndarray], threads: int = 1,
                  precise: bool = False) -> None:
         v = variables
-        try:
-            import onnxruntime
-        except ImportError as error:
-            raise DecoderUnavailable("ONNX Runtime is not installed.") from error
-        try:
-            import onnx  # noqa: F401  (the graphs are built with it)
-        except ImportError as error:
-            raise DecoderUnavailable("The onnx package is not installed.") from error
+        if not own_decoder_installed():
+            raise DecoderUnavailable("It needs onnx and onnxruntime.")
+        import onnxruntime
+
         try:
             if int(v["decoder/pre_norm"]) != 1 or int(v.get("decoder/scale_embeddings", 0)):
                 raise DecoderUnavailable("Only Whisper's pre-norm decoder is run here.")
@@ -444,18 +440,15 @@ class DecoderModel:
                 + self.positions[list(positions)])
 
     def layers(self, x: np.ndarray, new_mask: np.ndarray, own_mask: np.ndarray,
-               fixed: dict[str, Any], own: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+               fixed: dict[str, Any], own: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every layer for some new tokens (see ``_layers_graph``): ``fixed`` holds the
         prompt's keys and the cross memory, ``own`` the rows' earlier keys and values
-        (rows, S, layers, 2, D) or None. Out: the hidden states (rows, D), the new
-        tokens' keys and values (rows, layers, 2, D)."""
+        (rows, S, layers, 2, D). Out: the hidden states (rows, D), the new tokens' keys and
+        values (rows, layers, 2, D)."""
         rows = len(x)
         inputs = {**fixed, "x": self.value(np.ascontiguousarray(x, dtype=np.float32)),
                   "new_mask": self.value(new_mask), "own_mask": self.value(own_mask)}
-        depth = 0 if own is None else own.shape[1]
-        split = np.zeros((rows, 0, self.layer_count, 2, self.heads, self.size), np.float32) \
-            if own is None else own.reshape(rows, depth, self.layer_count, 2, self.heads,
-                                            self.size)
+        split = own.reshape(rows, own.shape[1], self.layer_count, 2, self.heads, self.size)
         for index in range(self.layer_count):
             inputs[f"own_keys_{index}"] = self.value(np.ascontiguousarray(
                 split[:, :, index, 0].transpose(0, 2, 3, 1)))
@@ -543,7 +536,8 @@ class OwnDecoder:
         causal = np.triu(np.full((count, count), -np.inf, dtype=np.float32), 1)
         hidden, keys = m.layers(m.embed(self.prompt, range(count)), causal,
                                 np.zeros((count, 1, 1, 0), np.float32),
-                                {**self.memory, **empty}, None)
+                                {**self.memory, **empty},
+                                np.zeros((count, 0, m.layer_count, 2, m.width), np.float32))
         self.steps += count
         self._fixed = dict(self.memory)
         for index in range(m.layer_count):
@@ -643,18 +637,10 @@ class OwnDecoder:
 
     def score(self, sentences: Sequence[tuple[int, ...]]) -> list[Scored]:
         self.calls += 1
-        self._ensure([tuple(s) for s in sentences])
-        out = []
-        for sentence in sentences:
-            tokens = tuple(sentence)
-            total = margin = 0.0
-            for length, token in enumerate([*tokens, self.eot]):
-                logp = self._nodes[tokens[:length]].logp
-                value = float(logp[token])
-                total += value
-                margin += value - float(logp.max())
-            out.append(Scored(tokens, total, margin))
-        return out
+        sentences = [tuple(s) for s in sentences]
+        self._ensure(sentences)
+        return [Scored.of(s, (self._nodes[s[:n]].logp for n in range(len(s) + 1)), self.eot)
+                for s in sentences]
 
     def text(self, tokens: Sequence[int]) -> str:
         return str(self._texts([t for t in tokens if t < self.eot])).strip()
