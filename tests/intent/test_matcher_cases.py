@@ -179,3 +179,18 @@ def test_two_talk_lines_heard_as_one_are_no_command(lang: str) -> None:
             if best is not None:
                 acted.append((phase, a, b, best.intent))
     assert len(acted) <= 0.01 * 100 * len(phases), acted
+
+
+def test_a_short_word_sharing_a_names_one_consonant_is_no_near_miss() -> None:
+    # "see", "sea" and "so" share Zoe's sound key (one S), but not her vowels: said during the
+    # accusation they are talk, while Zoe's own spellings are still her
+    from voice_host.intent import Matcher, SlotValues, load_grammar
+    phase = load_grammar("resistance").phase(
+        "accuse", SlotValues(players=("Zoe", "Hugo", "Sophie", "Leo")))
+    m = Matcher(phase)
+    for talk in ("I see", "we see", "I guess we'll see", "sea", "so so", "Lou"):
+        assert m.match(talk).best is None, talk
+    for said in ("Zoey", "Zoé", "it's Zoë", "Leo"):
+        best = m.match(said).best
+        assert best is not None, said
+        assert best.slots["player"] in {"Zoe", "Leo"}

@@ -15,6 +15,10 @@ def sound_key(word: str) -> str:
     return key.replace("0", "T").replace("V", "F").replace("Z", "S").replace("W", "")
 
 
+def _vowels(word: str) -> str:
+    return "".join(c for c in word.replace("y", "i") if c in "aeiou")
+
+
 @lru_cache(maxsize=65536)
 def similarity(a: str, b: str) -> float:
     """0..1: how likely ``a`` was heard or typed for ``b`` (1.0 only when equal)."""
@@ -30,6 +34,10 @@ def similarity(a: str, b: str) -> float:
     ka, kb = sound_key(a), sound_key(b)
     if ka and ka == kb:
         sound = 0.92 if min(len(a), len(b)) >= 4 else 0.85
+        if len(ka) == 1:
+            # a key of one consonant says little of a word that is mostly vowels: "see" and
+            # "so" share Zoe's, so its vowels have to agree as well
+            sound *= 0.5 + 0.5 * fuzz.ratio(_vowels(a), _vowels(b)) / 100.0
     elif ka and kb:
         sound = 0.85 * fuzz.ratio(ka, kb) / 100.0
     else:
