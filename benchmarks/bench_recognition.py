@@ -1432,10 +1432,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--split", default="report", choices=("report", "calib"),
                         help="which half of the chatter (and seed) to use; tune on calib only")
     parser.add_argument("--seed", type=int, default=6)
-    parser.add_argument("--voice-set", default="", choices=("", "mbrola"),
+    parser.add_argument("--voice-set", default="", choices=("", "mbrola", "kokoro-other"),
                         help="say every utterance with other voices than the benchmark's "
                              "own: mbrola = Debian's MBROLA voices (non-free, not installed "
-                             "by the setup)")
+                             "by the setup); kokoro-other = the two Kokoro voices the "
+                             "benchmark and the tests never speak with")
     parser.add_argument("--systems", default=None,
                         help="comma-separated, e.g. pocketsphinx:grammar (default: all available)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -1517,15 +1518,27 @@ def mbrola_voices(lang: str) -> list[str]:
             if (MBROLA / name / name).exists()]
 
 
+KOKORO_OTHER = ("jf_nezumi", "jf_tebukuro")
+"""The Kokoro voices that the benchmark's plan and the tests never use
+(``recognition_data.KOKORO_VOICES`` are the others)."""
+
+
 def with_voice_set(cases: list[Case], voice_set: str) -> list[Case]:
     """``--voice-set mbrola``: every utterance said by one of the MBROLA voices of its
     language instead of its drawn voice (the same utterances, conditions and loudness),
     taken in turn by utterance with three speeds: acceptance measured with voices that are
-    not the benchmark's own. Empty when a language has none installed."""
+    not the benchmark's own. Empty when a language has none installed.
+    ``--voice-set kokoro-other``: the same with the two Kokoro voices nothing was tuned on
+    (:data:`KOKORO_OTHER`), at Kokoro's three speeds."""
     from dataclasses import replace
 
     if not voice_set:
         return cases
+    if voice_set == "kokoro-other":
+        return [replace(case, voice=Voice(
+            KOKORO_OTHER[case.ident % len(KOKORO_OTHER)],
+            round(100 * data.KOKORO_SPEEDS[case.ident // 2 % len(data.KOKORO_SPEEDS)]), 0,
+            "kokoro", case.voice.gain_db, case.setup.lang)) for case in cases]
     installed = {lang: mbrola_voices(lang) for lang in {c.setup.lang for c in cases}}
     if not all(installed.values()):
         return []
@@ -1619,7 +1632,7 @@ def run(args: argparse.Namespace) -> int:
     cases = subset(cases, only=args.only, limit=args.limit, conditions=args.conditions)
     if args.voice_set:
         cases = with_voice_set(cases, args.voice_set)
-        if not cases:
+        if not cases and args.voice_set == "mbrola":
             print("--voice-set mbrola needs Debian's MBROLA voices (non-free: mbrola-fr1 "
                   "mbrola-fr4 for French, mbrola-us1..3 for English)", file=sys.stderr)
             return 2

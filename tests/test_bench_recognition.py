@@ -249,3 +249,17 @@ def test_the_mbrola_voice_set_says_the_same_utterances_with_other_voices(
     for c, before in zip(said, cases, strict=True):
         twin = next(o for o in said if o.ident == c.ident)
         assert c.voice == twin.voice and c.voice.gain_db == before.voice.gain_db
+
+
+def test_the_other_kokoro_voices_say_the_same_utterances(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = _cases(tmp_path, monkeypatch)
+    said = bench.with_voice_set(cases, "kokoro-other")
+    assert [(c.ident, c.text, c.condition) for c in said] == \
+        [(c.ident, c.text, c.condition) for c in cases]
+    assert {c.voice.name for c in said} <= set(bench.KOKORO_OTHER)
+    assert not {c.voice.name for c in said} & set(bench.data.KOKORO_VOICES)
+    assert all(bench.synthesizer_of(c.voice.label) == "kokoro" for c in said)
+    for c, before in zip(said, cases, strict=True):
+        assert c.voice.lang == before.setup.lang and c.voice.gain_db == before.voice.gain_db
+        assert next(o for o in said if o.ident == c.ident).voice == c.voice

@@ -404,6 +404,23 @@ def test_a_reading_like_the_transcript_is_taken_down_to_the_close_margin(
     assert rejection(reading("x", margin, steps, similarity), TUNING) is expected
 
 
+@pytest.mark.parametrize(("text", "margin", "similarity", "expected"), [
+    ("which words are left", -0.85, 0.76, Rejection.NONE),   # "which was on left"
+    ("which words are left", -1.1, 0.76, Rejection.LOW_MARGIN),  # too forced even so
+    ("which words are left", -0.85, 0.65, Rejection.LOW_MARGIN),  # not alike enough
+    ("end turn", -0.85, 0.76, Rejection.LOW_MARGIN),         # two words: the usual bar
+    ("bell", -0.85, 0.76, Rejection.LOW_MARGIN),             # "well" is another word
+])
+def test_a_long_reading_counts_as_close_from_a_lower_similarity(
+        text: str, margin: float, similarity: float, expected: Rejection) -> None:
+    long_bar = replace(TUNING, long_close_similarity=0.7)
+    heard = reading(text, margin, len(text.split()) + 2, similarity)
+    assert rejection(heard, long_bar) is expected
+    # the default bar is the close rule's own: the same long reading needs 0.8
+    assert rejection(reading("which words are left", -0.85, 6, 0.76),
+                     TUNING) is Rejection.LOW_MARGIN
+
+
 @pytest.mark.parametrize(("free_text", "margin", "expected"), [
     ("and turn", -1.1, Rejection.NONE),         # spelled alike: down to -1.2
     ("and turn", -1.3, Rejection.LOW_MARGIN),   # too forced even so

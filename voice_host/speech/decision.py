@@ -65,6 +65,14 @@ class SearchTuning:
     (``--from-results --tuning``): from 0.8 and -0.8 to -1.1 a plateau of two more commands
     understood and no more table talk acted on; at -1.2 "what did emma just say" became
     *repeat*; a similarity of 0.75 lets "well" stand for "bell"."""
+    long_close_words: int = 3
+    """A reading of at least this many words ..."""
+    long_close_similarity: float = 0.8
+    """... reads like the free transcript, for the close rule (``close_margin``), from this
+    similarity instead of ``close_similarity``: in a sentence of three words or more a
+    ratio of 0.75 is still most of its letters where the decoder wrote them ("which was on
+    left" for "which words are left", in a reverberant room), while a single word at 0.75
+    is another word ("well" for "bell")."""
     unsure_close_margin: float = -1.0
     """A sentence that reads like the free transcript (similarity at least
     ``unsure_close_similarity``) when the decoder was itself unsure of that transcript (a
@@ -425,6 +433,13 @@ def threshold(steps: int, tuning: SearchTuning) -> float:
     return tuning.short_accept_margin if steps <= tuning.short_steps else tuning.accept_margin
 
 
+def close_bar(reading: str, tuning: SearchTuning) -> float:
+    """The similarity to the free transcript at which a reading counts as close."""
+    if len(reading.split()) >= tuning.long_close_words:
+        return min(tuning.close_similarity, tuning.long_close_similarity)
+    return tuning.close_similarity
+
+
 def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = False,
               free_longer: bool = False, alike: bool = False,
               free_unsure: bool = False, *, sounds_alike: bool = False) -> Rejection:
@@ -443,7 +458,8 @@ def rejection(reading: GrammarReading, tuning: SearchTuning, free_sure: bool = F
     then taken down to ``unsure_close_margin``. ``sounds_alike``: it sounds like the
     transcript (``reading.sound`` at least ``sound_similarity``, in a phase without an open
     slot, see :meth:`Judgement.rejection_of`); it is then taken down to ``sound_margin``."""
-    if reading.similarity >= tuning.close_similarity and reading.margin >= tuning.close_margin:
+    if reading.similarity >= close_bar(reading.text, tuning) \
+            and reading.margin >= tuning.close_margin:
         return Rejection.NONE
     if (free_unsure and reading.similarity >= tuning.unsure_close_similarity
             and reading.margin >= tuning.unsure_close_margin):
