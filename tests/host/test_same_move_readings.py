@@ -40,3 +40,14 @@ def test_two_readings_of_different_picks_are_still_asked_about(tmp_path: Path) -
     text, picks = picks_after(tmp_path, spoken("ben picks the elephant", "i pick the anchor",
                                                "Ben"))
     assert "Did you mean" in text and not picks
+
+
+def test_a_reading_and_its_shorter_alternative_of_the_same_pick_are_not_asked_about(
+        tmp_path: Path) -> None:
+    # the recognizer's runner-up drops "from me": the same pick by the speaker
+    heard = spoken("elephant from me", "elephant from me", "Ben")
+    from dataclasses import replace
+    heard = replace(heard, alternatives=("elephant",))
+    text, picks = picks_after(tmp_path, heard)
+    assert "Did you mean" not in text
+    assert picks == [("Ben", ["elephant"])]
