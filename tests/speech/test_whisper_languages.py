@@ -25,10 +25,12 @@ def test_french_and_english_search_with_their_own_settings() -> None:
     english = tuning.search_for("en")
     # the nearest sentences; two rescue rounds, only where the free decode began inside
     # the grammar; one round for an open slot's search, and for sure talk; a reading
-    # that sounds like a transcript tiny.en was unsure of, unless the near search found it
+    # that sounds like a transcript tiny.en was unsure of, unless the near search found it;
+    # a reading of three words or more close to the transcript from a similarity of 0.7
     assert english == SearchTuning(rescue_rounds=2, rescue_from=2, open_rounds=1,
                                    talk_rounds=1, sound_similarity=0.6, sound_margin=-1.6,
-                                   sound_unsure_only=True, sound_near=False)
+                                   sound_unsure_only=True, sound_near=False,
+                                   long_close_similarity=0.7)
     assert english.near_sentences > 0
     french = tuning.search_for("fr")
     assert french.rescue_rounds == 2 and french.near_sentences > 0

@@ -67,12 +67,13 @@ class SearchTuning:
     *repeat*; a similarity of 0.75 lets "well" stand for "bell"."""
     long_close_words: int = 3
     """A reading of at least this many words ..."""
-    long_close_similarity: float = 0.8
+    long_close_similarity: float = 2.0
     """... reads like the free transcript, for the close rule (``close_margin``), from this
-    similarity instead of ``close_similarity``: in a sentence of three words or more a
-    ratio of 0.75 is still most of its letters where the decoder wrote them ("which was on
-    left" for "which words are left", in a reverberant room), while a single word at 0.75
-    is another word ("well" for "bell")."""
+    similarity when it is below ``close_similarity`` (above 1: off, the same bar for every
+    reading): in a sentence of three words or more a ratio of 0.75 is still most of its
+    letters where the decoder wrote them ("which was on left" for "which words are left",
+    in a reverberant room), while a single word at 0.75 is another word ("well" for
+    "bell")."""
     unsure_close_margin: float = -1.0
     """A sentence that reads like the free transcript (similarity at least
     ``unsure_close_similarity``) when the decoder was itself unsure of that transcript (a
