@@ -4,6 +4,7 @@ elephant", are one pick (``Session.move_key``), not a question and no doubt."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from test_ici_londres_host import options, play, seed_drawing
@@ -45,9 +46,8 @@ def test_two_readings_of_different_picks_are_still_asked_about(tmp_path: Path) -
 def test_a_reading_and_its_shorter_alternative_of_the_same_pick_are_not_asked_about(
         tmp_path: Path) -> None:
     # the recognizer's runner-up drops "from me": the same pick by the speaker
-    heard = spoken("elephant from me", "elephant from me", "Ben")
-    from dataclasses import replace
-    heard = replace(heard, alternatives=("elephant",))
+    heard = replace(spoken("elephant from me", "elephant from me", "Ben"),
+                    alternatives=("elephant",))
     text, picks = picks_after(tmp_path, heard)
     assert "Did you mean" not in text
     assert picks == [("Ben", ["elephant"])]

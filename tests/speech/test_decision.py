@@ -416,7 +416,9 @@ def test_a_long_reading_counts_as_close_from_a_lower_similarity(
     long_bar = replace(TUNING, long_close_similarity=0.7)
     heard = reading(text, margin, len(text.split()) + 2, similarity)
     assert rejection(heard, long_bar) is expected
-    # the default bar is the close rule's own: the same long reading needs 0.8
+
+
+def test_by_default_a_long_reading_needs_the_close_rule_s_own_similarity() -> None:
     assert rejection(reading("which words are left", -0.85, 6, 0.76),
                      TUNING) is Rejection.LOW_MARGIN
 

@@ -574,7 +574,7 @@ def beyond_grammar(free_text: str, free_logp: float, looped: bool,
     words = without_loops(free_text).split()
     slot = max(len(w) for w in words)
     spelled = len(letters(free_text))
-    similar = min(tuning.min_similarity, tuning.close_similarity)
+    similar = min(tuning.min_similarity, tuning.close_similarity, tuning.long_close_similarity)
     for item in searches:
         bound = item.constraint.longest(slot)
         if bound is None:
