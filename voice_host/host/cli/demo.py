@@ -28,7 +28,7 @@ from voice_host.host.cli.demo_voices import (
     player_speech,
 )
 from voice_host.host.core.adapter import move_key, reading_prior, winner_json
-from voice_host.host.core.choice import CHOOSE_INTENT
+from voice_host.host.core.choice import CHOOSE_INTENT, would_ask
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.registry import game_names, new_game, registration
 from voice_host.host.core.session import Session
@@ -167,17 +167,25 @@ class ScriptedPlayers:
                    speaker: str) -> tuple[str, str, str] | None:
         """(intent, slots, text) of what the host understood of ``heard``, read exactly as
         the session reads it (both of Whisper's readings); None when it understood no one
-        command (nothing, or two readings it would ask about)."""
+        command (nothing, or two readings that make different moves: it would ask which,
+        :func:`would_ask`). The answer to a yes/no question is read as
+        :func:`~voice_host.host.core.confirm.ask_yes_no` reads it: by its words, and never
+        asked about."""
         if request.grammar is None or heard.kind is not HeardKind.SPEECH:
             return None
         assert self.session is not None
         session = self.session
-        understood = understand(heard, request.grammar.matcher, speaker=speaker,
-                                key=move_key(session.adapter, session.state, speaker),
-                                prior=reading_prior(session.adapter, session.state,
-                                                    request.grammar))
-        best = understood.best
-        if best is None or understood.result is None or understood.result.ambiguous:
+        if request.purpose == "confirm":
+            understood = understand(heard, request.grammar.matcher, speaker=speaker)
+        else:
+            understood = understand(heard, request.grammar.matcher, speaker=speaker,
+                                    key=move_key(session.adapter, session.state, speaker),
+                                    prior=reading_prior(session.adapter, session.state,
+                                                        request.grammar))
+        best, result = understood.best, understood.result
+        if best is None or result is None or (
+                request.purpose != "confirm"
+                and would_ask(session.adapter, session.state, result, speaker)):
             return None
         return (*_move(best), best.text or heard.text)
 

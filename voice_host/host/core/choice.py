@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from voice_host.host.core.adapter import Prompt, same_move
+from voice_host.games import GameState
+from voice_host.host.core.adapter import GameAdapter, Prompt, same_move
 from voice_host.host.core.values import Heard, Line, Stop
 from voice_host.intent import (
     GameGrammar,
@@ -65,18 +66,30 @@ class PendingChoice:
         return {"first": self.options[0], "second": self.options[1]}.get(str(which))
 
 
-def asked_which(s: Session, result: MatchResult, speaker: str | None,
-                prompt: Prompt) -> bool:
-    """Two close readings that make different moves: ask "Did you mean X, or Y?" (and
-    take neither yet; True). The answer may name one ("the first one", the word that tells
-    them apart: :class:`PendingChoice`) or say the move again. Two readings that make the same
-    move ("Sophie and Oliver no" and "Sophie no, Oliver no") are one reading: nothing is
-    asked (False), as for a clear reading."""
+def would_ask(adapter: GameAdapter, state: GameState, result: MatchResult,
+              speaker: str | None) -> bool:
+    """Whether the host asks "Did you mean X, or Y?" about ``result`` said by ``speaker``
+    in ``state``: its two best readings are too close to choose and make different moves.
+    Two readings that make the same move ("Sophie and Oliver no" and "Sophie no, Oliver
+    no"; "rose from me" and "rose" said by Hugo) are one reading: nothing is asked, as for
+    a clear reading. Pure (interpreting has no effect on the game): the session asks by it
+    (:func:`asked_which`), and the demo and the recognition benchmark count by it what the
+    host understood."""
     if not result.ambiguous or len(result.alternatives) < 2:
         return False
     a, b = result.alternatives[:2]
-    if same_move(s.adapter, s.state, a, b, speaker):
+    return not same_move(adapter, state, a, b, speaker)
+
+
+def asked_which(s: Session, result: MatchResult, speaker: str | None,
+                prompt: Prompt) -> bool:
+    """Two close readings that make different moves (:func:`would_ask`): ask "Did you mean
+    X, or Y?" (and take neither yet; True). The answer may name one ("the first one", the
+    word that tells them apart: :class:`PendingChoice`) or say the move again. Otherwise
+    nothing is asked (False)."""
+    if not would_ask(s.adapter, s.state, result, speaker):
         return False
+    a, b = result.alternatives[:2]
     question = (s.narrator.line("common.did_you_mean", first=said_back(s, a, speaker),
                                 second=said_back(s, b, speaker)),)
     s.choosing = PendingChoice(prompt.phase, (a, b), speaker, question)
