@@ -21,6 +21,7 @@ from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, Matcher, MatchResult, PhaseGrammar
 from voice_host.intent.grammar import NAMED_PLAYER_LIST, PLAYER_LIST
 from voice_host.speech.decision import (
+    Decision,
     Judgement,
     SearchTuning,
     Verdict,
@@ -58,6 +59,14 @@ class Understood:
     """The matcher's reading of the free transcript (None when none, or not searched)."""
     grammar: IntentMatch | None = None
     """The matcher's reading of the grammar sentence (None when none, or not searched)."""
+    grammar_result: MatchResult | None = None
+    """The matcher's full answer for the grammar sentence, the recognizer's close
+    alternatives included (:func:`_with_heard_alternatives`): ``result`` when the grammar
+    reading is chosen. None when not searched."""
+    free_result: MatchResult | None = None
+    """The matcher's full answer for the free transcript: ``result`` when its reading is
+    chosen. None when not searched. (The benchmark records whether the host would ask
+    about either, to decide again with other thresholds.)"""
 
 
 DEFAULT_TUNING = SearchTuning()
@@ -114,21 +123,21 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
                   prior: Callable[[IntentMatch], int] | None = None) -> Understood:
     grammar_result: MatchResult | None = None
     if judgement.reading is not None and route is not Route.FREE:
-        grammar_result = _grammar_match(judgement, matcher, speaker=speaker)
+        grammar_result = _with_heard_alternatives(
+            _grammar_match(judgement, matcher, speaker=speaker), heard, matcher,
+            speaker=speaker)
     free_result: MatchResult | None = None
     if judgement.free_text and route is not Route.GRAMMAR:
         free_result = matcher.match(judgement.free_text, speaker=speaker)
     g = grammar_result.best if grammar_result is not None else None
     f = free_result.best if free_result is not None else None
-    # the reading a likelier one outranks is no rival in the decision (it stays in the
-    # Understood: a clue confirmed against it is still not said plainly)
-    drop = _unlikelier(judgement, g, f, prior, key, tuning)
-    decision = decide_judgement(judgement, None if drop is g else g, None if drop is f else f,
-                                key=key, match_confidence=lambda m: m.confidence,
-                                tuning=tuning, buried=route is Route.BOTH and drop is None)
+    decision = decide_readings(judgement, g, f, key=key, prior=prior, tuning=tuning,
+                               route=route)
+
     def answer(best: IntentMatch | None, result: MatchResult | None, confidence: float,
                why_not: str = "") -> Understood:
-        return Understood(best, result, confidence, why_not, decision.verdict, f, g)
+        return Understood(best, result, confidence, why_not, decision.verdict, f, g,
+                          grammar_result, free_result)
 
     chosen = decision.chosen
     if chosen is None:
@@ -143,7 +152,6 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
     result = grammar_result if from_grammar else free_result
     assert result is not None
     if from_grammar:
-        result = _with_heard_alternatives(result, heard, matcher, speaker=speaker)
         recognizer = judgement.confidence
     else:
         recognizer = judgement.free_certainty(tuning)
@@ -152,10 +160,31 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
     return answer(chosen, result, chosen.confidence * recognizer)
 
 
+def decide_readings(judgement: Judgement, grammar: IntentMatch | None,
+                    free: IntentMatch | None, *, key: Callable[[IntentMatch], Hashable],
+                    prior: Callable[[IntentMatch], int] | None, tuning: SearchTuning,
+                    route: Route = Route.BOTH,
+                    accepted: bool | None = None) -> Decision[IntentMatch]:
+    """The matcher's readings of a searched utterance's grammar sentence and free
+    transcript (None when it read nothing, or the route leaves one out) decided together
+    (:func:`~voice_host.speech.decision.decide_judgement`), after the reading that a
+    likelier one outranks is dropped as no rival (:func:`_unlikelier`; it stays in the
+    Understood: a clue confirmed against it is still not said plainly). ``accepted``: the
+    grammar sentence passed the margin test (the judgement's own verdict when None). The
+    benchmark decides saved readings again with it, with other thresholds."""
+    if accepted is None:
+        accepted = judgement.accepted
+    drop = _unlikelier(judgement, grammar, free, prior, key, tuning, accepted)
+    return decide_judgement(judgement, None if drop is grammar else grammar,
+                            None if drop is free else free, key=key,
+                            match_confidence=lambda m: m.confidence, tuning=tuning,
+                            accepted=accepted, buried=route is Route.BOTH and drop is None)
+
+
 def _unlikelier(judgement: Judgement, grammar: IntentMatch | None, free: IntentMatch | None,
                 prior: Callable[[IntentMatch], int] | None,
                 key: Callable[[IntentMatch], Hashable],
-                tuning: SearchTuning) -> IntentMatch | None:
+                tuning: SearchTuning, accepted: bool) -> IntentMatch | None:
     """Of two readings of an utterance that differ only in the words of an open slot (the
     same intent, the same numbers: "love one" and "lobe one", "house for two" and "as for
     two"), the one ``prior`` ranks below the other, when that other is confident on its
@@ -174,7 +203,7 @@ def _unlikelier(judgement: Judgement, grammar: IntentMatch | None, free: IntentM
            for k in grammar.slots):
         return None  # they differ in more than words (a number)
     ranked_grammar, ranked_free = prior(grammar), prior(free)
-    if ranked_grammar > ranked_free and judgement.accepted:
+    if ranked_grammar > ranked_free and accepted:
         return free
     if ranked_free > ranked_grammar and judgement.free_confident(free.confidence, tuning):
         return grammar
