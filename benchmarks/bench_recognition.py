@@ -29,7 +29,11 @@ What it does:
 * **The host's path**: each utterance is placed in a stream with noise before and after it and
   played through ``MicListener`` over an ``ArraySource`` -- the endpointer cuts the utterance,
   the recognizer decodes frames as they arrive (``Ears.stream``), and
-  ``understanding.understand`` turns the Heard into an intent, exactly as during a game.
+  ``understanding.understand`` turns the Heard into an intent, exactly as during a game: in
+  a real game state for the case's setup and phase (``bench_states``: the case's speaker
+  the one who may answer there), with the host's move key and prior, and an utterance
+  counts as asked about ("Did you mean X, or Y?") only when the host would ask
+  (``choice.would_ask``: its two readings make different moves).
 * **Systems**: PocketSphinx with the phase grammar (the host's default), the same recognizer
   with its open-vocabulary language model and the same matcher (baseline), and Vosk likewise
   when a Vosk model is installed. ``grammar+open`` combines the two PocketSphinx decodes of
@@ -84,6 +88,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
+import bench_states as states  # noqa: E402
 import recognition_data as data  # noqa: E402
 import voices as kokoro  # noqa: E402
 from french_text import with_accents  # noqa: E402
@@ -898,8 +903,27 @@ def encoded_decoder(recognizer: Any, audio: Samples) -> Any:
                     recognizer.prompt_tokens(grammar.prompt if grammar else ""))
 
 
+def listening(case: Case) -> states.Listening | None:
+    """The host listening where ``case`` is said (``bench_states``: a real game in the
+    case's phase, the case's speaker one who may answer there); None, with a note on
+    stderr, when no state can be built (the case is then decided without one: readings
+    compared by intent and slots, every close pair asked about)."""
+    try:
+        return states.listening(case.setup, case.phase)
+    except states.NoState as error:
+        if (case.setup.game, case.phase) not in _NO_STATE:
+            _NO_STATE.add((case.setup.game, case.phase))
+            print(f"no game state for {case.setup.game}.{case.phase}: {error}",
+                  file=sys.stderr)
+        return None
+
+
+_NO_STATE: set[tuple[str, str]] = set()
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
-    """Decode every case with one system, through MicListener and understand()."""
+    """Decode every case with one system, through MicListener and understand(), decided as
+    the host decides in the game the case is said in (:func:`listening`)."""
     from voice_host.host.core.understanding import understand
     from voice_host.host.core.values import HeardKind
     from voice_host.host.io.listening import MicListener
@@ -912,6 +936,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         if key not in grammars:
             grammars[key] = phase_grammar(case.setup, case.phase)
         pg = grammars[key]
+        where = listening(case)
         matcher = pg.matcher  # the phase's own matcher, as the host matches with
         request = listen_request(case, pg)
         spoken = synthesize(case.text, case.voice)
@@ -929,14 +954,19 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         cpu0 = time.process_time()
         heard = listener.listen(request)
         decided = time.perf_counter()
-        understood = understand(heard, matcher, speaker=case.setup.speaker)
+        understood = understand(heard, matcher, speaker=case.setup.speaker,
+                                key=where.key() if where else None,
+                                prior=where.prior() if where else None)
         done = time.perf_counter()
         cpu = time.process_time() - cpu0
         utterance_end = _last_detection(listener)
-        best = understood.best
-        features = dict(heard.details)
+        best, understood_as = understood.best, understood.result
+        raw = bool(understood_as and understood_as.ambiguous)
+        asked = raw if where is None else best is not None and where.asks(understood_as)
+        features = dict(heard.details) | {"ambiguous_raw": int(raw)}
         if heard.judgement is not None:
             features |= readings_record(understood, heard.judgement.open_phase)
+            features |= decision_record(understood, where)
         result.outcomes.append(Outcome(
             system=system, ident=case.ident, game=case.setup.game, phase=case.phase,
             condition=case.condition, voice=case.voice.label, text=case.text,
@@ -944,8 +974,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             heard=heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})",
             intent=best.intent if best else None,
             slots=canonical_slots(best.slots) if best else "{}",
-            ambiguous=bool(understood.result and understood.result.ambiguous),
-            why_not=understood.why_not,
+            ambiguous=asked, why_not=understood.why_not,
             latency=done - (utterance_end if utterance_end is not None else decided),
             cpu=cpu, audio=len(stream) / SAMPLE_RATE, lang=case.setup.lang,
             margin=float(heard.details.get("margin", float("nan"))),
@@ -1286,19 +1315,92 @@ def readings_record(understood: Any, open_phase: bool) -> dict[str, Any]:
             "verdict": understood.verdict.value if understood.verdict else ""}
 
 
+def decision_record(understood: Any, where: states.Listening | None) -> dict[str, Any]:
+    """What the host's decision made of Whisper's two readings in the case's game, for
+    :func:`redecide` to decide them again as the host does, with other thresholds:
+    ``same_key``, whether the two readings agree (they make the same move; without a game,
+    the same intent and slots); ``g_prior`` and ``f_prior``, how likely each is meant (an
+    open slot's words); ``g_asks``, ``f_asks``, whether the host would ask "Did you mean
+    X, or Y?" about the matcher's answer for that reading were it chosen (its runner-up
+    makes another move), and ``gf_asks`` about the two readings themselves."""
+    from voice_host.host.core.understanding import meaning
+    from voice_host.intent import MatchResult
+
+    g, f = understood.grammar, understood.free
+    key = (where.key() if where else None) or meaning
+    prior = where.prior() if where else None
+
+    def asks(result: Any) -> int:
+        if where is None:
+            return int(bool(result is not None and result.ambiguous))
+        return int(where.asks(result))
+
+    out: dict[str, Any] = {}
+    if g is not None and f is not None:
+        out["same_key"] = int(key(g) == key(f))
+        out["gf_asks"] = asks(MatchResult(g, (g, f), ambiguous=True))
+    for name, reading, result in (("g", g, understood.grammar_result),
+                                  ("f", f, understood.free_result)):
+        if reading is not None:
+            out[f"{name}_asks"] = asks(result)
+            if prior is not None:
+                out[f"{name}_prior"] = prior(reading)
+    return out
+
+
 ROUTES = ("free", "grammar", "both")
 """The free transcript read as a typed line, the grammar search's sentence, and the two
 decided together (the host's way)."""
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """An outcome's recorded readings, as :func:`redecide` decides them again."""
+
+    judgement: Any
+    """The recognizer's judgement (``Judgement.from_figures``)."""
+    grammar: Any
+    """The matcher's reading of the grammar sentence (an IntentMatch), or None."""
+    free: Any
+    """... of the free transcript, or None."""
+    figures: dict[str, Any]
+    """The host's decision figures (:func:`decision_record`); empty for a run older than
+    them (readings then agree by intent and slots, and only two readings are asked
+    about)."""
+
+    def key(self, reading: Any) -> Any:
+        """What the host compares of a reading: here only which of the two it agrees
+        with."""
+        if "same_key" not in self.figures:
+            return reading.intent, canonical_slots(reading.slots)
+        return "grammar" if reading is self.grammar or self.figures["same_key"] else "free"
+
+    def prior(self) -> Any:
+        """The readings' recorded priors, when the host ranked them (an open slot)."""
+        if "g_prior" not in self.figures or "f_prior" not in self.figures:
+            return None
+        return lambda r: self.figures["g_prior" if r is self.grammar else "f_prior"]
+
+    def asks(self, verdict: Any, chosen: Any) -> bool:
+        """Whether the host asks about the reading chosen with ``verdict``."""
+        from voice_host.speech.decision import Verdict
+
+        if verdict is Verdict.ASK:
+            return bool(self.figures.get("gf_asks", 1))
+        if chosen is None:
+            return False
+        return bool(self.figures.get("g_asks" if chosen is self.grammar else "f_asks", 0))
+
+
 @functools.lru_cache(maxsize=65536)
-def _recorded(features: str, sound_language: str) -> tuple[Any, Any, Any] | None:
+def _recorded(features: str, sound_language: str) -> Recorded | None:
     """The judgement and the matcher's two readings recorded in an outcome's features, or
     None when it has none (not Whisper); parsed once, since the calibration decides each
     outcome again for every combination of thresholds. With a ``sound_language`` (the
     thresholds decided with have the sound rule on), a grammar reading whose sound
     similarity was not measured (the recognizer measures it only where it could change the
     verdict) gets it now, so that other thresholds are decided as the host would."""
+    from voice_host.intent import IntentMatch
     from voice_host.speech.decision import Judgement
     from voice_host.speech.sounds import sound_similarity
 
@@ -1310,35 +1412,48 @@ def _recorded(features: str, sound_language: str) -> tuple[Any, Any, Any] | None
                                  sound_language)
         if sound is not None:
             f["sound"] = sound
-    def reading(record: list[Any] | None) -> tuple[Any, ...] | None:
-        return None if record is None else tuple(record)
-    return Judgement.from_figures(f), reading(f["g_reading"]), reading(f["f_reading"])
+
+    def reading(record: list[Any] | None) -> Any:
+        if record is None:
+            return None
+        intent, slots, confidence = record
+        return IntentMatch(intent, json.loads(slots), confidence, "")
+
+    figures = {k: f[k] for k in ("same_key", "g_prior", "f_prior", "g_asks", "f_asks",
+                                 "gf_asks") if k in f}
+    return Recorded(Judgement.from_figures(f), reading(f["g_reading"]),
+                    reading(f["f_reading"]), figures)
 
 
 def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     """What ``route`` with ``tuning``'s thresholds makes of this Whisper outcome, from the
-    readings it recorded: the decision of ``voice_host.speech.decision`` run again."""
+    readings it recorded: the host's decision
+    (:func:`~voice_host.host.core.understanding.decide_readings`) run again with the
+    agreement, priors and questions the run recorded in the case's game
+    (:func:`decision_record`). Like the run's own outcome, an outcome the host asks about
+    keeps the reading it asks about first, and is ``ambiguous``."""
     from dataclasses import replace
 
-    from voice_host.speech.decision import Rejection, decide_judgement
+    from voice_host.host.core.understanding import Route, decide_readings
+    from voice_host.speech.decision import Rejection
 
     recorded = _recorded(outcome.features,
                          outcome.lang if tuning.sound_similarity <= 1.0 else "")
     if recorded is None:
         return outcome
-    judgement, g, fr = recorded
+    judgement = recorded.judgement
     reading = judgement.reading
     accepted = reading is not None and judgement.rejection_of(reading, tuning) is Rejection.NONE
-    decision = decide_judgement(
-        judgement, g if route != "free" else None, fr if route != "grammar" else None,
-        key=lambda r: (r[0], r[1]), match_confidence=lambda r: r[2], tuning=tuning,
-        accepted=accepted, buried=route == "both")
+    decision = decide_readings(
+        judgement, recorded.grammar if route != "free" else None,
+        recorded.free if route != "grammar" else None, key=recorded.key,
+        prior=recorded.prior(), tuning=tuning, route=Route(route), accepted=accepted)
     chosen = decision.chosen
-    asked = decision.other is not None
     return replace(outcome, system=f"{outcome.system}/{route}",
-                   intent=chosen[0] if chosen and not asked else None,
-                   slots=chosen[1] if chosen and not asked else "{}",
-                   ambiguous=asked, why_not="" if chosen else decision.verdict.value)
+                   intent=chosen.intent if chosen else None,
+                   slots=canonical_slots(chosen.slots) if chosen else "{}",
+                   ambiguous=recorded.asks(decision.verdict, chosen),
+                   why_not="" if chosen else decision.verdict.value)
 
 
 def route_results(results: dict[str, list[Outcome]], tuning_text: str = ""
