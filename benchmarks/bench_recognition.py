@@ -1338,7 +1338,8 @@ def decision_record(understood: Any, where: states.Listening | None) -> dict[str
     out: dict[str, Any] = {}
     if g is not None and f is not None:
         out["same_key"] = int(key(g) == key(f))
-        out["gf_asks"] = asks(MatchResult(g, (g, f), ambiguous=True))
+        if not out["same_key"]:  # two readings that agree are never asked about
+            out["gf_asks"] = asks(MatchResult(g, (g, f), ambiguous=True))
     for name, reading, result in (("g", g, understood.grammar_result),
                                   ("f", f, understood.free_result)):
         if reading is not None:
