@@ -49,9 +49,10 @@ What it does:
   ``window=SECONDS``, the encoder window, for the languages run. ``--prompt on|off``,
   ``--compute int8|float32``, ``--no-speculate`` and ``--realtime`` (audio at the pace of
   speech) compare designs; ``--only`` and ``--limit`` keep a subset one can afford.
-* **Figures**: command acceptance (intent and slots right, not ambiguous) per system and
-  condition, and per game, phase and SNR; false actions on chatter (share of chatter
-  utterances that produced any intent); latency from the end of the utterance (the endpointer's
+* **Figures**: command acceptance (intent and slots right, or a reading that makes the
+  expected move in the case's game; not ambiguous) per system and condition, and per game,
+  phase and SNR; false actions on chatter (share of chatter utterances that produced any
+  intent); latency from the end of the utterance (the endpointer's
   decision) to the intent, p50 and p95, over the utterances that produced one (a line that is
   no command is held a moment for the rest of a sentence, and answers nobody waits for);
   real-time factor (CPU time / audio time); peak RSS of each system's worker process.
@@ -77,7 +78,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,12 @@ import recognition_data as data  # noqa: E402
 import voices as kokoro  # noqa: E402
 from french_text import with_accents  # noqa: E402
 
+from voice_host.intent import IntentMatch  # noqa: E402
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
 from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import decode_wav, read_wav, resample, to_int16, write_wav  # noqa: E402
+from voice_host.text import tokenize  # noqa: E402
 
 
 def game_phases(lang: str = "en") -> dict[str, tuple[str, ...]]:
@@ -237,6 +240,17 @@ def canonical_slots(slots: Any) -> str:
             return [plain(v) for v in value]
         return value
     return json.dumps({k: plain(v) for k, v in sorted(dict(slots).items())}, sort_keys=True)
+
+
+def expected_reading(case: Case) -> IntentMatch:
+    """The reading ``case`` expects, as the matcher gives it: its slots' lists as tuples
+    (the inverse of :func:`canonical_slots`), so that a reading equal to it makes its
+    move."""
+    def plain(value: Any) -> Any:
+        return tuple(plain(v) for v in value) if isinstance(value, list) else value
+    assert case.intent is not None
+    slots = {k: plain(v) for k, v in json.loads(case.slots).items()}
+    return IntentMatch(case.intent, slots, 1.0, " ".join(tokenize(case.text)))
 
 
 def festival_available() -> bool:
@@ -592,6 +606,9 @@ class Outcome:
     intent: str | None = None
     slots: str = "{}"
     ambiguous: bool = False
+    same_move: bool = False
+    """Its reading makes the move the expected one makes, in the case's game
+    (:func:`expected_move`): "rose" for Hugo's "rose from me"."""
     why_not: str = ""
     latency: float = 0.0
     cpu: float = 0.0
@@ -609,9 +626,16 @@ class Outcome:
     """Seconds of the synthesized speech itself."""
 
     @property
-    def correct(self) -> bool:
+    def exact(self) -> bool:
+        """Its intent and slots are the expected ones, not asked about."""
         return (self.expected is not None and self.intent == self.expected
                 and self.slots == self.expected_slots and not self.ambiguous)
+
+    @property
+    def correct(self) -> bool:
+        """Understood, not asked about: its intent and slots are the expected ones, or it
+        makes the expected move (``same_move``), as the host would carry it out."""
+        return self.exact or (self.same_move and not self.ambiguous)
 
     @property
     def acted(self) -> bool:
@@ -921,6 +945,22 @@ def listening(case: Case) -> states.Listening | None:
 _NO_STATE: set[tuple[str, str]] = set()
 
 
+def expected_move(case: Case, where: states.Listening | None
+                  ) -> Callable[[IntentMatch | None], bool] | None:
+    """Whether a reading of ``case`` makes the move the case expects, in its game
+    (:meth:`~bench_states.Listening.same_move`): "rose" said by Hugo for his "rose from
+    me" is the command understood, in other words. None when only the expected intent and
+    slots are right: chatter, a case without a game, the answer to a yes/no question (read
+    by its words), a command that makes no move there (help; a player's own vote in count
+    mode)."""
+    if where is None or case.intent is None:
+        return None
+    expected = expected_reading(case)
+    if not where.same_move(expected, expected):  # it makes no move here
+        return None
+    return lambda reading: reading is not None and where.same_move(expected, reading)
+
+
 def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
     """Decode every case with one system, through MicListener and understand(), decided as
     the host decides in the game the case is said in (:func:`listening`)."""
@@ -937,6 +977,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             grammars[key] = phase_grammar(case.setup, case.phase)
         pg = grammars[key]
         where = listening(case)
+        moves = expected_move(case, where)
         matcher = pg.matcher  # the phase's own matcher, as the host matches with
         request = listen_request(case, pg)
         spoken = synthesize(case.text, case.voice)
@@ -967,6 +1008,7 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
         if heard.judgement is not None:
             features |= readings_record(understood, heard.judgement.open_phase)
             features |= decision_record(understood, where)
+            features |= move_record(understood, moves)
         result.outcomes.append(Outcome(
             system=system, ident=case.ident, game=case.setup.game, phase=case.phase,
             condition=case.condition, voice=case.voice.label, text=case.text,
@@ -974,7 +1016,8 @@ def run_system(system: str, cases: Sequence[Case]) -> WorkerResult:
             heard=heard.text if heard.kind is HeardKind.SPEECH else f"({heard.kind.value})",
             intent=best.intent if best else None,
             slots=canonical_slots(best.slots) if best else "{}",
-            ambiguous=asked, why_not=understood.why_not,
+            ambiguous=asked, same_move=bool(moves and moves(best)),
+            why_not=understood.why_not,
             latency=done - (utterance_end if utterance_end is not None else decided),
             cpu=cpu, audio=len(stream) / SAMPLE_RATE, lang=case.setup.lang,
             margin=float(heard.details.get("margin", float("nan"))),
@@ -1060,6 +1103,13 @@ def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}% ({a}/{b})" if b else "-"
 
 
+def _exact(s: dict[str, Any]) -> str:
+    """The commands whose intent and slots were right, when fewer than those accepted (the
+    rest made the expected move in other words)."""
+    exact = s.get("exact", s["accepted"])
+    return f", {exact} exact" if exact != s["accepted"] else ""
+
+
 def _quantile(values: Sequence[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -1081,7 +1131,8 @@ def combine(grammar: list[Outcome], open_: list[Outcome]) -> list[Outcome]:
             condition=g.condition, voice=g.voice, text=g.text, expected=g.expected,
             expected_slots=g.expected_slots, heard=f"{g.heard} | {o.heard}",
             intent=g.intent if agree else None, slots=g.slots if agree else "{}",
-            ambiguous=g.ambiguous or o.ambiguous, why_not="" if agree else "disagree",
+            ambiguous=g.ambiguous or o.ambiguous, same_move=agree and g.same_move,
+            why_not="" if agree else "disagree",
             latency=g.latency + o.latency, cpu=g.cpu + o.cpu, audio=g.audio))
     return out
 
@@ -1093,14 +1144,15 @@ def conditions_order() -> list[str]:
 
 def readable(outcome: Outcome) -> bool:
     """A command one of Whisper's two readings meant rightly, believed or not (the grammar
-    search's sentence or the free transcript, as the matcher read it): what any decision
-    between them could have understood at best."""
+    search's sentence or the free transcript, as the matcher read it, its intent and slots
+    or its move right): what any decision between them could have understood at best."""
     if outcome.correct:
         return True
     features = json.loads(outcome.features)
     want = [outcome.expected, outcome.expected_slots]
-    return any(isinstance(features.get(key), list) and features[key][:2] == want
-               for key in ("g_reading", "f_reading"))
+    return any((isinstance(features.get(f"{name}_reading"), list)
+                and features[f"{name}_reading"][:2] == want)
+               or bool(features.get(f"{name}_same_move")) for name in ("g", "f"))
 
 
 def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[str, Any]:
@@ -1142,6 +1194,7 @@ def summarize(results: dict[str, list[Outcome]], rss: dict[str, float]) -> dict[
         latencies = [o.latency for o in outcomes if o.intent is not None]
         summary[system] = {
             "commands": len(commands), "accepted": sum(o.correct for o in commands),
+            "exact": sum(o.exact for o in commands),
             "misread": sum(o.misread for o in commands), "chatter": len(chatter),
             "false_actions": sum(o.acted for o in chatter),
             "harmful_false_actions": sum(o.acted and o.intent not in HARMLESS for o in chatter),
@@ -1161,7 +1214,9 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
              f"{meta['utterances']} utterances ({meta['commands']} commands, "
              f"{meta['chatter_lines']} chatter) in {meta['cases']} utterance-conditions; "
              f"{meta['voices']} voices; run {meta['seconds']:.0f} s on {meta['machine']}.", "",
-             "Acceptance = intent and slots right (not ambiguous). False action = a chatter "
+             "Acceptance = intent and slots right, or a reading that makes the expected move "
+             "in the case's game (\"rose\" said by Hugo for his \"rose from me\"), not "
+             "ambiguous; exact = intent and slots right. False action = a chatter "
              "utterance that produced any intent (those that change the game: any intent but "
              "help, repeat, score, status, read_board, list_tried, speed, volume, pause and "
              "resume). Another move = a command carried out as another move than the one "
@@ -1177,7 +1232,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     for system, s in summary.items():
         rss = s["peak_rss_mb"]
         lines.append(
-            f"| {system} | {_pct(s['accepted'], s['commands'])} | "
+            f"| {system} | {_pct(s['accepted'], s['commands'])}{_exact(s)} | "
             f"{_pct(s['misread'], s['commands'])} | {_pct(s['false_actions'], s['chatter'])} | "
             f"{_pct(s['harmful_false_actions'], s['chatter'])} | {s['latency_p50_ms']:.0f} ms | "
             f"{s['latency_p95_ms']:.0f} ms | {s['rtf']:.3f} | "
@@ -1349,6 +1404,18 @@ def decision_record(understood: Any, where: states.Listening | None) -> dict[str
     return out
 
 
+def move_record(understood: Any, moves: Callable[[IntentMatch | None], bool] | None
+                ) -> dict[str, Any]:
+    """Whether each of Whisper's two readings makes the case's expected move
+    (:func:`expected_move`), for :func:`redecide` to score the reading it chooses:
+    ``g_same_move``, ``f_same_move``; nothing for a case that expects no move."""
+    if moves is None:
+        return {}
+    return {f"{name}_same_move": int(moves(reading))
+            for name, reading in (("g", understood.grammar), ("f", understood.free))
+            if reading is not None}
+
+
 ROUTES = ("free", "grammar", "both")
 """The free transcript read as a typed line, the grammar search's sentence, and the two
 decided together (the host's way)."""
@@ -1365,9 +1432,10 @@ class Recorded:
     free: Any
     """... of the free transcript, or None."""
     figures: dict[str, Any]
-    """The host's decision figures (:func:`decision_record`); empty for a run older than
-    them (readings then agree by intent and slots, and only two readings are asked
-    about)."""
+    """The host's decision figures (:func:`decision_record`) and whether each reading
+    makes the expected move (:func:`move_record`); empty for a run older than them
+    (readings then agree by intent and slots, only two readings are asked about, and
+    only the expected intent and slots are right)."""
 
     def key(self, reading: Any) -> Any:
         """What the host compares of a reading: here only which of the two it agrees
@@ -1391,6 +1459,14 @@ class Recorded:
         if chosen is None:
             return False
         return bool(self.figures.get("g_asks" if chosen is self.grammar else "f_asks", 0))
+
+    def same_move(self, chosen: Any) -> bool:
+        """Whether the chosen reading makes the case's expected move (:func:`move_record`;
+        never for a run older than the figure)."""
+        if chosen is None:
+            return False
+        return bool(self.figures.get("g_same_move" if chosen is self.grammar
+                                     else "f_same_move", 0))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -1421,7 +1497,7 @@ def _recorded(features: str, sound_language: str) -> Recorded | None:
         return IntentMatch(intent, json.loads(slots), confidence, "")
 
     figures = {k: f[k] for k in ("same_key", "g_prior", "f_prior", "g_asks", "f_asks",
-                                 "gf_asks") if k in f}
+                                 "gf_asks", "g_same_move", "f_same_move") if k in f}
     return Recorded(Judgement.from_figures(f), reading(f["g_reading"]),
                     reading(f["f_reading"]), figures)
 
@@ -1431,8 +1507,10 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     readings it recorded: the host's decision
     (:func:`~voice_host.host.core.understanding.decide_readings`) run again with the
     agreement, priors and questions the run recorded in the case's game
-    (:func:`decision_record`). Like the run's own outcome, an outcome the host asks about
-    keeps the reading it asks about first, and is ``ambiguous``."""
+    (:func:`decision_record`), the chosen reading right by its move when the run recorded
+    that it makes the expected one (:func:`move_record`). Like the run's own outcome, an
+    outcome the host asks about keeps the reading it asks about first, and is
+    ``ambiguous``."""
     from dataclasses import replace
 
     from voice_host.host.core.understanding import Route, decide_readings
@@ -1454,6 +1532,7 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
                    intent=chosen.intent if chosen else None,
                    slots=canonical_slots(chosen.slots) if chosen else "{}",
                    ambiguous=recorded.asks(decision.verdict, chosen),
+                   same_move=recorded.same_move(chosen),
                    why_not="" if chosen else decision.verdict.value)
 
 
@@ -1717,7 +1796,7 @@ def recalibrate(args: argparse.Namespace) -> int:
     summary = summarize(route_results(results, args.tuning), {})
     for system, s in summary.items():
         clean = s["per_condition"].get("clean", {})
-        print(f"{system}: {_pct(s['accepted'], s['commands'])} understood "
+        print(f"{system}: {_pct(s['accepted'], s['commands'])} understood{_exact(s)} "
               f"(clean {_pct(clean.get('accepted', 0), clean.get('commands', 0))}), "
               f"another move {_pct(s['misread'], s['commands'])}, "
               f"false actions {_pct(s['false_actions'], s['chatter'])}, "

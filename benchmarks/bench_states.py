@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from voice_host.games import Action, GameState
-from voice_host.host.core.adapter import GameAdapter, Prompt, PromptKind, move_key, reading_prior
+from voice_host.host.core.adapter import (
+    GameAdapter,
+    Prompt,
+    PromptKind,
+    move_key,
+    reading_prior,
+    same_move,
+)
 from voice_host.host.core.choice import would_ask
 from voice_host.host.core.registry import make_adapter, new_game, registration
 from voice_host.host.core.values import Heard, HeardKind
@@ -98,6 +105,14 @@ class Listening:
         if self.confirming or result is None or result.best is None:
             return False
         return would_ask(self.adapter, self.state, result, self.speaker)
+
+    def same_move(self, expected: IntentMatch, reading: IntentMatch) -> bool:
+        """Whether ``reading``, said by the speaker, makes the move ``expected`` makes
+        here (both make one, the same: "rose" and "rose from me" said by Hugo), as the
+        host would carry it out. Never for the answer to a yes/no question: it is read by
+        its words."""
+        return not self.confirming and same_move(self.adapter, self.state, expected,
+                                                 reading, self.speaker)
 
 
 # --------------------------------------------------------------------------- driving

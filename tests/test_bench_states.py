@@ -9,7 +9,6 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -25,7 +24,6 @@ from voice_host.host.core.understanding import understand  # noqa: E402
 from voice_host.host.core.values import Heard, HeardKind  # noqa: E402
 from voice_host.intent import IntentMatch, MatchResult  # noqa: E402
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection  # noqa: E402
-from voice_host.text import tokenize  # noqa: E402
 
 NO_MOVE = {
     ("resistance", "count"): {"vote", "votes"},
@@ -47,15 +45,6 @@ PLANS = {lang: _plan(lang) for lang in ("en", "fr")}
 
 def _where(lang: str) -> Iterator[tuple[bench.Setup, str]]:
     yield from dict.fromkeys((c.setup, c.phase) for c in PLANS[lang])
-
-
-def _match(case: bench.Case) -> IntentMatch:
-    """The reading the benchmark expects of ``case``, as the matcher gives it."""
-    def plain(value: Any) -> Any:
-        return tuple(plain(v) for v in value) if isinstance(value, list) else value
-    assert case.intent is not None
-    slots = {k: plain(v) for k, v in json.loads(case.slots).items()}
-    return IntentMatch(case.intent, slots, 1.0, " ".join(tokenize(case.text)))
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -87,7 +76,7 @@ def test_the_plan_s_commands_are_moves_of_the_speaker_there(lang: str) -> None:
         if case.intent is None or case.intent in UNIVERSAL or where.confirming \
                 or case.intent in NO_MOVE.get((case.setup.game, case.phase), ()):
             continue
-        match = _match(case)
+        match = bench.expected_reading(case)
         decision = where.adapter.interpret(where.state, match, where.speaker)
         assert decision.action is not None, (case.phase, case.text, decision.reply)
         named = {str(v) for value in match.slots.values()
@@ -196,3 +185,142 @@ def test_re_deciding_a_saved_outcome_decides_as_the_run_did(
     before = bench.redecide(bench.Outcome(**{**live.__dict__, "features": json.dumps(old)}),
                             "both", bench.decision_tuning("whisper:grammar"))
     assert before.ambiguous is (grammar != free)
+
+
+# --------------------------------------------------------------------------- counted by the move
+
+HUGO = bench.Setup("ici-londres", ("Sophie", "Hugo", "Marc", "Emma", "Zoe"), "Hugo")
+
+
+def _case(setup: bench.Setup, phase: str, text: str, intent: str | None,
+          slots: dict[str, object]) -> bench.Case:
+    return bench.Case(0, setup, phase, text, intent, bench.canonical_slots(slots),
+                      bench.Voice("espeak-ng", "en-us", 160, 50), "clean", None)
+
+
+def _outcome(case: bench.Case, reading: IntentMatch | None, *, asked: bool = False
+             ) -> bench.Outcome:
+    """What the benchmark records of ``case`` read as ``reading`` (as ``run_system``)."""
+    moves = bench.expected_move(case, states.listening(case.setup, case.phase))
+    return bench.Outcome(
+        system="whisper:grammar", ident=case.ident, game=case.setup.game, phase=case.phase,
+        condition=case.condition, voice=case.voice.label, text=case.text,
+        expected=case.intent, expected_slots=case.slots,
+        intent=reading.intent if reading else None,
+        slots=bench.canonical_slots(reading.slots) if reading else "{}", ambiguous=asked,
+        same_move=bool(moves and moves(reading)))
+
+
+ROSE_FROM_ME = _case(HUGO, "guess", "rose from me", "pick",
+                     {"icons": ["rose"], "player": "Hugo"})
+
+
+@pytest.mark.parametrize(("reading", "right"), [
+    (IntentMatch("pick", {"icons": ("rose",), "player": "Hugo"}, 1.0, "rose from me"), True),
+    (IntentMatch("pick", {"icons": ("rose",)}, 0.9, "rose"), True),         # Hugo's rose
+    (IntentMatch("pick", {"icons": ("bell",)}, 0.9, "bell"), False),        # another icon
+    (IntentMatch("pick", {"icons": ("rose",), "player": "Sophie"}, 0.9,
+                 "sophie picks rose"), False),                              # Sophie's pick
+    (IntentMatch("help", {}, 1.0, "help"), False),
+    (None, False),
+])
+def test_a_reading_that_makes_the_expected_move_is_understood(
+        reading: IntentMatch | None, right: bool) -> None:
+    """Hugo's "rose from me" read as "rose": the host makes exactly the move he said."""
+    outcome = _outcome(ROSE_FROM_ME, reading)
+    assert outcome.correct is right
+    assert outcome.misread is (reading is not None and not right)
+    assert not _outcome(ROSE_FROM_ME, reading, asked=True).correct  # a question is no move
+
+
+def test_the_expected_reading_is_the_matcher_s_reading_of_the_sentence() -> None:
+    """Slots of the same types (a run of icons a tuple, a number an int): a reading equal
+    to the expected one is the expected one."""
+    same = 0
+    first = {(setup.game, phase): setup for setup, phase in reversed(list(_where("en")))}
+    matchers = {(setup, phase): bench.phase_grammar(setup, phase).matcher
+                for (_, phase), setup in first.items()}  # one table per phase: cheaper
+    for case in PLANS["en"]:
+        if case.intent is None or (case.setup, case.phase) not in matchers:
+            continue
+        heard = matchers[case.setup, case.phase].match(
+            case.text, speaker=case.setup.speaker, closed=True).best  # a grammar sentence
+        if heard is not None and bench.canonical_slots(heard.slots) == case.slots:
+            assert dict(heard.slots) == dict(bench.expected_reading(case).slots), case.text
+            same += 1
+    assert same >= 20
+
+
+def test_a_command_that_makes_no_move_needs_its_intent_and_slots() -> None:
+    status = _case(HUGO, "guess", "what's the status", "status", {})
+    assert bench.expected_move(status, states.listening(HUGO, "guess")) is None
+    assert _outcome(status, IntentMatch("status", {}, 1.0, "status")).correct
+    assert not _outcome(status, IntentMatch("help", {}, 1.0, "help")).correct
+    assert bench.expected_move(ROSE_FROM_ME, None) is None  # no game: the exact rule
+
+
+def test_a_yes_no_answer_is_right_only_by_its_words() -> None:
+    setup = bench.Setup("codenames", ("Ada", "Ben", "Cleo", "Dan", "Eve"), "Cleo",
+                        tuple(WORD_LISTS["en"][:25]))
+    where = states.listening(setup, "answer")
+    yes = IntentMatch("answer", {"choice": "yes"}, 1.0, "yes")
+    assert not where.same_move(yes, yes)
+    clue = IntentMatch("clue", {"word": "travel", "number": 2}, 1.0, "travel two")
+    assert where.adapter.interpret(where.state, clue, "Cleo").action is not None
+    assert not where.same_move(clue, clue)  # a move of the state, but not what is heard
+    assert bench.expected_move(_case(setup, "answer", "yes", "answer", {"choice": "yes"}),
+                               where) is None
+
+
+@pytest.mark.parametrize(("grammar", "free", "chosen_right"), [
+    ("rose", "rose", True),              # the bare pick, Hugo's rose
+    ("rose from me", "rose", True),      # agree (one move): the exact reading chosen
+    ("bell", "bell", False),             # another icon: taken as another move
+])
+def test_re_deciding_scores_the_chosen_reading_by_its_move(
+        grammar: str, free: str, chosen_right: bool) -> None:
+    matcher = bench.phase_grammar(HUGO, "guess").matcher
+    where = states.listening(HUGO, "guess")
+    heard = _spoken(grammar, free)
+    understood = understand(heard, matcher, speaker="Hugo", key=where.key(),
+                            prior=where.prior())
+    moves = bench.expected_move(ROSE_FROM_ME, where)
+    assert understood.best is not None and moves is not None
+    features = dict(heard.details) | bench.readings_record(understood, False) \
+        | bench.decision_record(understood, where) | bench.move_record(understood, moves)
+    live = bench.Outcome(**{**_outcome(ROSE_FROM_ME, understood.best).__dict__,
+                            "features": json.dumps(features)})
+    assert live.correct is chosen_right
+    for route in bench.ROUTES:  # each route scores the reading it chooses
+        again = bench.redecide(live, route, bench.decision_tuning("whisper:grammar"))
+        chosen = understood.grammar if route == "grammar" else \
+            understood.free if route == "free" else understood.best
+        assert again.same_move is bool(moves(chosen)), route
+        if route == "both":
+            assert bench.Outcome(**{**again.__dict__, "system": live.system}) == live
+    # a run older than the figure: only the exact reading is right
+    old = {k: v for k, v in features.items() if not k.endswith("_same_move")}
+    before = bench.redecide(bench.Outcome(**{**live.__dict__, "features": json.dumps(old)}),
+                            "both", bench.decision_tuning("whisper:grammar"))
+    assert before.correct is (bench.canonical_slots(understood.best.slots)
+                              == ROSE_FROM_ME.slots)
+
+
+def test_results_saved_before_the_move_was_recorded_still_load(tmp_path: Path) -> None:
+    outcome = _outcome(ROSE_FROM_ME, IntentMatch("pick", {"icons": ("rose",)}, 0.9, "rose"))
+    outcome.margin = -1.0  # comparable (NaN is not equal to itself)
+    assert outcome.same_move
+    text = bench.results_json({}, {}, {"whisper:grammar": [outcome]})
+    saved = json.loads(text)
+    assert bench.Outcome(**dict(zip(saved["columns"], saved["outcomes"]["whisper:grammar"][0],
+                                    strict=True))) == outcome
+    at = saved["columns"].index("same_move")
+    del saved["columns"][at]
+    for row in saved["outcomes"]["whisper:grammar"]:
+        del row[at]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(saved), encoding="utf-8")
+    (old,) = bench.load_outcomes(path)["whisper:grammar"]
+    assert not old.same_move and not old.correct and old.misread
+    assert old == bench.Outcome(**{**outcome.__dict__, "same_move": False})
+
