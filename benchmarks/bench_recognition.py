@@ -1513,7 +1513,7 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     ``ambiguous``."""
     from dataclasses import replace
 
-    from voice_host.host.core.understanding import Route, decide_readings
+    from voice_host.host.core.understanding import Route, decide_readings, why_unread
     from voice_host.speech.decision import Rejection
 
     recorded = _recorded(outcome.features,
@@ -1523,17 +1523,18 @@ def redecide(outcome: Outcome, route: str, tuning: Any) -> Outcome:
     judgement = recorded.judgement
     reading = judgement.reading
     accepted = reading is not None and judgement.rejection_of(reading, tuning) is Rejection.NONE
-    decision = decide_readings(
-        judgement, recorded.grammar if route != "free" else None,
-        recorded.free if route != "grammar" else None, key=recorded.key,
-        prior=recorded.prior(), tuning=tuning, route=Route(route), accepted=accepted)
+    grammar = recorded.grammar if route != "free" else None
+    free = recorded.free if route != "grammar" else None
+    decision = decide_readings(judgement, grammar, free, key=recorded.key,
+                               prior=recorded.prior(), tuning=tuning, route=Route(route),
+                               accepted=accepted)
     chosen = decision.chosen
     return replace(outcome, system=f"{outcome.system}/{route}",
                    intent=chosen.intent if chosen else None,
                    slots=canonical_slots(chosen.slots) if chosen else "{}",
                    ambiguous=recorded.asks(decision.verdict, chosen),
                    same_move=recorded.same_move(chosen),
-                   why_not="" if chosen else decision.verdict.value)
+                   why_not="" if chosen else why_unread(grammar, free, accepted))
 
 
 def route_results(results: dict[str, list[Outcome]], tuning_text: str = ""

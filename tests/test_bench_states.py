@@ -324,3 +324,21 @@ def test_results_saved_before_the_move_was_recorded_still_load(tmp_path: Path) -
     assert not old.same_move and not old.correct and old.misread
     assert old == bench.Outcome(**{**outcome.__dict__, "same_move": False})
 
+
+@pytest.mark.parametrize(("grammar", "free", "why"), [
+    ("rose from me", "the wifi is so slow", "not_confident"),  # a pick, not believed
+    ("the wifi is so slow", "the wifi is so slow", "rejected_by_recognizer"),
+])
+def test_re_deciding_an_outcome_not_understood_gives_the_run_s_reason(
+        grammar: str, free: str, why: str) -> None:
+    matcher = bench.phase_grammar(HUGO, "guess").matcher
+    where = states.listening(HUGO, "guess")
+    heard = _spoken(grammar, free, margin=-2.0)
+    understood = understand(heard, matcher, speaker="Hugo", key=where.key(),
+                            prior=where.prior())
+    assert understood.best is None and understood.why_not == why
+    features = dict(heard.details) | bench.readings_record(understood, False) \
+        | bench.decision_record(understood, where)
+    live = bench.Outcome(**{**_outcome(ROSE_FROM_ME, None).__dict__, "why_not": why,
+                            "features": json.dumps(features)})
+    assert bench.redecide(live, "both", bench.decision_tuning("whisper:grammar")).why_not == why

@@ -141,9 +141,8 @@ def _two_readings(heard: Heard, judgement: Judgement, matcher: Matcher, *,
 
     chosen = decision.chosen
     if chosen is None:
-        why = "rejected_by_recognizer" if g is None and f is None and not judgement.accepted \
-            else "no_match" if g is None and f is None else "not_confident"
-        return answer(None, grammar_result or free_result, 0.0, why)
+        return answer(None, grammar_result or free_result, 0.0,
+                      why_unread(g, f, judgement.accepted))
     if decision.verdict is Verdict.ASK:
         assert decision.other is not None
         return answer(chosen, MatchResult(chosen, (chosen, decision.other), ambiguous=True),
@@ -179,6 +178,16 @@ def decide_readings(judgement: Judgement, grammar: IntentMatch | None,
                             None if drop is free else free, key=key,
                             match_confidence=lambda m: m.confidence, tuning=tuning,
                             accepted=accepted, buried=route is Route.BOTH and drop is None)
+
+
+def why_unread(grammar: IntentMatch | None, free: IntentMatch | None, accepted: bool) -> str:
+    """Why the two readings of a searched utterance (as :func:`decide_readings` got them)
+    gave nothing to act on: "rejected_by_recognizer" (neither is a command, and the grammar
+    sentence failed the margin test), "no_match" (neither is a command), else
+    "not_confident" (a command, not believed)."""
+    if grammar is None and free is None:
+        return "no_match" if accepted else "rejected_by_recognizer"
+    return "not_confident"
 
 
 def _unlikelier(judgement: Judgement, grammar: IntentMatch | None, free: IntentMatch | None,
