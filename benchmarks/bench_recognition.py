@@ -887,14 +887,25 @@ def add_case_arguments(parser: argparse.ArgumentParser, *, split: str,
     parser.add_argument("--conditions", default=conditions,
                         help="comma-separated conditions (clean, reverb, babble 12 ...)")
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--noise-set", action="store_true",
+                        help="every command in each condition, as `voice-host bench --quick "
+                             "--noise-set` draws them")
+    parser.add_argument("--voice-set", default="", choices=("", "mbrola", "kokoro-other"),
+                        help="say every utterance with voices the benchmark does not draw "
+                             "from (as `voice-host bench --voice-set`)")
 
 
 def chosen_cases(args: argparse.Namespace, lang: str = "en", *,
                  commands_only: bool = True) -> list[Case]:
-    """The quick plan's cases of ``args``' split and conditions (``add_case_arguments``)."""
+    """The quick plan's cases (its noise set's with ``--noise-set``) of ``args``' split and
+    conditions, said with ``--voice-set``'s voices when given (``add_case_arguments``)."""
     conditions = [c.strip() for c in args.conditions.split(",")]
-    return [c for c in build_cases(QUICK, split=args.split, seed=args.seed, languages=(lang,))
-            if (c.command or not commands_only) and c.condition in conditions]
+    plan = chosen_plan(argparse.Namespace(quick=True, per_phase=0,
+                                          noise_set=getattr(args, "noise_set", False)))
+    cases = build_cases(plan, split=args.split, seed=args.seed, languages=(lang,))
+    if getattr(args, "voice_set", ""):
+        cases = with_voice_set(cases, args.voice_set)
+    return [c for c in cases if (c.command or not commands_only) and c.condition in conditions]
 
 
 def oracle_audio(case: Case, babble: Samples | None) -> Samples:

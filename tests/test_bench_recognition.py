@@ -3,6 +3,7 @@ SNR, and the host's listening path (endpointer -> streamed decoder -> understand
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import sys
 from pathlib import Path
@@ -263,3 +264,20 @@ def test_the_other_kokoro_voices_say_the_same_utterances(
     for c, before in zip(said, cases, strict=True):
         assert c.voice.lang == before.setup.lang and c.voice.gain_db == before.voice.gain_db
         assert next(o for o in said if o.ident == c.ident).voice == c.voice
+
+
+def test_the_diagnosis_scripts_take_the_noise_set_and_the_held_out_voices() -> None:
+    parser = argparse.ArgumentParser()
+    bench.add_case_arguments(parser, split="report", conditions="clean,reverb")
+    quick = bench.chosen_cases(parser.parse_args([]))
+    noise = bench.chosen_cases(parser.parse_args(["--noise-set"]))
+    held_out = bench.chosen_cases(parser.parse_args(["--noise-set",
+                                                     "--voice-set", "kokoro-other"]))
+    commands = {c.ident for c in noise}
+    # the noise set says every command in each condition; the quick plan draws one
+    assert all(sum(c.condition == cond for c in noise) == len(commands)
+               for cond in ("clean", "reverb"))
+    assert len(quick) < len(noise)
+    assert [(c.ident, c.condition, c.text) for c in held_out] == \
+        [(c.ident, c.condition, c.text) for c in noise]
+    assert {c.voice.name for c in held_out} <= set(bench.KOKORO_OTHER)
