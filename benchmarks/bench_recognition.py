@@ -94,7 +94,7 @@ import recognition_data as data  # noqa: E402
 import voices as kokoro  # noqa: E402
 from french_text import with_accents  # noqa: E402
 
-from voice_host.intent import IntentMatch  # noqa: E402
+from voice_host.intent import IntentMatch, MatchResult  # noqa: E402
 from voice_host.speech.effects import mix_at_snr, pink_noise, speech_rms, white_noise  # noqa: E402
 from voice_host.speech.source import FRAME_SAMPLES, ArraySource  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
@@ -246,10 +246,10 @@ def expected_reading(case: Case) -> IntentMatch:
     """The reading ``case`` expects, as the matcher gives it: its slots' lists as tuples
     (the inverse of :func:`canonical_slots`), so that a reading equal to it makes its
     move."""
-    def plain(value: Any) -> Any:
-        return tuple(plain(v) for v in value) if isinstance(value, list) else value
+    def as_tuples(value: Any) -> Any:
+        return tuple(as_tuples(v) for v in value) if isinstance(value, list) else value
     assert case.intent is not None
-    slots = {k: plain(v) for k, v in json.loads(case.slots).items()}
+    slots = {k: as_tuples(v) for k, v in json.loads(case.slots).items()}
     return IntentMatch(case.intent, slots, 1.0, " ".join(tokenize(case.text)))
 
 
@@ -883,16 +883,26 @@ def oracle_span(speech: Samples) -> tuple[int, int]:
 def add_case_arguments(parser: argparse.ArgumentParser, *, split: str,
                        conditions: str) -> None:
     """The options of a diagnosis script over the quick plan's cases (``chosen_cases``)."""
-    parser.add_argument("--split", default=split, choices=("report", "calib"))
+    add_draw_arguments(parser, split=split)
     parser.add_argument("--conditions", default=conditions,
                         help="comma-separated conditions (clean, reverb, babble 12 ...)")
+
+
+def add_draw_arguments(parser: argparse.ArgumentParser, *, split: str = "report") -> None:
+    """The options that choose which utterances are said, and by whom: shared by
+    ``voice-host bench`` and the diagnosis scripts (``add_case_arguments``)."""
+    parser.add_argument("--split", default=split, choices=("report", "calib"),
+                        help="which half of the chatter (and seed) to use; tune on calib only")
     parser.add_argument("--seed", type=int, default=6)
-    parser.add_argument("--noise-set", action="store_true",
-                        help="every command in each condition, as `voice-host bench --quick "
-                             "--noise-set` draws them")
     parser.add_argument("--voice-set", default="", choices=("", "mbrola", "kokoro-other"),
-                        help="say every utterance with voices the benchmark does not draw "
-                             "from (as `voice-host bench --voice-set`)")
+                        help="say every utterance with other voices than the benchmark's "
+                             "own: mbrola = Debian's MBROLA voices (non-free, not installed "
+                             "by the setup); kokoro-other = the two Kokoro voices the "
+                             "benchmark and the tests never speak with")
+    parser.add_argument("--noise-set", action="store_true",
+                        help="say every utterance in babble 12 dB, babble 6 dB and the "
+                             "reverberant room besides clean (the same utterances and voices "
+                             "as without), so each of those rows has every command")
 
 
 def chosen_cases(args: argparse.Namespace, lang: str = "en", *,
@@ -900,10 +910,9 @@ def chosen_cases(args: argparse.Namespace, lang: str = "en", *,
     """The quick plan's cases (its noise set's with ``--noise-set``) of ``args``' split and
     conditions, said with ``--voice-set``'s voices when given (``add_case_arguments``)."""
     conditions = [c.strip() for c in args.conditions.split(",")]
-    plan = chosen_plan(argparse.Namespace(quick=True, per_phase=0,
-                                          noise_set=getattr(args, "noise_set", False)))
+    plan = chosen_plan(argparse.Namespace(quick=True, per_phase=0, noise_set=args.noise_set))
     cases = build_cases(plan, split=args.split, seed=args.seed, languages=(lang,))
-    if getattr(args, "voice_set", ""):
+    if args.voice_set:
         cases = with_voice_set(cases, args.voice_set)
     return [c for c in cases if (c.command or not commands_only) and c.condition in conditions]
 
@@ -1390,7 +1399,6 @@ def decision_record(understood: Any, where: states.Listening | None) -> dict[str
     X, or Y?" about the matcher's answer for that reading were it chosen (its runner-up
     makes another move), and ``gf_asks`` about the two readings themselves."""
     from voice_host.host.core.understanding import meaning
-    from voice_host.intent import MatchResult
 
     g, f = understood.grammar, understood.free
     key = (where.key() if where else None) or meaning
@@ -1455,11 +1463,16 @@ class Recorded:
             return reading.intent, canonical_slots(reading.slots)
         return "grammar" if reading is self.grammar or self.figures["same_key"] else "free"
 
+    def of(self, reading: Any, figure: str, default: Any = None) -> Any:
+        """The figure recorded for ``reading`` (``g_<figure>`` for the grammar sentence's,
+        ``f_<figure>`` for the free transcript's), or ``default``."""
+        return self.figures.get(f"{'g' if reading is self.grammar else 'f'}_{figure}", default)
+
     def prior(self) -> Any:
         """The readings' recorded priors, when the host ranked them (an open slot)."""
         if "g_prior" not in self.figures or "f_prior" not in self.figures:
             return None
-        return lambda r: self.figures["g_prior" if r is self.grammar else "f_prior"]
+        return lambda r: self.of(r, "prior")
 
     def asks(self, verdict: Any, chosen: Any) -> bool:
         """Whether the host asks about the reading chosen with ``verdict``."""
@@ -1467,17 +1480,12 @@ class Recorded:
 
         if verdict is Verdict.ASK:
             return bool(self.figures.get("gf_asks", 1))
-        if chosen is None:
-            return False
-        return bool(self.figures.get("g_asks" if chosen is self.grammar else "f_asks", 0))
+        return chosen is not None and bool(self.of(chosen, "asks", 0))
 
     def same_move(self, chosen: Any) -> bool:
         """Whether the chosen reading makes the case's expected move (:func:`move_record`;
         never for a run older than the figure)."""
-        if chosen is None:
-            return False
-        return bool(self.figures.get("g_same_move" if chosen is self.grammar
-                                     else "f_same_move", 0))
+        return chosen is not None and bool(self.of(chosen, "same_move", 0))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -1488,7 +1496,6 @@ def _recorded(features: str, sound_language: str) -> Recorded | None:
     thresholds decided with have the sound rule on), a grammar reading whose sound
     similarity was not measured (the recognizer measures it only where it could change the
     verdict) gets it now, so that other thresholds are decided as the host would."""
-    from voice_host.intent import IntentMatch
     from voice_host.speech.decision import Judgement
     from voice_host.speech.sounds import sound_similarity
 
@@ -1636,14 +1643,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by the script and ``voice-host bench``."""
     parser.add_argument("--quick", action="store_true",
                         help="a few hundred utterances, under 3 minutes")
-    parser.add_argument("--split", default="report", choices=("report", "calib"),
-                        help="which half of the chatter (and seed) to use; tune on calib only")
-    parser.add_argument("--seed", type=int, default=6)
-    parser.add_argument("--voice-set", default="", choices=("", "mbrola", "kokoro-other"),
-                        help="say every utterance with other voices than the benchmark's "
-                             "own: mbrola = Debian's MBROLA voices (non-free, not installed "
-                             "by the setup); kokoro-other = the two Kokoro voices the "
-                             "benchmark and the tests never speak with")
+    add_draw_arguments(parser)
     parser.add_argument("--systems", default=None,
                         help="comma-separated, e.g. pocketsphinx:grammar (default: all available)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -1685,10 +1685,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conditions", default="", metavar="CONDITION,...",
                         help="keep only these conditions (e.g. 'babble 12,reverb')")
     parser.add_argument("--languages", default="en,fr", help="comma-separated: en,fr")
-    parser.add_argument("--noise-set", action="store_true",
-                        help="say every utterance in babble 12 dB, babble 6 dB and the "
-                             "reverberant room besides clean (the same utterances and voices "
-                             "as without), so each of those rows has every command")
     parser.add_argument("--segment", default="endpointer", choices=("endpointer", "oracle"),
                         help="what the recognizer gets: the endpointer's cut, or (diagnosis) "
                              "the speech's own span plus ORACLE_PAD s, noise and all")

@@ -42,7 +42,7 @@ from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch, MatchResult, PhaseGrammar, load_grammar
 
 
-class SetupLike(Protocol):
+class SetupLike(Hashable, Protocol):
     """What a state is built from (``bench_recognition.Setup``)."""
 
     @property
@@ -317,11 +317,21 @@ def _listening(adapter: GameAdapter, state: GameState, prompt: Prompt, speaker: 
     return Listening(adapter, state, prompt, speaker, confirming)
 
 
-@functools.cache
 def listening(setup: SetupLike, phase: str) -> Listening:
     """The host listening for ``phase`` in a game of ``setup`` (built once per setup and
-    phase); :class:`NoState` when none can be built."""
+    phase); :class:`NoState` when none can be built (found out once too)."""
+    built = _built(setup, phase)
+    if isinstance(built, NoState):
+        raise built
+    return built
+
+
+@functools.cache
+def _built(setup: SetupLike, phase: str) -> Listening | NoState:
     build = BUILDERS.get(setup.game)
     if build is None:
-        raise NoState(f"no benchmark state for {setup.game}: add its builder to BUILDERS")
-    return build(setup, phase)
+        return NoState(f"no benchmark state for {setup.game}: add its builder to BUILDERS")
+    try:
+        return build(setup, phase)
+    except NoState as error:
+        return error

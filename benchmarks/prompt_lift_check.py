@@ -42,13 +42,10 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--languages", default="en", choices=("en", "fr"))
-    parser.add_argument("--voice-set", default="", choices=("", "mbrola"))
     bench.add_case_arguments(parser, split="calib", conditions="clean")
     args = parser.parse_args(argv)
     lang = args.languages
-    cases = bench.chosen_cases(args, lang, commands_only=False)
-    if args.voice_set:
-        cases = bench.with_voice_set(cases, args.voice_set)
+    cases = bench.chosen_cases(args, lang, commands_only=False)  # said by --voice-set's voices
     ears = bench.make_ears("whisper:grammar" + ("@fr" if lang == "fr" else ""))
     w = ears.ears.recognizer
     assert isinstance(w, WhisperRecognizer)

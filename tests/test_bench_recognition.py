@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -15,7 +16,8 @@ pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                   reason="espeak-ng is needed to synthesize test speech")
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
 
 import bench_recognition as bench  # noqa: E402
 
@@ -281,3 +283,13 @@ def test_the_diagnosis_scripts_take_the_noise_set_and_the_held_out_voices() -> N
     assert [(c.ident, c.condition, c.text) for c in held_out] == \
         [(c.ident, c.condition, c.text) for c in noise]
     assert {c.voice.name for c in held_out} <= set(bench.KOKORO_OTHER)
+
+
+@pytest.mark.parametrize("script", ["oracle_search", "prompt_lift_check", "ensemble_check",
+                                    "moonshine_check"])
+def test_every_diagnosis_script_builds_its_options(script: str) -> None:
+    # their options come partly from add_case_arguments: one spelled twice is an error
+    done = subprocess.run([sys.executable, str(BENCHMARKS / f"{script}.py"), "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--voice-set" in done.stdout and "--noise-set" in done.stdout
