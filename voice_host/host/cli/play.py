@@ -105,8 +105,9 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def resume_command(save_path: Path) -> str:
     """The command that continues the game saved at ``save_path``, as it can be pasted
-    into a shell (the save keeps how it was played, so it needs nothing else)."""
-    return f"voice-host resume {shlex.quote(str(save_path))}"
+    into a shell in any folder: the path is absolute and quoted (the save keeps how it was
+    played, so the command needs nothing else)."""
+    return f"voice-host resume {shlex.quote(str(save_path.absolute()))}"
 
 
 def default_save_path(game: str) -> Path:
