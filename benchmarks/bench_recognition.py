@@ -127,9 +127,8 @@ TARGETS: dict[str, dict[str, float]] = {
            "rss_mb": 500},
     "fr": {"clean": 0.90, "false_actions": 0.02, "p95_ms": 500, "rss_mb": 500},
 }
-"""Issue targets (issue 17) for the host's default recognizer per language (Whisper tiny.en
-for English, Whisper base for French); French latency and both memory figures are older
-issues' targets."""
+"""The targets for the host's default recognizer per language (Whisper tiny.en for English,
+Whisper base for French)."""
 CACHE = HERE / "cache"
 RESULTS = HERE / "results"
 

@@ -1,5 +1,5 @@
 """The companion page attacked the way a cheating player or a hostile page on the same Wi-Fi
-would, only on 127.0.0.1: every attack of issue 13 replayed and refused (status, body,
+would, only on 127.0.0.1: every attack on the page replayed and refused (status, body,
 nothing raw on the host's terminal, memory bounded). Each test is bounded in requests and
 time and stops by itself; nothing asserts a duration."""
 

@@ -1,4 +1,4 @@
-"""Natural phrasings (issue 17): hedges before a move, reasons after a yes or a no, counts as
+"""Natural phrasings: hedges before a move, reasons after a yes or a no, counts as
 words, questions in many forms, and table talk that buries a word of the phase."""
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_a_hedge_after_the_move() -> None:
 
 
 def test_the_second_fresh_set() -> None:
-    """Written and measured in session 21 before the changes made for it (FRESH_B_FIRST_RUN:
+    """Written and measured before the changes made for it (FRESH_B_FIRST_RUN:
     English 37/53, French 25/30)."""
     from paraphrases import FRESH_B, FRESH_B_CHATTER
 

@@ -79,16 +79,13 @@ class EndpointerConfig:
     vad_every_frame_dbfs: float | None = -60.0
     """In a quiet room, one whose floor is at most this, WebRTC's VAD hears every frame,
     the room between utterances too; its verdict still counts only for a frame loud enough
-    over the floor. Fed only the frames that passed the floor test, it never heard the
-    quiet room: its own model of the background was built from the first words it heard,
-    and it called most of them silence (Kokoro's soft French "plus vite", 0.5 s at -36 to
-    -48 dBFS in a silent room: 3 frames of speech, so the utterance was dropped as a click;
-    fed every frame, 17; soft and whispered words in a room at -70 dBFS, 45 -> 64 of 72
-    heard, ``tests/speech/test_source.py``). In a noisier room, or one that talks (its
-    mean level between utterances over this too), it hears only what passed the floor test,
-    as before: fed the room's noise or talk too, it ended commands early
-    (``benchmarks/bench_endpointer.py --split calib``: babble 12 dB 96 -> 95 covered, pink
-    noise 6 dB 93 -> 92). ``None``: never every frame (the design before)."""
+    over the floor. A VAD that never hears the quiet room builds its model of the
+    background from the first words it hears and calls most of a soft word silence (a soft
+    French "plus vite" at -36 to -48 dBFS would be dropped as a click;
+    ``tests/speech/test_source.py`` checks soft and whispered words). In a noisier room, or
+    one that talks (its mean level between utterances over this too), it hears only what
+    passed the floor test: fed the room's noise or talk too, it ends commands early.
+    ``None``: never every frame."""
     vad_level_dbfs: float | None = -35.0
     """A frame that passed the energy test but is quieter than this is also judged raised
     to it (by at most ``vad_max_gain_db``), and is speech when either judgement says so:
@@ -100,9 +97,8 @@ class EndpointerConfig:
     """The most a frame is raised for the VAD."""
     vad_floor_ceiling_dbfs: float = -60.0
     """... and never so much that the room's noise floor, raised as much, would be above
-    this: only a quiet room's frames are raised. In babble, raised frames made the VAD
-    learn the room's talk as loud noise and end commands early (the endpointer benchmark's
-    calib split, babble 12 dB: 95 -> 86 of 96 commands covered whole)."""
+    this: only a quiet room's frames are raised. In babble, raised frames would make the
+    VAD learn the room's talk as loud noise and end commands early."""
     end_drop_db: float | None = 8.0
     """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
     the utterance's own speech level counts as silence, so an utterance ends even when the
