@@ -30,9 +30,10 @@ def test_demo_plays_a_whole_game_through_the_recognizer(
     assert main(["demo", "--game", "resistance", "--out", str(out), "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "Winner: heroes." in err or "Winner: spies." in err, err  # not ['spies']
-    # the confirmation policy: the target is one per ten moves, measured by the demos (the
-    # README); one game of a dozen moves (a whole table's votes in one sentence are one move)
-    # is too few for that rate on every CPU, so this guards against twice the target
+    # the confirmation policy: the target is one per ten moves, measured by the demos
+    # (docs/benchmarks.md); one game of a dozen moves (a whole table's votes in one
+    # sentence are one move) is too few for that rate on every CPU, so this guards against
+    # twice the target
     said = re.search(r"The host asked (\d+) yes/no confirmations? in (\d+) moves\.", err)
     assert said is not None, err
     asked, moves = int(said[1]), int(said[2])
