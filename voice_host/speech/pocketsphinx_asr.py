@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import pip_install
 from voice_host.speech.pronounce import pronounce
 from voice_host.speech.types import (
     SAMPLE_RATE,
@@ -40,8 +41,7 @@ from voice_host.speech.types import (
 )
 
 INSTALL_HINT = (
-    "PocketSphinx is not installed. Install it with: pip install 'pocketsphinx>=5' "
-    "(or pip install 'voice-host[speech]')."
+    f"PocketSphinx is not installed. Install it with: {pip_install('pocketsphinx>=5')}."
 )
 
 GARBAGE_PREFIX = "gbg_"

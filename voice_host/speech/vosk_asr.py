@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import pip_install
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -27,8 +28,7 @@ from voice_host.speech.types import (
 )
 
 INSTALL_HINT = (
-    "Vosk is not installed. Install it with: pip install vosk "
-    "(or pip install 'voice-host[speech]'), or use --asr pocketsphinx."
+    f"Vosk is not installed. Install it with: {pip_install('vosk')}, or use --asr pocketsphinx."
 )
 UNKNOWN = "[unk]"
 

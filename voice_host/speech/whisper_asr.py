@@ -23,6 +23,7 @@ from voice_host.speech.grammar_search import (
     fold_text,
     phase_tokens,
 )
+from voice_host.speech.install import extra_install
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
 from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge, with_lift
 from voice_host.speech.sounds import sound_similarity
@@ -47,7 +48,7 @@ _PAUSE = PauseSettings()
 """The pause test's defaults, which the ``speculate_*`` settings start from."""
 
 INSTALL_HINT = ("The Whisper recognizer needs ctranslate2 and faster-whisper. Install them with: "
-                "pip install 'voice-host[speech]', or use --asr pocketsphinx.")
+                f"{extra_install('speech')}, or use --asr pocketsphinx.")
 
 ROOM_GAP_FRAMES = 3
 """The pre-roll's frames nearest the speech are not taken for the room (a soft first sound
@@ -498,8 +499,8 @@ class WhisperRecognizer(StreamingRecognizer):
         if self.tuning.decoder_for(language) != "own":
             return None
         if not own_decoder_installed():
-            self.description += " (its own decoder needs onnx and onnxruntime: pip install " \
-                "'voice-host[speech]')"
+            self.description += " (its own decoder needs onnx and onnxruntime: " \
+                f"{extra_install('speech')})"
             return None
         files = whisper_models.model_files(path)
         try:

