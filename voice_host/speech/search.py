@@ -474,8 +474,8 @@ def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> J
     ``unprompted``, the decoder over the same audio without the phase's words as its
     prompt): the grammar reading's, when it was scored exactly, and the free transcript's,
     when the decoder was sure of it. A grammar reading heard only through the prompt
-    (:func:`~voice_host.speech.decision.primed`) is no longer accepted
-    (``Rejection.PRIMED``); a free transcript so heard is no longer confident."""
+    (:func:`~voice_host.speech.decision.primed`) is not accepted
+    (``Rejection.PRIMED``); a free transcript so heard is not confident."""
     reading = judged.reading
     if reading is not None and (reading.bound or not reading.tokens):
         reading = None  # not scored exactly: no lift to measure
