@@ -64,12 +64,12 @@ SLACK = 0.1
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
     "host: WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": HOST,
-    "host, its VAD hearing only the frames over the floor, in a quiet room too (before)": replace(
+    "host, its VAD hearing only the frames over the floor, in a quiet room too": replace(
         HOST, vad_every_frame_dbfs=None),
     "host, its VAD hearing every frame in any room": replace(HOST, vad_every_frame_dbfs=0.0),
     "host, its cut keeping the 150-ms smoothing's lag": replace(HOST, end_trim_frames=0),
     "host, dropping at most 4 frames of that lag": replace(HOST, end_trim_frames=4),
-    "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
+    "WebRTC throughout; floor, drop 8 dB end (no room test)": replace(HOST, end_above_room_db=None),
     "WebRTC throughout; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
                                                                       room_talk_db=-99.0),
     "Silero keeps open; floor, drop 8 dB, talking room + 4 dB end": replace(
