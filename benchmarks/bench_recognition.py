@@ -340,7 +340,7 @@ class Plan:
 QUICK = Plan(per_phase=8, chatter_repeats=1, conditions_per_utterance=1,
              baseline_conditions=("clean",))
 NOISE_SET = (("babble", 12), ("babble", 6), ("reverb", None))
-"""The conditions of the issue's targets besides clean (``--noise-set``)."""
+"""The conditions with targets besides clean (``--noise-set``)."""
 FULL = Plan(per_phase=12, chatter_repeats=2, conditions_per_utterance=0,
             baseline_conditions=("clean", "babble 12", "babble 6", "reverb"))
 

@@ -32,7 +32,7 @@ UNIVERSAL = {"help", "repeat", "score", "status", "read_board", "undo", "pause",
 ALL = [(g, p) for g, phases in PHASES.items() for p in phases]
 
 
-def test_phases_are_the_issue_s() -> None:
+def test_each_grammar_declares_the_games_phases() -> None:
     for game, phases in PHASES.items():
         assert load_grammar(game).phases == phases
 
