@@ -23,7 +23,9 @@ from voice_host.speech.types import RecognitionGrammar, Recognizer, Samples
 from voice_host.speech.vosk_asr import (
     VoskRecognizer,
     model_vocabulary,
+    model_words,
     transcript_from_result,
+    unknown_word,
     unknown_words,
     vocabulary_warning,
 )
@@ -280,6 +282,39 @@ def test_vosk_vocabulary_check_on_a_fake_model(tmp_path: Path) -> None:
     assert warning is not None and "wehrmacht" in warning and "resistance.vote" in warning
     assert vocabulary_warning("x", []) is None
     assert model_vocabulary(tmp_path) is None
+
+
+def _fst_with_words(path: Path, words: list[str]) -> None:
+    """An OpenFst binary header holding an output word table (what a model without
+    words.txt keeps in graph/Gr.fst), with no states after it."""
+    import struct
+
+    def text(value: str) -> bytes:
+        raw = value.encode("utf-8")
+        return struct.pack("<i", len(raw)) + raw
+
+    table = struct.pack("<i", 2125658996) + text("words.txt") + struct.pack("<q", len(words))
+    table += struct.pack("<q", len(words))
+    for key, word in enumerate(words):
+        table += text(word) + struct.pack("<q", key)
+    header = struct.pack("<i", 2125659606) + text("ngram") + text("standard")
+    header += struct.pack("<ii", 4, 2) + bytes(32)  # version; flags: output symbols only
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + table + bytes(16))
+
+
+def test_vosk_words_are_read_from_the_grammar_graph_without_words_txt(tmp_path: Path) -> None:
+    root = tmp_path / "m"
+    _fst_with_words(root / "graph" / "Gr.fst", ["<eps>", "!SIL", "<UNK>", "사과", "Vote", "#0"])
+    assert model_words(root) == ["<eps>", "!SIL", "<UNK>", "사과", "Vote", "#0"]
+    assert model_vocabulary(root) == frozenset({"!sil", "사과", "vote"})
+    assert unknown_word(model_words(root)) == "<UNK>"
+    assert unknown_word(["[unk]", "<UNK>"]) == "[unk]" and unknown_word(None) == "[unk]"
+    (root / "graph" / "Gr.fst").write_bytes(b"not an fst at all")
+    assert model_words(root) is None
+    heard = {"result": [{"word": "<UNK>", "start": 0.0, "end": 0.3, "conf": 1.0}],
+             "text": "<UNK>"}
+    assert transcript_from_result(heard, audio_seconds=0.3, decode_seconds=0.0).rejected
 
 
 def test_vosk_result_parsing_and_unknown_rejection() -> None:

