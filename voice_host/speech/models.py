@@ -21,7 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from voice_host.speech.types import SpeechError
+
+APP_NAME = "voice-host"
 
 OFFLINE_MESSAGE = (
     "Could not reach the model server. Use the built-in PocketSphinx recognizer "
@@ -106,13 +110,13 @@ class ModelStatus:
 
 
 def data_dir() -> Path:
-    """The user's voice-host data directory."""
+    """The user's voice-host data directory: ``$VOICE_HOST_DATA``, else the platform's user
+    data folder (platformdirs: ``$XDG_DATA_HOME/voice-host`` or ``~/.local/share/voice-host``
+    on Linux). The saved games live there too (:mod:`voice_host.host.core.store`)."""
     override = os.environ.get(DATA_ENV)
     if override:
         return Path(override).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
-    return base / "voice-host"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def models_dir() -> Path:
