@@ -386,8 +386,8 @@ def test_unknown_words_are_the_misheard_and_the_rarest() -> None:
 
 def test_without_the_word_lists_the_engine_falls_back_to_its_own(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexicon, "_zipf_table", lambda language: None)
-    monkeypatch.setattr(lexicon, "_pronunciations", lambda: None)
+    monkeypatch.setattr(lexicon, "zipf_table", lambda language: None)
+    monkeypatch.setattr(lexicon, "pronunciations", lambda: None)
     assert not lexicon.dictionary_available("en")
     assert lexicon.is_unknown_word("futbok", "en") is None
     assert problem("snowman", ("snow",)) == ("clue_contains", {"word": "Snowman", "board": "snow"})

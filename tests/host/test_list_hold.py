@@ -14,6 +14,7 @@ from test_ici_londres_host import ListListener, play
 from test_ici_londres_host import options as londres_options
 from test_resistance_host import make_state
 
+from tests.support.resistance import play_missions
 from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Wants
 from voice_host.host.io.listening import (
     MicListener,
@@ -298,7 +299,7 @@ def test_what_follows_a_clue_word_that_is_no_clue_is_heard_next() -> None:
 def test_the_team_prompt_wants_the_missions_team(players: int, mission: int,
                                                  size: int) -> None:
     state, adapter = make_state(players)
-    state._mission = mission  # the table is on this mission
+    play_missions(state, mission - 1)  # the table is on this mission
     prompt = adapter.prompt(state)
     while prompt is None:  # the night first
         adapter.host_step(state)

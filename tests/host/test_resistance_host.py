@@ -13,6 +13,7 @@ import scripted
 from phone_votes import VotingPages
 from scripted import Run
 
+from tests.support.resistance import play_missions
 from voice_host.games import SetupError
 from voice_host.games.resistance import (
     AccusationStarted,
@@ -526,7 +527,7 @@ def test_night_has_timed_pauses_from_the_engine_steps() -> None:
 def test_team_prompt_says_when_two_sabotages_are_needed() -> None:
     state, adapter = make_state(7)
     adapter.host_state["night_done"] = True
-    state._mission = 4  # jump to mission 4 for the prompt only
+    play_missions(state, 3)  # on to mission 4
     prompt = adapter.prompt(state)
     assert isinstance(prompt, Prompt)
     said = texts(prompt.lines)

@@ -202,7 +202,7 @@ def no_whisper(monkeypatch: pytest.MonkeyPatch) -> None:
     """As on a machine without the Whisper libraries."""
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "whisper_importable", lambda: False)
 
 
 def test_auto_choice_without_any_model_is_pocketsphinx(data_home: Path, no_whisper: None) -> None:
@@ -217,7 +217,7 @@ def test_auto_choice_with_installed_model_is_vosk(
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_vosk_importable", lambda: True)
+    monkeypatch.setattr(recognizers, "vosk_importable", lambda: True)
     model = data_home / "models" / models.CATALOGUE["en"].name
     (model / "am").mkdir(parents=True)
     (model / "conf").mkdir()
@@ -232,7 +232,7 @@ def test_auto_choice_falls_back_when_vosk_library_missing(
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_vosk_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "vosk_importable", lambda: False)
     model = tmp_path / "m"
     (model / "am").mkdir(parents=True)
     (model / "conf").mkdir()

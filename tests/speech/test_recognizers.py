@@ -150,11 +150,11 @@ def test_recognizer_satisfies_protocol_and_describes_itself(
     # with the speech extra installed, auto is Whisper, and says which model it runs
     import voice_host.speech.recognizers as recognizers
 
-    if recognizers._whisper_importable() and whisper_models.locate("tiny.en") is not None:
+    if recognizers.whisper_importable() and whisper_models.locate("tiny.en") is not None:
         auto = create_recognizer("auto")
         assert isinstance(auto, Recognizer) and auto.name == "whisper"
         assert auto.description.startswith("Speech recognition: Whisper tiny.en")
-    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "whisper_importable", lambda: False)
     assert create_recognizer("auto").name == "pocketsphinx"
 
 

@@ -547,9 +547,8 @@ class _HeardLevels:
                                                         (-54.0, None)])
 def test_a_quiet_frame_is_judged_raised_too_only_in_a_quiet_room(
         floor_dbfs: float, raised_to: float | None) -> None:
-    endpointer = Endpointer()
     deaf, hearing = _HeardLevels(False), _HeardLevels(True)
-    endpointer._vad, endpointer._quiet_vad = deaf, hearing
+    endpointer = Endpointer(vad=deaf, quiet_vad=hearing)
     for _ in range(200):  # a room whose noise sits at floor_dbfs
         endpointer.floor.update(floor_dbfs)
     t = np.arange(FRAME_SAMPLES) / SAMPLE_RATE

@@ -43,7 +43,7 @@ when both parts are this common ("fire" 5.3 + "man" 5.8, not "mag" 3.7 + "net" i
 
 
 @functools.lru_cache(maxsize=4)
-def _zipf_table(language: str) -> Mapping[str, float] | None:
+def zipf_table(language: str) -> Mapping[str, float] | None:
     """Lowercase word (accents kept: "gré" is a word, "gre" in "grenouille" is not) -> its
     Zipf frequency, or None without ``wordfreq``."""
     try:
@@ -69,19 +69,19 @@ def _zipf_table(language: str) -> Mapping[str, float] | None:
 
 def dictionary_available(language: str) -> bool:
     """True when a real word list for ``language`` is installed."""
-    return _zipf_table(language) is not None
+    return zipf_table(language) is not None
 
 
 def zipf(word: str, language: str) -> float:
     """Zipf frequency of lowercase ``word`` as spelled (0 when unknown or no word list)."""
-    table = _zipf_table(language)
+    table = zipf_table(language)
     return 0.0 if table is None else table.get(spelled(word), 0.0)
 
 
 def is_dictionary_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` (as spelled) is a common word of ``language``; None without
     a word list."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     return zipf(word, language) >= (MIN_ZIPF_SHORT if len(word) <= SHORT else MIN_ZIPF)
 
@@ -95,7 +95,7 @@ words: hardly a clue, and what Whisper writes for a word it misheard ("as" for "
 def is_function_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` is among the most common words of ``language`` (at least
     ``MIN_ZIPF_FUNCTION``); None without a word list."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     return zipf(word, language) >= MIN_ZIPF_FUNCTION
 
@@ -110,7 +110,7 @@ spymaster likely means: "preble" 2.2 (a surname; both of Whisper's readings of a
 def is_unknown_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` is hardly a word of ``language`` (below ``MIN_ZIPF_KNOWN``
     in wordfreq's large list); None without ``wordfreq``."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     import wordfreq
 
@@ -158,8 +158,9 @@ def parse_shipped(text: str) -> dict[str, tuple[tuple[str, ...], ...]]:
 
 
 @functools.lru_cache(maxsize=1)
-def _pronunciations() -> Pronunciations | None:
-    """The shipped English dictionary, or None when the file is missing or unreadable."""
+def pronunciations() -> Pronunciations | None:
+    """Lowercase English word -> its pronunciations, from the dictionary in this package
+    (None when the file is missing or unreadable)."""
     try:
         data = resources.files(__package__).joinpath(PRONUNCIATIONS).read_bytes()
         return parse_shipped(gzip.decompress(data).decode("utf-8"))
@@ -167,17 +168,12 @@ def _pronunciations() -> Pronunciations | None:
         return None
 
 
-def pronunciations() -> Pronunciations | None:
-    """Lowercase English word -> its pronunciations, from the dictionary in this package."""
-    return _pronunciations()
-
-
 def sounds_joined(first: str, second: str, whole: str, language: str) -> bool | None:
     """Whether ``whole`` is pronounced as ``first`` then ``second`` (English); None when a
     pronunciation is unknown (or for French, which has no dictionary here)."""
     if language != "en":
         return None
-    table = _pronunciations()
+    table = pronunciations()
     if table is None:
         return None
     a, b, w = table.get(first), table.get(second), table.get(whole)
