@@ -39,9 +39,6 @@ from voice_host.host.io.terminal import TextOutput  # noqa: E402
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 
 
-pytestmark = pytest.mark.network
-
-
 @pytest.fixture()
 def resistance() -> Iterator[tuple[CompanionChannel, ResistanceState, httpx.Client]]:
     state = ResistanceState.new(PLAYERS, deal=Deal.HOST)

@@ -35,9 +35,6 @@ from voice_host.host.companion.server import (  # noqa: E402
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
 
 
-pytestmark = pytest.mark.network
-
-
 class Terminal:
     """What the host's terminal shows of the companion's log."""
 

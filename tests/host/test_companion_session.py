@@ -37,9 +37,6 @@ from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
 
 
-pytestmark = pytest.mark.network
-
-
 def take_seats(client: httpx.Client, channel: CompanionChannel,
                players: list[str]) -> dict[str, str]:
     """Each player claims their seat and taps "That's me"; returns the tokens."""

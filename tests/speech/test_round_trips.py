@@ -67,9 +67,6 @@ machine (tiny.en, the phase's words as prompt): 67 of 70 (96%) with int8 kernels
 votes added: 77 of 80 (96%, int8; both votes right in all five voices)."""
 
 
-pytestmark = pytest.mark.model
-
-
 def synthesize(text: str, voice: tuple[str, int, int], path: Path) -> None:
     name, speed, pitch = voice
     if name in FESTIVAL:
