@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import scripted
-from phone_votes import VotingPages
-from scripted import Run
 
+from tests.support import scripted
+from tests.support.phone_votes import VotingPages
 from tests.support.resistance import play_missions
+from tests.support.scripted import Run
 from voice_host.games import SetupError
 from voice_host.games.resistance import (
     AccusationStarted,

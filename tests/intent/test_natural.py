@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import matcher, slot_values
-from intent_cases import TENTATIVE
-from paraphrases import chatter_split, paraphrase_cases, paraphrase_chatter, paraphrase_split
 
+from tests.support.intent_cases import TENTATIVE
+from tests.support.intent_matchers import matcher, slot_values
+from tests.support.paraphrases import (
+    chatter_split,
+    paraphrase_cases,
+    paraphrase_chatter,
+    paraphrase_split,
+)
 from voice_host.intent import load_grammar
 from voice_host.intent.normalize import is_jsgf_token
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.speech.spoken_set import PLAYERS, Records, decode, game_changed, understood
+from tests.support.spoken_set import PLAYERS, Records, decode, game_changed, understood
 
 if shutil.which("espeak-ng") is None:
     pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
