@@ -12,7 +12,7 @@ import pytest
 
 from tests.support import scripted
 from tests.support.phone_votes import VotingPages
-from tests.support.resistance import play_missions
+from tests.support.resistance import make_state, play_missions
 from tests.support.scripted import Run
 from voice_host.games import SetupError
 from voice_host.games.resistance import (
@@ -476,17 +476,6 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
 
 
 # --------------------------------------------------------------------------- narration
-
-
-def make_state(n: int = 5, *, deal: str = "table", double_agent: bool = True,
-               first: str = "Ada") -> tuple[ResistanceState, Adapter]:
-    names = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"][:n]
-    opts = options(players=names, deal=deal, double_agent=double_agent, first=first)
-    state = new_game("resistance", opts)
-    assert isinstance(state, ResistanceState)
-    adapter = Adapter(opts)
-    state.apply(adapter.chance(state, random.Random(3)))
-    return state, adapter
 
 
 def texts(lines: list[Line] | tuple[Line, ...]) -> str:

@@ -1,6 +1,9 @@
-"""Resistance states reached by legal moves."""
+"""Resistance games set up through the host adapter and moved on by legal moves."""
 
 from __future__ import annotations
+
+import random
+from typing import Any
 
 from voice_host.games.resistance import (
     ProposeTeam,
@@ -8,6 +11,8 @@ from voice_host.games.resistance import (
     ReportSabotages,
     ResistanceState,
 )
+from voice_host.host.adapters import new_game
+from voice_host.host.adapters.resistance import Adapter
 
 
 def play_missions(state: ResistanceState, missions: int) -> None:
@@ -20,3 +25,17 @@ def play_missions(state: ResistanceState, missions: int) -> None:
         state.apply(RecordVoteCount(leader, len(state.players)))
         fail = 2 if state.two_sabotages_needed() else 1
         state.apply(ReportSabotages(leader, 0 if number % 2 == 0 else fail))
+
+
+def make_state(n: int = 5, *, deal: str = "table", double_agent: bool = True,
+               first: str = "Ada") -> tuple[ResistanceState, Adapter]:
+    """A set-up game (the roles dealt, the first leader chosen) and its host adapter."""
+    names = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"][:n]
+    opts: dict[str, Any] = {"deal": deal, "lang": "en", "players": names,
+                            "double_agent": double_agent, "first": first, "votes": "together",
+                            "seed": 7}
+    state = new_game("resistance", opts)
+    assert isinstance(state, ResistanceState)
+    adapter = Adapter(opts)
+    state.apply(adapter.chance(state, random.Random(3)))
+    return state, adapter
