@@ -110,6 +110,7 @@ def test_names_paths_and_unknown_models(data_home: Path, tmp_path: Path) -> None
 
 
 def test_hub_download_offline_says_so(data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
     import faster_whisper.utils
 
     def offline(*_args: object, **_kwargs: object) -> str:
@@ -148,6 +149,7 @@ def test_models_command_says_library_warnings_as_sentences(
     user gets one sentence, not a UserWarning with a source line."""
     import warnings
 
+    pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
     import faster_whisper.utils
 
     from voice_host.cli import main
