@@ -114,7 +114,7 @@ def test_a_hedge_after_the_move() -> None:
 def test_the_second_fresh_set() -> None:
     """Written and measured in session 21 before the changes made for it (FRESH_B_FIRST_RUN:
     English 37/53, French 25/30)."""
-    from paraphrases import FRESH_B, FRESH_B_CHATTER
+    from tests.support.paraphrases import FRESH_B, FRESH_B_CHATTER
 
     missed = [c[3] for c in FRESH_B if not _understood(c)]
     assert len(missed) <= 0.05 * len(FRESH_B), missed
@@ -207,7 +207,7 @@ def test_the_jsgf_offers_the_hedges_once(lang: str) -> None:
 
 
 def test_the_fresh_set_written_after_tuning() -> None:
-    from paraphrases import FRESH, FRESH_CHATTER
+    from tests.support.paraphrases import FRESH, FRESH_CHATTER
 
     missed = [c[3] for c in FRESH if not _understood(c)]
     assert len(missed) <= 0.05 * len(FRESH), missed
