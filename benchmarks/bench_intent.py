@@ -2,7 +2,7 @@
 
 Prints intent+slot accuracy on the command cases, false acceptance on table talk, the same
 on held-out sets written after the grammars, the generated paraphrase set
-(``tests/intent/paraphrases.py``: hedges, reasons, questions, counts as words, English and
+(``tests/support/paraphrases.py``: hedges, reasons, questions, counts as words, English and
 French; calibration and report halves), the table talk of the recognition benchmark
 (``benchmarks/recognition_data.py``, every line in every phase) and the match time per
 utterance (median, p95). Targets: accuracy >= 99%, false acceptance <= 1%; paraphrases
@@ -19,13 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "intent"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recognition_data  # noqa: E402
-from helpers import matcher  # noqa: E402
-from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
-from intent_heldout import (  # noqa: E402
+
+from tests.support.intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
+from tests.support.intent_heldout import (  # noqa: E402
     FIRST_RUNS,
     HELD_OUT,
     HELD_OUT_B,
@@ -33,7 +33,8 @@ from intent_heldout import (  # noqa: E402
     HELD_OUT_D,
     HELD_OUT_E,
 )
-from paraphrases import (  # noqa: E402
+from tests.support.intent_matchers import matcher  # noqa: E402
+from tests.support.paraphrases import (  # noqa: E402
     FRESH,
     FRESH_B,
     FRESH_B_CHATTER,

@@ -1092,9 +1092,9 @@ def available_systems() -> list[str]:
     systems: list[str] = []
     try:
         from voice_host.speech import whisper_models
-        from voice_host.speech.recognizers import _whisper_importable
+        from voice_host.speech.recognizers import whisper_importable
 
-        if _whisper_importable():
+        if whisper_importable():
             if whisper_models.state("tiny.en") == "installed":
                 systems += ["whisper:grammar", "whisper:open"]
             if whisper_models.state("base") != "not installed":

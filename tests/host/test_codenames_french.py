@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Run, run_script
 
+from tests.support.scripted import Run, run_script
 from voice_host.games.codenames import (
     CodenamesRefusal,
     CodenamesState,

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Run, run_script
 
+from tests.support.scripted import Run, run_script
 from voice_host.games.codenames import CodenamesState, Colour, Team, clue_problem
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game

@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -33,9 +34,6 @@ from voice_host.host.companion.server import (  # noqa: E402
 )
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 class Terminal:

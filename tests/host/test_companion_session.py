@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -35,9 +36,6 @@ from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa:
 from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402,E501
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 def take_seats(client: httpx.Client, channel: CompanionChannel,

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import scripted
-from phone_votes import VotingPages
-from scripted import Run
 
+from tests.support import scripted
+from tests.support.phone_votes import VotingPages
+from tests.support.resistance import make_state, play_missions
+from tests.support.scripted import Run
 from voice_host.games import SetupError
 from voice_host.games.resistance import (
     AccusationStarted,
@@ -477,17 +478,6 @@ def test_resume_in_the_middle_gives_the_same_rest_of_game(tmp_path: Path) -> Non
 # --------------------------------------------------------------------------- narration
 
 
-def make_state(n: int = 5, *, deal: str = "table", double_agent: bool = True,
-               first: str = "Ada") -> tuple[ResistanceState, Adapter]:
-    names = ["Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo"][:n]
-    opts = options(players=names, deal=deal, double_agent=double_agent, first=first)
-    state = new_game("resistance", opts)
-    assert isinstance(state, ResistanceState)
-    adapter = Adapter(opts)
-    state.apply(adapter.chance(state, random.Random(3)))
-    return state, adapter
-
-
 def texts(lines: list[Line] | tuple[Line, ...]) -> str:
     return " ".join(line.text for line in lines)
 
@@ -526,7 +516,7 @@ def test_night_has_timed_pauses_from_the_engine_steps() -> None:
 def test_team_prompt_says_when_two_sabotages_are_needed() -> None:
     state, adapter = make_state(7)
     adapter.host_state["night_done"] = True
-    state._mission = 4  # jump to mission 4 for the prompt only
+    play_missions(state, 3)  # on to mission 4
     prompt = adapter.prompt(state)
     assert isinstance(prompt, Prompt)
     said = texts(prompt.lines)

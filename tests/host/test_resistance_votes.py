@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import scripted
-from phone_votes import VotingPages
-from scripted import Run
 
+from tests.support import scripted
+from tests.support.phone_votes import VotingPages
+from tests.support.scripted import Run
 from voice_host.games.resistance import CastVote
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.session import Session, SessionOptions

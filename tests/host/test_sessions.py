@@ -177,7 +177,7 @@ STOP_CASES = [
 def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
         tmp_path: Path, game: str, opts: dict[str, object], before: list[str], word: str,
         yes: str) -> None:
-    from scripted import run_script
+    from tests.support.scripted import run_script
 
     run = run_script(tmp_path, game, dict(opts), [*before, word, yes], confirm="auto",
                      save=tmp_path / "game.json")
@@ -192,7 +192,7 @@ def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
 def test_the_log_has_refusals_with_their_reason_and_one_winner_type(tmp_path: Path) -> None:
     """Every game writes ``game_over.winner`` as a list, and a command the host refuses is
     logged with its reason, whether the host or the rules engine refused it."""
-    from scripted import run_script
+    from tests.support.scripted import run_script
 
     res = run_script(tmp_path, "resistance", {
         "players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,

@@ -9,8 +9,8 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from helpers import matcher, slot_values
 
+from tests.support.intent_matchers import matcher, slot_values
 from voice_host.intent import (
     GrammarError,
     Matcher,

@@ -153,6 +153,8 @@ def test_real_round_trip_with_pocketsphinx() -> None:
 def test_audio_processing_names_missing_optional_libraries(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    pytest.importorskip("webrtcvad", reason="webrtcvad-wheels is not installed (speech extra)")
+    pytest.importorskip("soxr", reason="soxr is not installed (speech extra)")
     assert "WebRTC VAD" in doctor.check_audio_processing().detail
     monkeypatch.setitem(sys.modules, "webrtcvad", None)
     monkeypatch.setitem(sys.modules, "soxr", None)

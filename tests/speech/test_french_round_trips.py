@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.speech.spoken_set import PLAYERS, Records, decode, game_changed, understood
+from tests.support.spoken_set import PLAYERS, Records, decode, game_changed, understood
 from voice_host.speech import whisper_models
 from voice_host.speech.whisper_asr import compute_type
 

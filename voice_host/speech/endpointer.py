@@ -199,12 +199,15 @@ class Endpointer:
 
     def __init__(self, config: EndpointerConfig | None = None, *,
                  keeper: SpeechProbability | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 vad: Any = None, quiet_vad: Any = None) -> None:
         """``keeper`` replaces the detector ``config.keep_open`` names (tests pass a fake);
-        ``clock`` stamps ``Utterance.detected_at``."""
+        ``clock`` stamps ``Utterance.detected_at``; ``vad`` and ``quiet_vad`` (objects with
+        WebRTC VAD's ``is_speech(frame_bytes, rate)``) replace the voice activity detectors
+        that judge each frame as it is and a quiet frame raised (tests pass fakes)."""
         self.config = config or EndpointerConfig()
-        self._vad = make_vad(self.config.vad_aggressiveness)
-        self._quiet_vad: Any = None
+        self._vad = vad if vad is not None else make_vad(self.config.vad_aggressiveness)
+        self._quiet_vad: Any = quiet_vad
         self._keeper = keeper if keeper is not None else make_keeper(self.config.keep_open)
         self._clock_fn = clock
         self._probability = 0.0  # the keeper's verdict on the current frame

@@ -36,11 +36,11 @@ class RecognizerChoice:
     """The Whisper model's name (``tiny.en``, ``base``) or the folder's name."""
 
 
-def _vosk_importable() -> bool:
+def vosk_importable() -> bool:
     return importlib.util.find_spec("vosk") is not None
 
 
-def _whisper_importable() -> bool:
+def whisper_importable() -> bool:
     return all(importlib.util.find_spec(m) is not None
                for m in ("ctranslate2", "faster_whisper", "tokenizers"))
 
@@ -92,7 +92,7 @@ def choose_backend(
 
     why_not_whisper = ""
     if asr == "whisper" or (asr == "auto" and explicit is None):
-        if not _whisper_importable():
+        if not whisper_importable():
             why_not_whisper = \
                 f"the Whisper libraries are not installed ({extra_install('speech')})"
         else:
@@ -129,7 +129,7 @@ def choose_backend(
             f"No Vosk model is installed for {language}. Run: voice-host models download "
             f"{lang}, give --vosk-model PATH, or use --asr whisper or pocketsphinx."
         )
-    if not _vosk_importable():
+    if not vosk_importable():
         if asr == "vosk":
             raise RecognizerUnavailable(
                 f"Vosk is not installed. Install it with: {pip_install('vosk')}, "

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -407,6 +407,18 @@ class _Speculation:
         self.cancel.set()
 
 
+class UtteranceDecode(Protocol):
+    """What decodes one utterance: its audio, the compiled grammar, when the work started
+    (``time.perf_counter()``) and an event that calls it off -> the transcript."""
+
+    def __call__(self, audio: Samples, grammar: Any, started: float,
+                 cancel: threading.Event | None = None) -> Transcript: ...
+
+
+_NO_GRAMMAR = object()
+"""The grammar that stands set in :meth:`WhisperRecognizer.without_model` with a decode."""
+
+
 class WhisperRecognizer(StreamingRecognizer):
     """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
     (see the module docstring). Fed frames are kept; when the last few are a pause
@@ -490,6 +502,36 @@ class WhisperRecognizer(StreamingRecognizer):
         """Decoder calls made for the last utterance."""
         if warm:
             self.warm()
+
+    @classmethod
+    def without_model(cls, *, tuning: WhisperTuning | None = None, language: str = "en",
+                      decode: UtteranceDecode | None = None,
+                      vocabulary: Mapping[int, str] | None = None,
+                      eot: int = 0) -> WhisperRecognizer:
+        """A recognizer with no model behind it, for tests of what surrounds the model:
+        ``decode(audio, grammar, started, cancel)`` decodes each utterance in the model's
+        stead (a grammar then stands set, so :meth:`feed` speculates and :meth:`finish`
+        decodes), and ``vocabulary`` (token id -> text; ``eot`` the end-of-text id) stands
+        for the tokenizer's, so that :meth:`set_grammar` compiles grammars."""
+        ears = cls.__new__(cls)
+        ears.tuning = tuning or WhisperTuning()
+        ears.language = language
+        ears.model_name = "no model"
+        ears.description = "Speech recognition: Whisper (no model)."
+        ears.speculated = 0
+        ears.last_calls = 0
+        ears._window = ears.tuning.window_for(language)
+        ears._grammars = OrderedDict()
+        ears._grammar = None
+        ears._lock = threading.Lock()
+        if vocabulary is not None:
+            ears._texts, ears._eot = dict(vocabulary), eot
+            ears._vocab = TokenTrie(ears._texts, ascii_only=language == "en")
+        if decode is not None:
+            ears._recognize = decode  # type: ignore[method-assign]
+            ears._grammar = cast(_Grammar, _NO_GRAMMAR)
+        ears.start_utterance()
+        return ears
 
     def _load_own(self, path: Path, language: str,
                   threads: int) -> tuple[DecoderModel, list[int]] | None:

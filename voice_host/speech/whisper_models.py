@@ -105,7 +105,7 @@ def info(name: str) -> WhisperInfo:
                          "or give the path of a CTranslate2 Whisper folder.") from None
 
 
-def _package_dir(package: str) -> Path | None:
+def package_dir(package: str) -> Path | None:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -127,7 +127,7 @@ def _parts(entry: WhisperInfo) -> list[Path] | None:
     """A split model's parts in order (None unless every package and part is there)."""
     if entry.source != "parts":
         return None
-    dirs = [_package_dir(p) for p in entry.packages]
+    dirs = [package_dir(p) for p in entry.packages]
     if any(d is None for d in dirs):
         return None
     parts = sorted((p for d in dirs if d is not None for p in (d / "data").glob("model.bin.part*")),
@@ -151,7 +151,7 @@ def locate(name: str) -> Path | None:
     folder is its first part's (see :func:`model_files`)."""
     entry = info(name)
     if entry.source == "package":
-        folder = _package_dir(entry.packages[0])
+        folder = package_dir(entry.packages[0])
         if folder is not None and is_whisper_folder(folder / "model"):
             return folder / "model"
         return None

@@ -15,7 +15,7 @@ Same format as intent_cases.
 """
 from __future__ import annotations
 
-from intent_cases import Case
+from tests.support.intent_cases import Case
 
 HELD_OUT: list[Case] = [
     ("resistance", "team", "Lucas and Thomas please", "propose_team",

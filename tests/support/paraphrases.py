@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from intent_cases import BOARD, PLAYERS, SPEAKER
+from tests.support.intent_cases import BOARD, PLAYERS, SPEAKER
 
 ParaCase = tuple[str, str, str, str, str | None, dict[str, Any]]
 
