@@ -249,7 +249,7 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
      ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
       "Un indice, c'est un seul mot, et pomme de terre en fait trois.",
       "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
-      "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
+      "Dites aussi un nombre, Hannah : océan, pour combien de mots ?"]),
 ])
 def test_a_clue_that_is_not_one_word_and_a_number_gets_its_reason(
         tmp_path: Path, lang: str, script: list[str], said: list[str]) -> None:

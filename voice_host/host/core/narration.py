@@ -30,6 +30,11 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
+"""``{count:card|cards}`` in a template: the word that agrees with the number ``count``
+("1 card", "2 cards"; French "0 carte", "1 carte", "2 cartes")."""
+
+
 class NarrationError(KeyError):
     """A narration key is missing in every language (a bug, never a user error)."""
 
@@ -162,7 +167,24 @@ class Narrator:
         for name, value in params.items():
             if isinstance(value, Quantity):
                 params[name] = self.quantity(value, lang)
+        template = _PLURAL.sub(lambda found: self._agreed(found, params, lang), template)
         return _elide(template, params, self._elided(lang), lang).format(**params)
+
+    def singular(self, count: float, lang: str | None = None) -> bool:
+        """Whether a noun after ``count`` is singular in ``lang``: exactly one, or below
+        ``common.singular_below`` (French says "0 mission", "1 mission", English "0 missions")."""
+        lang = lang or self.lang
+        below = float(self.text("common.singular_below", lang=lang)) \
+            if self.has("common.singular_below", lang) else 0.0
+        return count == 1 or abs(count) < below
+
+    def _agreed(self, found: re.Match[str], params: Mapping[str, Any], lang: str) -> str:
+        """The form of ``{field:singular|plural}`` that agrees with the number ``field``."""
+        try:
+            count = float(params[found[1]])
+        except (KeyError, TypeError, ValueError):
+            return found[3]
+        return found[2] if self.singular(count, lang) else found[3]
 
     def _elided(self, lang: str) -> tuple[str, ...]:
         """The words ``lang`` elides before a vowel (``common.elided``: French "de que")."""
@@ -178,10 +200,7 @@ class Narrator:
         number = f"{amount.value:.{amount.digits}f}"
         if self.has("common.decimal_mark", lang):
             number = number.replace(".", self.text("common.decimal_mark", lang=lang))
-        below = float(self.text("common.singular_below", lang=lang)) \
-            if self.has("common.singular_below", lang) else None
-        rounded = round(amount.value, amount.digits)
-        one = rounded == 1 or (below is not None and abs(rounded) < below)
+        one = self.singular(round(amount.value, amount.digits), lang)
         return self.text(f"{amount.unit}_{'one' if one else 'many'}", lang=lang, n=number)
 
     def line(self, key: str, /, *, lang: str | None = None, style: Style = Style.NARRATOR,
