@@ -17,6 +17,19 @@ from voice_host.host.core.store import EventLog, SessionRecord
 from voice_host.host.core.values import Line
 from voice_host.host.io.terminal import ScriptListener, TextOutput
 
+AFTER_THE_END = {"narration", "recap", "play_again", "heard", "listening"}
+"""What a log may hold after its game_over: the recap said, and the "play again?" question."""
+
+
+def game_over_of(log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The log's game_over event, which ends the game: after it come only the recap and
+    the "play again?" question."""
+    ends = [i for i, e in enumerate(log) if e["event"] == "game_over"]
+    assert ends, log[-3:]
+    after = {e["event"] for e in log[ends[-1] + 1:]}
+    assert after <= AFTER_THE_END, after
+    return log[ends[-1]]
+
 
 @dataclass
 class Run:
@@ -33,9 +46,7 @@ class Run:
         return self.session.state
 
     def game_over(self) -> dict[str, Any]:
-        last = self.log[-1]
-        assert last["event"] == "game_over", last
-        return last
+        return game_over_of(self.log)
 
     def events(self, name: str) -> list[dict[str, Any]]:
         return [e for e in self.log if e["event"] == name]

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import scripted
 from phone_votes import VotingPages
-from scripted import Run
+from scripted import Run, game_over_of
 
 from voice_host.games import SetupError
 from voice_host.games.resistance import (
@@ -631,7 +631,8 @@ def test_cli_plays_a_scripted_game(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert code == 0
     out = capsys.readouterr().out
     assert "Three missions have failed. The spies win!" in out
-    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    last = game_over_of([json.loads(line) for line in
+                         log.read_text(encoding="utf-8").splitlines()])
     assert last == {"event": "game_over", "winner": ["spies"],
                     "scores": {"heroes": 0, "spies": 3}, "reason": "three_failures"}
 

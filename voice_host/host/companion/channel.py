@@ -246,6 +246,14 @@ class CompanionChannel(SeatRoom):
         for player in self.players:
             self.hub.post(seat_audience(player), message)
 
+    def recap(self, lines: Sequence[str]) -> None:
+        """The end of game's recap (the roles revealed, the moments worth retelling), for
+        the table's end screen and every seat; kept for a page that connects later."""
+        message = {"type": "recap", "lines": list(lines)}
+        self.hub.post(TABLE, message, keep="latest")
+        for player in self.players:
+            self.hub.post(seat_audience(player), message, keep="latest")
+
     def countdown(self, remaining: int | None) -> None:
         """The countdown's seconds left (None when it stops), for every page."""
         self._clock_shown = remaining is not None

@@ -30,9 +30,10 @@ def capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-_PLURAL = re.compile(r"\{(\w+):([^{}|]*)\|([^{}]*)\}")
+_PLURAL = re.compile(r"\{(\w+):((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}")
 """``{count:card|cards}`` in a template: the word that agrees with the number ``count``
-("1 card", "2 cards"; French "0 carte", "1 carte", "2 cartes")."""
+("1 card", "2 cards"; French "0 carte", "1 carte", "2 cartes"). A form may hold fields of
+its own: ``{count:once|{count} times}``."""
 
 
 class NarrationError(KeyError):

@@ -29,7 +29,7 @@ from voice_host.host.core.choice import (
     with_choice,
 )
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
-from voice_host.host.core.confirm import confirm_decision
+from voice_host.host.core.confirm import ask_yes_no, confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.messages import error_line
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
@@ -392,4 +392,23 @@ class Session:
         self.save()
         self.log.write("game_over", winner=winner_json(outcome),
                        scores=dict(outcome.scores), reason=outcome.reason)
+        recap = self.adapter.recap(self.state)
+        if recap:  # said, and kept in the transcript and on the table's screen
+            self.log.write("recap", lines=[line.text for line in recap])
+            if self.companion is not None:
+                self.companion.recap([line.text for line in recap])
+            self.say(recap)
+
+    def offer_again(self) -> bool:
+        """At the end of a game: "Play again with the same players?"; True on a yes (by
+        voice, keyboard, script or a phone's answer), False on a no or when nobody answers."""
+        question = [self.narrator.line("common.play_again")]
+        self.say(question)
+        prompt = Prompt(lines=tuple(question), phase="answer",
+                        expected=tuple(self.state.players), key="play_again")
+        again = ask_yes_no(self, prompt, question) is True
+        self.log.write("play_again", answer=again)
+        if not again:
+            self.say_key("common.goodbye")
+        return again
 

@@ -42,7 +42,15 @@ from typing import Any, ClassVar
 from voice_host.games import GameState, IllegalAction, SetupError
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
-from voice_host.host.adapters.resistance import bots, interpret, narrate, phone, prompts, queries
+from voice_host.host.adapters.resistance import (
+    bots,
+    interpret,
+    narrate,
+    phone,
+    prompts,
+    queries,
+    recap,
+)
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
 from voice_host.host.core.narration import Narrator
@@ -103,6 +111,7 @@ class Adapter(ResistanceWords):
     status = queries.status
     board = queries.board
     tried = queries.tried
+    recap = recap.recap
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
