@@ -56,7 +56,8 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
                confirm: str = "never", name: str = "script", save: Path | None = None,
                fresh: bool = True, state: Any = None, rng: random.Random | None = None,
                host_state: dict[str, Any] | None = None,
-               undo: list[Any] | None = None) -> Run:
+               undo: list[Any] | None = None,
+               narration: dict[str, int] | None = None) -> Run:
     script = tmp_path / f"{name}.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     secrets: dict[str, list[str]] = {}
@@ -77,7 +78,7 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
         rng=rng or random.Random(game_opts["seed"]),
         output=TextOutput(out, lang=game_opts.get("lang", "en")),
         listener=ScriptListener(script), log=log, game_options=game_opts,
-        saved=SessionRecord(undo=list(undo or [])),
+        saved=SessionRecord(undo=list(undo or []), narration=dict(narration or {})),
         options=SessionOptions(confirm=confirm, save_path=save))
     stop = session.run(fresh=fresh)
     log.close()

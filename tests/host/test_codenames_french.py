@@ -195,7 +195,7 @@ def test_table_mode_colour_refusals_are_said_in_french(tmp_path: Path) -> None:
                f"{spymaster}: rouge"]
     run = play(tmp_path, opts, script, state=fixed_game(opts), name="table")
     text = run.text
-    assert text.count("est un simple passant.") == 7
+    assert text.count("passant.") == 7  # each bystander, in one of its wordings
     assert f"{other}, seul {spymaster} voit la clé." in text
     assert "Les 7 passants sont déjà couverts." in text
     assert french("no_bystander_left", total=7) in text

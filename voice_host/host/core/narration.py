@@ -1,7 +1,9 @@
 """Narration text as data: per-language TOML resources under ``host/lang/<lang>/``.
 
 A resource file maps keys to a sentence template or a list of variants (picked in turn, so
-a long game does not repeat itself word for word). Templates use ``{name}`` fields. A key
+a long game does not repeat itself word for word). A key with a ``<key>_again`` sibling is
+said in full the first time and by the sibling's (shorter) forms afterwards: the table hears
+the vote instructions once, then "Three, two, one, vote!". Templates use ``{name}`` fields. A key
 missing in French falls back to English, so a partial translation never silences the host.
 """
 
@@ -131,6 +133,37 @@ def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str],
     return re.sub(rf"\b({words}) \{{(\w+)\}}", one, template, flags=re.IGNORECASE)
 
 
+def grouped(narrator: Narrator, lines: Sequence[Line]) -> list[Line]:
+    """``lines`` with each run of two or more lines of one ``group`` (the same sentence for
+    one player after another: "Ada, your secret is in the file ...", "Ben, your secret ...")
+    said as one line of the key's ``_group`` form, naming the players together."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        run, private = [line], []
+        j = i + 1
+        while j < len(lines) and line.group:
+            if lines[j].style is Style.PRIVATE:  # the secrets themselves go on as they are
+                private.append(lines[j])
+            elif lines[j].group == line.group and lines[j].lang == line.lang:
+                run.append(lines[j])
+            else:
+                break
+            j += 1
+        key = f"{line.group}_group"
+        if len(run) >= 2 and narrator.has(key, line.lang):
+            players = [str(x.player) for x in run]
+            out.extend(private)
+            out.append(narrator.line(key, lang=line.lang,
+                                     players=narrator.names(players, lang=line.lang)))
+            i = j
+        else:
+            out.append(line)
+            i += 1
+    return out
+
+
 class Narrator:
     """Turns keys and parameters into Lines in the session's language."""
 
@@ -160,6 +193,13 @@ class Narrator:
             table = catalogue("en", self.game)
             if key not in table:
                 raise NarrationError(key)
+        again = f"{key}_again"
+        if again in table:  # said once in full, then in short
+            if self._turns.get(key, 0) > 0:
+                self._turns[key] += 1
+                key = again
+            elif not isinstance(table[key], list):
+                self._turns[key] = 1
         template = table[key]
         if isinstance(template, list):
             n = self._turns.get(key, 0) if variant is None else variant

@@ -32,6 +32,7 @@ from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import ask_yes_no, confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.messages import error_line
+from voice_host.host.core.narration import grouped
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.recordings import take_recording
@@ -57,7 +58,7 @@ from voice_host.host.core.values import (
     Output,
     Stop,
 )
-from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
+from voice_host.intent import GrammarError, IntentMatch, Matcher, PhaseGrammar, load_grammar
 
 UNDO_DEPTH = 50
 
@@ -119,7 +120,7 @@ class Session:
     # ------------------------------------------------------------------ output helpers
 
     def say(self, lines: Sequence[Line]) -> None:
-        lines = list(lines)
+        lines = grouped(self.narrator, lines)  # "Ada, Ben and Cleo: your roles are ..."
         for line in lines:
             if line.style != "private":
                 self.log.write("narration", text=line.text, lang=line.lang)
@@ -359,12 +360,14 @@ class Session:
         # private events) are masked; the save file keeps them, for resume
         self.log.write("action", action=public_record(action),
                        events=[public_record(e) for e in events])
+        # narrated before the save, so that the save keeps which wordings were said
+        lines = self.adapter.narrate(self.state, events)
         self.save()
         if self.companion is not None:
             if record_undo:  # a player's move: with physical cards the seats lock now
                 self.companion.game_started()
             self.companion.publish(self.state)
-        self.say(self.adapter.narrate(self.state, events))
+        self.say(lines)
         return True
 
     def push_undo(self, before: dict[str, Any]) -> None:
@@ -402,6 +405,10 @@ class Session:
     def offer_again(self) -> bool:
         """At the end of a game: "Play again with the same players?"; True on a yes (by
         voice, keyboard, script or a phone's answer), False on a no or when nobody answers."""
+        try:
+            self.phase_grammar("answer")
+        except GrammarError:  # a game without yes/no answers is not offered again
+            return False
         question = [self.narrator.line("common.play_again")]
         self.say(question)
         prompt = Prompt(lines=tuple(question), phase="answer",

@@ -72,6 +72,10 @@ class ResistanceOptions(GameOptions):
                         "and the leader says how many voted yes", choices=("together", "count"))
     night_pause: float = option(5.0, "seconds each look lasts in the night phase", low=1.0,
                                 high=30.0)
+    night: str = option("auto", "the night phase: full, every look with eyes closed; short, "
+                        "eyes closed and open again only, as the phones told each player what "
+                        "they know; auto, short when the host deals to the phones",
+                        choices=("auto", "full", "short"))
 
     @classmethod
     def upgrade(cls, data: Mapping[str, Any]) -> dict[str, Any]:
