@@ -19,7 +19,8 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
-from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
+from voice_host.host.core import ending
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.core.attention import addressed, not_a_command, without_address
 from voice_host.host.core.choice import (
     CHOOSE_INTENT,
@@ -29,7 +30,7 @@ from voice_host.host.core.choice import (
     with_choice,
 )
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
-from voice_host.host.core.confirm import ask_yes_no, confirm_decision
+from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.messages import error_line
 from voice_host.host.core.narration import grouped
@@ -58,7 +59,7 @@ from voice_host.host.core.values import (
     Output,
     Stop,
 )
-from voice_host.intent import GrammarError, IntentMatch, Matcher, PhaseGrammar, load_grammar
+from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 
 UNDO_DEPTH = 50
 
@@ -390,32 +391,9 @@ class Session:
         self.countdown.reset()
 
     def finish(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.save()
-        self.log.write("game_over", winner=winner_json(outcome),
-                       scores=dict(outcome.scores), reason=outcome.reason)
-        recap = self.adapter.recap(self.state)
-        if recap:  # said, and kept in the transcript and on the table's screen
-            self.log.write("recap", lines=[line.text for line in recap])
-            if self.companion is not None:
-                self.companion.recap([line.text for line in recap])
-            self.say(recap)
+        """The game is over: save, log, and say the recap (:mod:`.ending`)."""
+        ending.finish(self)
 
     def offer_again(self) -> bool:
-        """At the end of a game: "Play again with the same players?"; True on a yes (by
-        voice, keyboard, script or a phone's answer), False on a no or when nobody answers."""
-        try:
-            self.phase_grammar("answer")
-        except GrammarError:  # a game without yes/no answers is not offered again
-            return False
-        question = [self.narrator.line("common.play_again")]
-        self.say(question)
-        prompt = Prompt(lines=tuple(question), phase="answer",
-                        expected=tuple(self.state.players), key="play_again")
-        again = ask_yes_no(self, prompt, question) is True
-        self.log.write("play_again", answer=again)
-        if not again:
-            self.say_key("common.goodbye")
-        return again
-
+        """"Play again with the same players?" (:func:`.ending.offer_again`)."""
+        return ending.offer_again(self)
