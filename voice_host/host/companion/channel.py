@@ -7,8 +7,8 @@ The session loop (or a test) drives it from its own thread:
   ``lock_seats()`` once every player confirmed: only then does any seat see its secrets;
 * ``publish(state)`` after every applied action: the public view goes to the table views,
   each seat's ``player_view`` to that seat only, with the secret inputs it may send now;
-* ``deliver(line)`` a PRIVATE host line to the one player it is for;
-  ``caption(text)`` a public line (what the host says) to every page; ``countdown(n)``;
+* ``deliver(line)`` a PRIVATE host line to the one player it is for; ``caption(text)`` a
+  public line (what the host says) to every page; ``countdown(n)``; ``recap(lines)``;
 * ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the inputs the pages sent
   (mission cards, votes, picks, guesses), already checked by the engine (on a copy of the
   state), in the order they came;
@@ -241,26 +241,20 @@ class CompanionChannel(SeatRoom):
 
     def caption(self, text: str) -> None:
         """A public line the host says, shown on every page (nothing by sound alone)."""
-        message = {"type": "caption", "text": text}
-        self.hub.post(TABLE, message)
-        for player in self.players:
-            self.hub.post(seat_audience(player), message)
+        self._to_every_page({"type": "caption", "text": text})
 
-    def recap(self, lines: Sequence[str]) -> None:
-        """The end of game's recap (the roles revealed, the moments worth retelling), for
-        the table's end screen and every seat; kept for a page that connects later."""
-        message = {"type": "recap", "lines": list(lines)}
-        self.hub.post(TABLE, message, keep="latest")
+    def recap(self, lines: Sequence[str]) -> None:  # for the table's end screen and every seat
+        self._to_every_page({"type": "recap", "lines": list(lines)}, keep="latest")
+
+    def _to_every_page(self, message: dict[str, Any], *, keep: str = "") -> None:
+        self.hub.post(TABLE, message, keep=keep)
         for player in self.players:
-            self.hub.post(seat_audience(player), message, keep="latest")
+            self.hub.post(seat_audience(player), message, keep=keep)
 
     def countdown(self, remaining: int | None) -> None:
         """The countdown's seconds left (None when it stops), for every page."""
         self._clock_shown = remaining is not None
-        message = {"type": "countdown", "remaining": remaining}
-        self.hub.post(TABLE, message, keep="latest")
-        for player in self.players:
-            self.hub.post(seat_audience(player), message, keep="latest")
+        self._to_every_page({"type": "countdown", "remaining": remaining}, keep="latest")
 
     # ------------------------------------------------------------------ pages -> host
 
