@@ -13,8 +13,7 @@ The session loop (or a test) drives it from its own thread:
   (mission cards, votes, picks, guesses), already checked by the engine (on a copy of the
   state), in the order they came;
 * ``to_json()`` / ``restore()``: the room code and seats, kept with the saved game so a
-  resumed game keeps every phone;
-* ``stop()``.
+  resumed game keeps every phone; ``stop()``.
 """
 
 from __future__ import annotations
