@@ -25,6 +25,7 @@ from tests.support.ici_londres_table import (
     play,
     seed_drawing,
 )
+from tests.support.scripted import game_over_of
 from voice_host.games.base import Deal
 from voice_host.games.ici_londres import Draw, IciLondresRefusal, IciLondresState, Pick, TimeUp
 from voice_host.host.adapters.ici_londres import (
@@ -553,8 +554,8 @@ def test_cli_plays_a_table_game_from_a_script(tmp_path: Path, monkeypatch: pytes
                  "--confirm", "never", "--seed", "4", "--log", str(log)])
     out = capsys.readouterr().out
     assert code == 0, out
-    end = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
-    assert end["event"] == "game_over"
+    end = game_over_of([json.loads(line) for line in
+                        log.read_text(encoding="utf-8").splitlines()])
     assert end["winner"] == ["Ben"] and end["scores"] == {"Ada": 1, "Ben": 2, "Cleo": 1}
     assert "Ici Londres ! Les Français parlent aux Français." in out
     assert "Intercepted! Ben, the Wehrmacht, found the heart" in out

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.scripted import game_over_of
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.registry import registration
@@ -74,8 +75,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     assert session.run(fresh=True) is Stop.FINISHED
     log.close()
     entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
-    assert entries[-1]["event"] == "game_over"
-    assert entries[-1]["winner"] == winner_json(session.state.outcome())
+    assert game_over_of(entries)["winner"] == winner_json(session.state.outcome())
     cls = registration(game).state_class
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:

@@ -25,7 +25,7 @@ import math
 from collections.abc import Mapping
 from importlib import resources
 
-from voice_host.text import spelled
+from voice_host.text import fold, spelled
 
 MIN_ZIPF = 3.0
 """Zipf frequency (log10 of occurrences per billion words) a piece of four or more letters
@@ -197,3 +197,32 @@ def _reduced_match(phones: tuple[str, ...], joined: set[tuple[str, ...]]) -> boo
             if differences <= 1:
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=4)
+def _written_forms(language: str) -> Mapping[str, str] | None:
+    """Folded word (no accents) -> the most common way ``language`` writes it, or None
+    without ``wordfreq``."""
+    table = zipf_table(language)
+    if table is None:
+        return None
+    best: dict[str, tuple[float, str]] = {}
+    for word, value in table.items():
+        key = fold(word)
+        if key != word and value > best.get(key, (-1.0, ""))[0]:
+            best[key] = (value, word)
+    for word, value in table.items():  # a word written without accents stays so if likelier
+        if word in best and value >= best[word][0]:
+            del best[word]
+    return {key: word for key, (_, word) in best.items()}
+
+
+def written(word: str, language: str) -> str:
+    """``word`` with the accents ``language`` writes it with, when it was heard without them
+    (recognizers and matchers fold "étoile" to "etoile"): the most common accented spelling
+    of those letters, or ``word`` as it is when none is likelier or no word list is
+    installed."""
+    if word != fold(word):
+        return word
+    forms = _written_forms(language)
+    return word if forms is None else forms.get(word, word)
