@@ -50,7 +50,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="microphone (default) or typed lines")
     parser.add_argument("--script", type=Path, default=None,
                         help="read utterances from FILE, one per line ('Name: words', words, "
-                             "or a .wav path)")
+                             "or a .wav path); '-' reads them from standard input, one "
+                             "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")

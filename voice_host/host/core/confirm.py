@@ -319,7 +319,7 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
                             purpose="confirm", prompt=prompt)
     misses = 0
     while True:
-        heard = s.listener.listen(request)
+        heard = s.listen(request)
         if heard.kind is HeardKind.END:
             return None
         understood = understand(heard, matcher,

@@ -12,8 +12,6 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
@@ -31,8 +29,9 @@ from voice_host.host.core.choice import (
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
+from voice_host.host.core.loop import ListenLog, SessionOptions
 from voice_host.host.core.messages import error_line
-from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
+from voice_host.host.core.patience import Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
@@ -62,20 +61,6 @@ from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 UNDO_DEPTH = 50
 
 
-@dataclass
-class SessionOptions:
-    """How the loop behaves (from the :class:`~voice_host.host.core.config.SessionConfig`)."""
-
-    confirm: str = "auto"
-    """"auto": confirm low-confidence and irreversible actions; "never": never ask."""
-    silence_timeout: float = 12.0
-    """Seconds of silence before a re-prompt (each silent listen waits this long)."""
-    pause_after: float = DEFAULT_PAUSE_AFTER
-    """Seconds with nobody speaking before the host pauses (never in a discussion)."""
-    save_path: Path | None = None
-    """Where the game is saved after every action."""
-
-
 class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
@@ -86,6 +71,7 @@ class Session:
         self.adapter, self.state, self.rng = adapter, state, rng
         self.output, self.listener, self.options = output, listener, options
         self.log = log or EventLog(None)
+        self.listen_log = ListenLog(self.log)
         self.game_options = game_options or {}
         self.settings = settings or {}  # how it is played (input, output...), for resume
         self.move_said: str | None = None  # the move being made, in words, for its undo step
@@ -213,6 +199,11 @@ class Session:
 
     # ------------------------------------------------------------------ listening
 
+    def listen(self, request: ListenRequest) -> Heard:
+        """The one way the host listens: logged (:class:`ListenLog`), then heard."""
+        self.listen_log.started(request)
+        return self.listener.listen(request)
+
     def listen_once(self, prompt: Prompt) -> Stop | None:
         phones = self.phones
         if phones is not None and phones.answers_too(prompt):
@@ -232,7 +223,7 @@ class Session:
         if countdown:
             self.output.tick(countdown)
         started = self.countdown.clock()
-        heard = self.listener.listen(request)
+        heard = self.listen(request)
         if left is not None and not self.paused:
             self.countdown.spend(started)
         if heard.kind is HeardKind.SILENCE:  # a silent listen waited at least its timeout
