@@ -593,11 +593,12 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     for i, _text in enumerate(heard):
         wav = tmp_path / f"u{i}.wav"
         write_wav(wav, tone)
-        script_lines.append(f"{'Hannah' if i == 0 else 'Thomas'}: {wav.name}")
-        if i == 0 and confidence < PLAIN_RECOGNIZER:
-            # a clue heard with less than plain confidence is confirmed: it cannot be
-            # taken back once the operatives heard it
-            script_lines.append("Hannah: yes")
+        who = 'Hannah' if i == 0 else 'Thomas'
+        script_lines.append(f"{who}: {wav.name}")
+        if confidence < PLAIN_RECOGNIZER:
+            # a clue or a guess heard with less than plain confidence is confirmed: neither
+            # can be taken back once the table heard it
+            script_lines.append(f"{who}: yes")
     script = tmp_path / "wav-script.txt"
     script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     recognizer = ScriptedRecognizer(heard, confidence=confidence)

@@ -34,7 +34,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import Understood, tuning_of, understand
+from voice_host.host.core.understanding import (
+    Doubt,
+    Understood,
+    doubt_of,
+    tuning_of,
+    understand,
+)
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
@@ -79,19 +85,31 @@ class Why(enum.StrEnum):
     """The adapter asks whatever was said (the assassin, a penalised clue)."""
     IRREVERSIBLE = "irreversible"
     """It cannot be taken back once heard, and it was not said plainly."""
+    DISAGREE = "disagree"
+    """It cannot be taken back once heard, and the utterance's two readings disagree on it
+    (:func:`~voice_host.host.core.understanding.doubt`)."""
+    VOICE = "voice"
+    """The voice that said it is another player's than the move's."""
 
 
 def why_confirm(decision: Decision, *, confidence: float, plain: bool,
-                echoed: bool = False, mode: str = "auto") -> Why:
+                echoed: bool = False, mode: str = "auto", doubt: Doubt = Doubt.NONE) -> Why:
     """The confirmation policy: why ``decision`` is asked about, or ``Why.NONE``.
     ``confidence`` is the reading's (matcher times recognizer), ``plain`` whether the move
     was said plainly (:func:`said_plainly`), ``echoed`` whether the free transcript holds
     the move's every value (:func:`echoed`: a low confidence is then no doubt about what
-    the move is), ``mode`` the ``--confirm`` option."""
+    the move is), ``mode`` the ``--confirm`` option, ``doubt`` what of the evidence
+    disagrees with the move (:func:`~voice_host.host.core.understanding.doubt`): a move
+    the table cannot take back is never made on evidence that disagrees, however confident
+    the reading, and no move is made for another player than the voice that said it."""
     if mode == "never" or decision.action is None:
         return Why.NONE
     if decision.confirm is not None:
         return Why.RISK
+    if doubt is Doubt.VOICE:
+        return Why.VOICE
+    if doubt is not Doubt.NONE and decision.irreversible is not None:
+        return Why.DISAGREE
     if confidence < CONFIRM_BELOW and not echoed:
         return Why.DOUBTFUL
     if decision.irreversible is not None and not (plain or echoed):
@@ -259,18 +277,22 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     this reading in answer to "Did you mean X, or Y?", which settles every doubt about the
     words (a risk the adapter names is still asked)."""
     assert decision.action is not None
+    doubt = Doubt.NONE
     if chosen:  # the players named it: no doubt left about the words
         confidence, plain, vouched = 1.0, True, True
     else:
-        confidence, plain, vouched = _evidence(s, match, prompt, heard, understood)
+        confidence, plain, vouched, doubt = _evidence(s, decision, match, prompt, heard,
+                                                      understood)
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
-                      mode=s.options.confirm)
+                      mode=s.options.confirm, doubt=doubt)
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
         s.log.write("move_taken", what=what, asked=None, plain=plain, echoed=vouched)
         return True
-    question = [s.narrator.line("common.confirm", what=what)]
+    voice = heard.voice.seat if heard.voice is not None else None
+    question = [s.narrator.line("common.confirm_voice", voice=voice, what=what)
+                if why is Why.VOICE and voice else s.narrator.line("common.confirm", what=what)]
     s.say(question)
     yes = ask_yes_no(s, prompt, question)
     s.log.write("confirmation", why=why.value, what=what, answer=yes)
@@ -283,11 +305,12 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     return False
 
 
-def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
-              understood: Understood | None) -> tuple[float, bool, bool]:
+def _evidence(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
+              heard: Heard, understood: Understood | None
+              ) -> tuple[float, bool, bool, Doubt]:
     """What the policy weighs of a reading: its confidence, whether it was said plainly
-    (:func:`said_plainly`) and whether the free transcript vouches for its values
-    (:func:`echoed`)."""
+    (:func:`said_plainly`), whether the free transcript vouches for its values
+    (:func:`echoed`) and what of the evidence disagrees with it (:func:`doubt_of`)."""
     confidence = match.confidence * heard.confidence
     if not (heard.spoken and heard.judgement is not None):
         understood = None
@@ -302,8 +325,9 @@ def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
             # "marikit one" for "market one": no move a player could mean, so no rival
             understood = replace(understood, free=None)
     plain = said_plainly(heard, match, understood)
-    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
-    return confidence, plain, vouched
+    phase = s.phase_grammar(prompt.phase)[0]
+    vouched = echoed(heard, match, understood, phase)
+    return confidence, plain, vouched, doubt_of(decision, match, heard, understood, phase)
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
