@@ -18,7 +18,12 @@ from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
-from voice_host.host.core.attention import addressed, not_a_command, without_address
+from voice_host.host.core.attention import (
+    addressed,
+    not_a_command,
+    voice_seat,
+    without_address,
+)
 from voice_host.host.core.choice import (
     CHOOSE_INTENT,
     PendingChoice,
@@ -249,7 +254,7 @@ class Session:
         if prompt.kind is PromptKind.RECORD:
             return take_recording(self, prompt, heard)
         assert matcher is not None
-        speaker = self.resolve_speaker(heard.speaker, prompt)
+        speaker = self.resolve_speaker(heard.speaker or voice_seat(heard), prompt)
         if heard.speaker and speaker is None:
             self.log.write("unknown_speaker", speaker=heard.speaker, transcript=heard.text)
             self.say_key("common.unknown_speaker", name=heard.speaker,
