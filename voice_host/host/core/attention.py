@@ -247,5 +247,6 @@ def reask(s: Session, prompt: Prompt, player: str, misses: int) -> Line:
                                other=s.narrator.text(other))
     if not examples:
         return s.narrator.line("common.reask_plain", player=player)
-    said = f" {s.narrator.text('common.or')} ".join(examples)
+    said = examples[0] if len(examples) == 1 else s.narrator.text(
+        "common.either", first=examples[0], second=examples[1])
     return s.narrator.line("common.reask", player=player, needs=said)
