@@ -101,6 +101,7 @@ def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
             s.say_key("common.not_undone")
             return
     s.undo_stack.pop()
+    s.recent.close()
     s.restore(last)
     s.forget_prompt()
     s.log.write("undo", move=what)

@@ -33,6 +33,7 @@ from voice_host.host.core.choice import (
 )
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import confirm_decision
+from voice_host.host.core.corrections import RecentMove, is_correction
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.loop import ListenLog, SessionOptions
 from voice_host.host.core.messages import error_line
@@ -101,6 +102,7 @@ class Session:
         # the phones, coordinated with the voice (None without the companion page)
         self.phones = PhoneDesk(self, companion) if companion is not None else None
         self.countdown = Countdown(clock)  # the clock of timed prompts
+        self.recent = RecentMove(clock)  # the last move: a correction is heard first after it
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
         self.choosing: PendingChoice | None = None
@@ -251,6 +253,7 @@ class Session:
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
         self.patience.heard()
+        right_after = self.recent.heard()
         if prompt.kind is PromptKind.RECORD:
             return take_recording(self, prompt, heard)
         assert matcher is not None
@@ -278,6 +281,8 @@ class Session:
                        confidence=round(understood.confidence, 3),
                        recognizer_confidence=round(heard.confidence, 3),
                        rejected=heard.rejected, free=getattr(heard.judgement, "free_text", None))
+        if right_after and is_correction(heard, understood, self.narrator.lang):
+            return self.universal(IntentMatch("undo", {}, 1.0, heard.text), prompt)
         if best is None or result is None:
             not_a_command(self, prompt, heard, understood, speaker, call is not None)
             return None
@@ -351,6 +356,7 @@ class Session:
             return False
         if record_undo:
             self.push_undo(before)
+            self.recent.moved()
         # the log is for everyone: secrets (dealt roles, drawn icons, the key, secret cards,
         # private events) are masked; the save file keeps them, for resume
         self.log.write("action", action=public_record(action),
