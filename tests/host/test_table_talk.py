@@ -237,15 +237,18 @@ def reasks(run: Any) -> list[str | None]:
 def test_the_player_asked_by_name_is_reasked_and_their_talk_gets_only_the_cue(
         tmp_path: Path) -> None:
     """Outside a discussion, a line from the player the host asked that it cannot read gets
-    a short re-ask naming what it needs; clear talk from that player gets the listening
-    cue, never words; the others' talk gets nothing."""
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today",
-                          f"Ada: {TALK}"], opts=resistance(votes="count"))
+    a short re-ask naming what it needs; clear talk from that player (words mostly not the
+    phase's, or a long sentence) gets the listening cue, never words; the others' talk gets
+    nothing."""
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss",
+                          "Ada: so tired today", f"Ada: {TALK}"],
+               opts=resistance(votes="count"))
     assert run.events("prompt")[-1]["expected"] == ["Ada"]  # Ada is asked for the count
     assert not helped(run.text, "en")
     ignored = run.events("ignored")
-    assert [(e["speaker"], e["cue"]) for e in ignored] == [("Ben", False), ("Ada", True)]
-    assert run.text.count("HOST: (listening) \n") == 1
+    assert [(e["speaker"], e["cue"]) for e in ignored] == [
+        ("Ben", False), ("Ada", True), ("Ada", True)]
+    assert run.text.count("HOST: (listening) \n") == 2
     assert reasks(run) == ["Ada"]
     assert "Sorry, Ada: " in run.text
 
@@ -255,8 +258,8 @@ def test_the_reask_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_play
     """The vote asks the players in turn ("... Hannah?"): the one asked first is re-asked.
     A microphone does not know who spoke: a prompt waiting for one player alone re-asks
     any line that is no answer, a prompt waiting for several never does."""
-    unnamed = Heard(HeardKind.SPEECH, text="so tired today", spoken=True, source="mic")
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"])
+    unnamed = Heard(HeardKind.SPEECH, text="boss", spoken=True, source="mic")
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss"])
     assert run.events("prompt")[-1]["expected"][0] == "Ada"  # "Tell me the votes ... Ada?"
     assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [("Ben", False)]
     assert reasks(run) == ["Ada"]
@@ -273,7 +276,7 @@ def test_the_reask_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_play
 def test_a_voice_known_to_be_awaited_is_reasked_and_another_voice_is_not(
         tmp_path: Path) -> None:
     def said(seat: str) -> Heard:
-        return Heard(HeardKind.SPEECH, text="so tired today", spoken=True, source="mic",
+        return Heard(HeardKind.SPEECH, text="boss", spoken=True, source="mic",
                      voice=Voice(seat, 0.95))
 
     run = play(tmp_path, ["Ada: Ada and Ben", said("Dan"), said("Zed")])
@@ -281,7 +284,7 @@ def test_a_voice_known_to_be_awaited_is_reasked_and_another_voice_is_not(
 
 
 def test_reasks_vary_and_say_more_after_two_misses(tmp_path: Path) -> None:
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ada: so tired today", "Ada: boss",
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ada: boss", "Ada: bus",
                           "Ada: hmm well", "Ada: uh"], opts=resistance(votes="count"))
     lines = [line for line in run.text.splitlines() if "Ada" in line and (
         "?" in line or "say" in line.lower() or "Try this" in line)][-4:]

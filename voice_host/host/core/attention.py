@@ -41,8 +41,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
-from voice_host.host.core.understanding import VOICE_SURE, Understood, tuning_of
+from voice_host.host.core.understanding import (
+    VOICE_SURE,
+    Understood,
+    phase_vocabulary,
+    tuning_of,
+)
 from voice_host.host.core.values import Heard, Line
+from voice_host.intent import PhaseGrammar
+from voice_host.intent.expand import iter_words
 from voice_host.intent.grammar import grammar_dir
 from voice_host.speech.decision import Rejection
 from voice_host.text import tokenize
@@ -128,38 +135,62 @@ def near_miss(heard: Heard, understood: Understood) -> bool:
 
 
 def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: bool,
-               speaker: str | None) -> tuple[Answer, str]:
-    """What to do with a line that was not understood as a command, and why (logged)."""
+               speaker: str | None, phase: PhaseGrammar | None = None
+               ) -> tuple[Answer, str]:
+    """What to do with a line that was not understood as a command, and why (logged);
+    ``phase``: the prompt's grammar (what its moves say, to tell talk from an answer)."""
     if called:
         return Answer.HELP, "addressed"
     if typed(heard):
         return Answer.HELP, "typed"
     why = understood.why_not or "no_match"
     if asked(heard, prompt, speaker):
-        return (Answer.CUE if clearly_talk(heard) else Answer.REASK), why
+        return (Answer.CUE if clearly_talk(heard, phase) else Answer.REASK), why
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
     return Answer.SILENT, why
 
 
 TALK_WORDS = 6
-"""A line of at least this many words that reads as no command is talk (a command is
+"""A line of at least this many sure words that reads as no command is talk (a command is
 shorter: the longest common ones, a whole table's votes, are said as a list of names)."""
+TALK_SHARE = 0.5
+"""A line of three words or more, sure, of which at most this share are words of the
+phase's own sentences and values, is talk ("this is getting really tense" at a pick)."""
 
 
-def clearly_talk(heard: Heard) -> bool:
+def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None) -> bool:
     """Whether a line the host could not read is clearly talk rather than an attempt at an
     answer: the recognizer found it far from every sentence of the grammar (sure talk
-    longer than any, or in words the grammar lacks), or it is words the decoder was sure of
-    (or a recognizer's only transcript, or a script's line) of at least ``TALK_WORDS``
-    words."""
+    longer than any, or in words the grammar lacks); or its words are sure (typed, a
+    script's line, a recognizer's only transcript, or a free transcript the decoder was
+    sure of) and either they are ``TALK_WORDS`` or more, or mostly not the words of the
+    phase's own moves (:data:`TALK_SHARE`, :func:`own_words`). An unsure transcript is
+    misheard words, which may have been an answer."""
     judgement = heard.judgement
     if judgement is None:
-        return len(tokenize(heard.text)) >= TALK_WORDS
-    if judgement.reason in (Rejection.TALK, Rejection.FOREIGN):
+        words = tokenize(heard.text)
+    else:
+        if judgement.reason in (Rejection.TALK, Rejection.FOREIGN):
+            return True
+        if judgement.looped or judgement.free_logp < tuning_of(heard).free_min_logp:
+            return False
+        words = tokenize(judgement.free_text)
+    if len(words) >= TALK_WORDS:
         return True
-    sure = not judgement.looped and judgement.free_logp >= tuning_of(heard).free_min_logp
-    return sure and len(tokenize(judgement.free_text)) >= TALK_WORDS
+    if phase is None or len(words) < 3:
+        return False
+    own = own_words(phase)
+    return sum(w in own for w in words) <= TALK_SHARE * len(words)
+
+
+def own_words(phase: PhaseGrammar) -> frozenset[str]:
+    """The words of the phase's own moves (not the commands of every phase): the literal
+    words of their sentences and the one-word forms of their lists' values."""
+    rules = phase.rules
+    words = {w for e in phase.entries if e.phases != ("*",) for t in e.templates
+             for w in iter_words(t, rules)}
+    return frozenset(words) | frozenset(phase_vocabulary(phase))
 
 
 def voice_seat(heard: Heard) -> str | None:
@@ -186,7 +217,8 @@ def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understo
                   speaker: str | None, called: bool) -> None:
     """A line not understood as a command: help when it was meant for the host, else
     ignore it (logged, with the soft cue where the module's rule gives one)."""
-    answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker)
+    answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker,
+                             phase=s.phase_grammar(prompt.phase)[0])
     if answer is Answer.HELP:
         s.say([s.narrator.line("common.not_understood")])
         return

@@ -29,19 +29,14 @@ one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import (
-    Doubt,
-    Understood,
-    doubt_of,
-    tuning_of,
-    understand,
-)
-from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
+from voice_host.host.core.questions import ask, make_move
+from voice_host.host.core.questions import ask_yes_no as ask_yes_no
+from voice_host.host.core.understanding import Doubt, Understood, doubt_of, tuning_of
+from voice_host.host.core.values import Heard
 from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
@@ -66,14 +61,6 @@ for the free transcript to vouch for the move's values (:func:`echoed`)."""
 PLAIN_RECOGNIZER = 0.9
 """A recognizer that gives one reading only (Vosk, PocketSphinx) heard plainly at this
 confidence or more."""
-CONFIRM_TRIES = 3
-"""Answers to a yes/no question that are neither yes nor no before the host gives up."""
-ANSWERED_DURING_CONFIRM = frozenset({
-    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
-"""Universal commands answered while a yes/no question waits (which is then asked again);
-the others (help, repeat, undo, stop...) get the question again."""
-
-
 class Why(enum.StrEnum):
     """Why a move is confirmed (the log's ``confirmation`` event says it)."""
 
@@ -293,15 +280,19 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     voice = heard.voice.seat if heard.voice is not None else None
     question = [s.narrator.line("common.confirm_voice", voice=voice, what=what)
                 if why is Why.VOICE and voice else s.narrator.line("common.confirm", what=what)]
-    s.say(question)
-    yes = ask_yes_no(s, prompt, question)
-    s.log.write("confirmation", why=why.value, what=what, answer=yes)
-    if yes:
-        s.log.write("move_taken", what=what, asked=why.value, plain=plain)
-        return True
-    s.move_said = None
-    # what was not done, and what the host is still waiting for
-    s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
+
+    def answered(yes: bool | None) -> None:
+        s.log.write("confirmation", why=why.value, what=what, answer=yes)
+        if yes:
+            s.log.write("move_taken", what=what, asked=why.value, plain=plain)
+            s.move_said = what
+            make_move(s, decision)
+            return
+        s.move_said = None
+        # what was not done, and what the host is still waiting for
+        s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
+
+    ask(s, prompt, question, answered)
     return False
 
 
@@ -328,40 +319,3 @@ def _evidence(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt
     phase = s.phase_grammar(prompt.phase)[0]
     vouched = echoed(heard, match, understood, phase)
     return confidence, plain, vouched, doubt_of(decision, match, heard, understood, phase)
-
-
-def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
-    """Listen for a yes/no answer from the same players; None when none came.
-
-    A universal command meanwhile (score, status, slower...) is answered and the
-    ``question`` asked again; anything else that is not yes or no (a number, table talk,
-    silence) gets "please answer yes or no" and the question again, up to
-    ``CONFIRM_TRIES`` times."""
-    pg, matcher = s.phase_grammar("answer")
-    request = ListenRequest(grammar=pg, grammar_name=f"{s.adapter.game}.answer",
-                            expected=prompt.expected, timeout=s.options.silence_timeout,
-                            purpose="confirm", prompt=prompt)
-    misses = 0
-    while True:
-        heard = s.listen(request)
-        if heard.kind is HeardKind.END:
-            return None
-        understood = understand(heard, matcher,
-                                speaker=s.resolve_speaker(heard.speaker, prompt))
-        best = understood.best
-        s.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                    source=heard.source, intent=best.intent if best else None,
-                    slots=dict(best.slots) if best else {},
-                    confidence=round(understood.confidence, 3))
-        if best is not None and best.intent == "answer" and \
-                best.slots.get("choice") in ("yes", "no"):
-            return bool(best.slots.get("choice") == "yes")
-        if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
-            s.universal(best, prompt)
-            s.say(question)
-            continue
-        misses += 1
-        if misses >= CONFIRM_TRIES:
-            return None
-        hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-        s.say([s.narrator.line(hint), *question])

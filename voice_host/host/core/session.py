@@ -39,6 +39,7 @@ from voice_host.host.core.loop import ListenLog, SessionOptions
 from voice_host.host.core.messages import error_line
 from voice_host.host.core.patience import Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
+from voice_host.host.core.questions import Question, answer_question, make_move
 from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
 from voice_host.host.core.registry import registration
@@ -105,6 +106,7 @@ class Session:
         self.recent = RecentMove(clock)  # the last move: a correction is heard first after it
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
+        self.question: Question | None = None  # a yes/no question waiting for its answer
         self.choosing: PendingChoice | None = None
         """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
         command is understood, or the prompt changes: dropped in :meth:`run`)."""
@@ -175,6 +177,11 @@ class Session:
             if stop is not None:
                 return stop
         while True:
+            if self.question is not None:  # a yes/no question waits: its answer first
+                stop = answer_question(self)
+                if stop is not None:
+                    return stop
+                continue
             if self.state.is_terminal():
                 self.finish()
                 return Stop.FINISHED
@@ -338,13 +345,8 @@ class Session:
             return None
         if not dry_run(self, [decision.action, *decision.then]):
             return None
-        if not confirm_decision(self, decision, match, prompt, heard, understood,
-                                chosen=chosen):
-            return None
-        if self.apply(decision.action):
-            for action in decision.then:
-                if not self.apply(action, record_undo=False):
-                    break
+        if confirm_decision(self, decision, match, prompt, heard, understood, chosen=chosen):
+            make_move(self, decision)
         return None
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
