@@ -414,3 +414,11 @@ def test_a_countdown_keeps_its_clock(tmp_path: Path) -> None:
     run = play(tmp_path, ["A cat eats a fish", None, None], game="ici-londres", opts=opts)
     assert run.events("timeout")
     assert not run.events("paused") and not run.events("reprompt")
+
+
+def test_a_french_reask_is_french_and_names_what_is_needed(tmp_path: Path) -> None:
+    run = play(tmp_path, ["Ada: Ada et Ben", "Ada: bosse"], opts=resistance("fr", votes="count"))
+    assert reasks(run) == ["Ada"]
+    reasked = [x for x in run.text.split("HÔTE : ") if x.startswith("Pardon, Ada : ")]
+    assert len(reasked) == 1 and reasked[0].rstrip().endswith("?")
+    assert " ou " in reasked[0] or reasked[0].count(":") == 1
