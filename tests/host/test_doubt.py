@@ -196,3 +196,20 @@ def test_a_french_mission_report_the_readings_disagree_on_is_asked_about(
     r = run(tmp_path, lines, lang="fr")
     assert "C'est bien ça ?" in r.text.split("sabotage", 1)[1]
     assert not [a for a in r.events("action") if a["action"]["type"] == "ReportSabotages"]
+
+
+def test_a_text_the_recognizer_does_not_stand_by_is_no_evidence_against_a_move() -> None:
+    # "bee please" searched as the board word, the free transcript an unsure "be please"
+    # that reads as no move: noise, not a rival (the policy judges the reading alone)
+    move = IntentMatch("guess", {"word": "bee"}, 1.0, "bee please")
+    vocabulary = {"bee": ("board", "'bee'"), "jam": ("board", "'jam'")}
+    alone = two_readings(move, None, Verdict.GRAMMAR)
+    assert doubt(move, alone, grammar_text="bee please", free_text="be please",
+                 vocabulary=vocabulary, free_sure=False) is Doubt.NONE
+    assert doubt(move, alone, grammar_text="bee please", free_text="be please",
+                 vocabulary=vocabulary, free_sure=True) is Doubt.WORDS
+    # a rival move is a rival however unsure
+    rival = IntentMatch("guess", {"word": "jam"}, 0.7, "jam please")
+    assert doubt(move, two_readings(move, rival, Verdict.GRAMMAR), grammar_text="bee please",
+                 free_text="jam please", vocabulary=vocabulary,
+                 free_sure=False) is Doubt.READINGS

@@ -300,7 +300,8 @@ VOICE_SURE = 0.8
 def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str = "",
           free_text: str = "", vocabulary: Mapping[str, Hashable] | None = None,
           actors: tuple[str, ...] = (), voice: Voice | None = None,
-          confusions: Mapping[str, tuple[str, ...]] | None = None) -> Doubt:
+          confusions: Mapping[str, tuple[str, ...]] | None = None,
+          grammar_sure: bool = True, free_sure: bool = True) -> Doubt:
     """Whether all the evidence of one utterance agrees with ``move``, the reading the host
     would act on; over plain values only. ``understood``: the utterance's readings (its
     grammar sentence's and free transcript's, when a recognizer gave both; None for one
@@ -308,7 +309,11 @@ def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str
     that make a move differ in this phase (player names, the values of its lists: yes, no,
     the numbers; :func:`phase_vocabulary`); ``actors``: whose move it is (each action's
     player); ``voice``: who spoke by voice, when known; ``confusions``: words a recognizer
-    writes for a word of the vocabulary ("too" for "two"), read as that word.
+    writes for a word of the vocabulary ("too" for "two"), read as that word;
+    ``grammar_sure``, ``free_sure``: whether each text is one the recognizer stands by (the
+    grammar sentence passed its rejection test; the decoder was sure of its free
+    transcript): a text it does not stand by, that reads as no move, is noise, no
+    evidence against the other reading (the confirmation policy judges that one alone).
 
     The readings agree when both read the same move (``Verdict.AGREE``), or when only one
     is a move and the other text holds the same names and values (no name of the move
@@ -323,7 +328,9 @@ def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str
                 return Doubt.READINGS
         else:
             other = free_text if grammar is not None else grammar_text
-            if other and _words_differ(move.text, other, vocabulary or {}, confusions or {}):
+            sure = free_sure if grammar is not None else grammar_sure
+            if other and sure and _words_differ(move.text, other, vocabulary or {},
+                                                confusions or {}):
                 return Doubt.WORDS
     if (voice is not None and voice.seat is not None and voice.confidence >= VOICE_SURE
             and len(set(actors)) == 1 and actors[0] != voice.seat):
@@ -372,7 +379,11 @@ def doubt_of(decision: Any, move: IntentMatch, heard: Heard, understood: Underst
     actors = tuple(str(a.player) for a in actions if isinstance(getattr(a, "player", None),
                                                                 str))
     reading = judgement.reading if judgement is not None else None
+    free_sure = judgement is not None and not judgement.looped and \
+        judgement.free_logp >= tuning_of(heard).free_min_logp
     return doubt(move, understood if judgement is not None else None,
+                 grammar_sure=judgement is not None and judgement.accepted,
+                 free_sure=free_sure,
                  grammar_text=reading.text if reading is not None else "",
                  free_text=judgement.free_text if judgement is not None else "",
                  vocabulary=phase_vocabulary(phase), actors=actors, voice=heard.voice,
