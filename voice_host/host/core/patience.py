@@ -52,12 +52,16 @@ class Patience:
         """Re-prompts of the current prompt so far."""
         self.help_said = False
         """The discussion's one hint of how to get help was said."""
+        self.misses = 0
+        """Lines of the player asked that the host could not read, since the prompt (or
+        the last move): the re-asks say more after two (``attention.reask``)."""
 
     def new_prompt(self) -> None:
         """A new prompt was said: its own schedule starts."""
         self.quiet = self.since_said = 0.0
         self.reprompts = 0
         self.help_said = False
+        self.misses = 0
 
     def heard(self) -> None:
         """Someone spoke (a move, a command, table talk, a phone's answer)."""

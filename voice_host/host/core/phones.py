@@ -202,7 +202,7 @@ class PhoneDesk:
                 grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
                 expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
                 purpose="slice", wants=prompt.wants)
-            heard = s.listener.listen(request)
+            heard = s.listen(request)
             if heard.kind is HeardKind.SILENCE:
                 waited += LISTEN_SLICE
                 if waited >= s.options.silence_timeout:
@@ -264,7 +264,7 @@ class PhoneDesk:
         """One short listen for a universal command (help, status, stop the game ...)."""
         s = self.session
         pg, matcher = s.phase_grammar(prompt.phase)
-        heard = s.listener.listen(ListenRequest(
+        heard = s.listen(ListenRequest(
             grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}", expected=(),
             timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
         s.last_heard = heard
