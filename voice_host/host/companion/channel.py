@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
-from voice_host.games.base import actor
 from voice_host.host.companion import games
 from voice_host.host.companion.address import (
     host_allowed,
@@ -94,8 +93,8 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         self._state_json: dict[str, Any] | None = None
         self._published: GameState | None = None  # read back from _state_json, once
         self._shadow: GameState | None = None
-        self._queue: deque[tuple[Action, int]] = deque()
-        """Inputs waiting for the host, each with the turn it was sent in."""
+        self._queue: deque[tuple[Action, int, str]] = deque()
+        """Inputs waiting for the host, each with the turn it was sent in and its seat."""
         self.turns = TurnGate()
         """Whom the host asks now on the phones (see :mod:`.turns`)."""
         self._server: Any = None
@@ -283,7 +282,7 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         assert self._shadow is not None
         offered = [c for c in games.choices(self.game, self._shadow, seat, self.words)
                    if self._offered(seat, c)]
-        waiting = any(actor(a) == seat for a, _ in self._queue)
+        waiting = any(sender == seat for _, _, sender in self._queue)
         return {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,

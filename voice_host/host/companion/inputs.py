@@ -30,7 +30,7 @@ class PhoneInputs:
     turns: TurnGate
     _lock: threading.RLock
     _arrived: threading.Condition
-    _queue: deque[tuple[Action, int]]
+    _queue: deque[tuple[Action, int, str]]
     _shadow: GameState | None
     _state_cls: type[GameState] | None
     _state_json: dict[str, Any] | None
@@ -80,7 +80,7 @@ class PhoneInputs:
                 return False, self.refusal(exc)
             except GameError as exc:
                 return False, str(exc)
-            self._queue.append((action, self.turns.turn))
+            self._queue.append((action, self.turns.turn, seat))
             self._arrived.notify_all()
             log.info("companion: input from %s queued", safe(seat))
             self._post_view(seat, self._seat_view(seat, None))
@@ -99,7 +99,7 @@ class PhoneInputs:
         with self._lock:
             entries = list(self._queue)
             self._queue.clear()
-            actions = [action for action, turn in entries if self._still_asked(action, turn)]
+            actions = [entry[0] for entry in entries if self._still_asked(*entry)]
         if state is None or not actions:
             return actions
         trial = state.copy()
@@ -113,8 +113,8 @@ class PhoneInputs:
                 self._arrived.wait(timeout)
             if not self._queue:
                 return None
-            action, turn = self._queue.popleft()
-            if not self._still_asked(action, turn):
+            action, turn, seat = self._queue.popleft()
+            if not self._still_asked(action, turn, seat):
                 return None
         return action if state is None or self._fits(state.copy(), action) else None
 
@@ -143,30 +143,29 @@ class PhoneInputs:
         """Whether ``seat`` may send ``action`` now (lock held)."""
         return self.turns.may_act(seat, games.is_private(self.game, action))
 
-    def _still_asked(self, action: Action, turn: int) -> bool:
-        """Whether a queued input may still be taken (lock held): sent in this phase, by a
-        seat still asked. Otherwise its player is told privately that it was not played."""
-        seat = actor(action)
+    def _still_asked(self, action: Action, turn: int, seat: str) -> bool:
+        """Whether ``seat``'s queued input may still be taken (lock held): sent in this
+        phase, by a seat still asked. Otherwise its player is told privately that it was
+        not played."""
         if self.turns.still_open(seat, turn, games.is_private(self.game, action)):
             return True
-        if seat is not None:
-            self.tell(seat, self.words("choice.too_late"))
-        log.info("companion: input from %s dropped (turn over)", safe(seat or "?"))
+        self.tell(seat, self.words("choice.too_late"))
+        log.info("companion: input from %s dropped (turn over)", safe(seat))
         return False
 
     def _rebuild_shadow(self) -> None:
         """The published state with the still-queued inputs applied (lock held)."""
         assert self._state_cls is not None and self._state_json is not None
         shadow = self._state_cls.from_json(self._state_json)
-        kept: deque[tuple[Action, int]] = deque()
-        for action, turn in self._queue:
-            if not self._still_asked(action, turn):
+        kept: deque[tuple[Action, int, str]] = deque()
+        for action, turn, seat in self._queue:
+            if not self._still_asked(action, turn, seat):
                 continue
             try:
                 shadow.apply(action)
             except IllegalAction:
                 continue
-            kept.append((action, turn))
+            kept.append((action, turn, seat))
         self._queue = kept
         self._shadow = shadow
 

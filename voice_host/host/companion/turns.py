@@ -58,6 +58,6 @@ class TurnGate:
         """Whether ``seat`` may send an input now (``private``: a secret one)."""
         return private or not self.managed or seat in self.asked
 
-    def still_open(self, seat: str | None, turn: int, private: bool) -> bool:
+    def still_open(self, seat: str, turn: int, private: bool) -> bool:
         """Whether an input ``seat`` sent in ``turn`` may still be taken."""
-        return turn == self.turn and seat is not None and self.may_act(seat, private)
+        return turn == self.turn and self.may_act(seat, private)

@@ -36,6 +36,8 @@
     seatName: "",
     roomSeats: [],
     active: false, // this seat's move is offered now (choices shown, nothing sent)
+    turnWhat: "", // what that move is (its instruction): a new one is announced once
+    sending: false, // a choice is on its way to the host
     turns: 0, // how many times a move was brought to this seat
   };
   // Exposed for the browser tests: what arrived, in order.
@@ -550,10 +552,24 @@
     if (PAGE === "seat") renderSeat(view);
   }
 
+  function fitWords(box) {
+    // a word that does not fit its cell (the spymaster's 5x5 key on a phone) is drawn
+    // smaller rather than broken or cut
+    for (const word of box.querySelectorAll(".key .word")) {
+      word.style.fontSize = "";
+      let size = parseFloat(getComputedStyle(word).fontSize);
+      while (size > 7 && word.scrollWidth > word.clientWidth) {
+        size -= 0.5;
+        word.style.fontSize = size + "px";
+      }
+    }
+  }
+
   function renderSeat(view) {
     const game = GAMES[state.game];
     const secret = game ? game.secret(view) : secretBlock(t("page.game_not_shown"));
     $("secret").replaceChildren(...secret.nodes);
+    fitWords($("secret"));
     if (secret.summary !== state.lastSecret) {
       state.lastSecret = secret.summary;
       privately(t("page.your_secret", { text: secret.summary }));
@@ -595,10 +611,11 @@
   function followTurn() {
     // brings a new move to the player once: the live note, the scroll and focus, a buzz
     const active = !state.sent && state.choices.length > 0;
+    const what = active ? instruction() : "";
     const note = $("turn-note");
-    if (active && !state.active) {
+    if (active && (!state.active || what !== state.turnWhat)) {
       state.turns += 1;
-      if (note) note.textContent = t("page.your_turn", { what: instruction() });
+      if (note) note.textContent = t("page.your_turn", { what: what });
       const act = $("act");
       const busy = document.activeElement && ["INPUT", "TEXTAREA", "SELECT"]
         .includes(document.activeElement.tagName);
@@ -614,11 +631,12 @@
       note.textContent = "";
     }
     state.active = active;
+    state.turnWhat = what;
   }
 
   function renderChoices() {
     const box = $("choices");
-    if (state.pendingChoice && !stillOffered(state.pendingChoice)) {
+    if (state.pendingChoice && !state.sending && !stillOffered(state.pendingChoice)) {
       // the phase changed under an open question: its buttons go, and the player is told
       state.pendingChoice = null;
       $("act-error").textContent = t("page.choice_gone");
@@ -751,8 +769,10 @@
     const stored = loadStored();
     $("act-error").textContent = "";
     const views = state.views;
+    state.sending = true;
     const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/act",
       { method: "POST", body: JSON.stringify(paddedChoice(choice.id)) });
+    state.sending = false;
     state.pendingChoice = null;
     state.picked = [];
     if (res.status === 200) {
@@ -800,6 +820,7 @@
     // "Hide" hides everything that comes from the secret: the role, the choices, a pending
     // question, private lines and the move code
     document.body.classList.toggle("secret-hidden", hide);
+    if (!hide && $("secret")) fitWords($("secret"));
     $("hide-secret").setAttribute("aria-expanded", hide ? "false" : "true");
     $("hide-secret").textContent = hide ? t("page.show_secret") : t("page.hide_secret");
   }
@@ -825,6 +846,7 @@
       $("speak-secrets").addEventListener("change", (e) => setSpeak(e.target.checked));
       setSpeak(window.localStorage.getItem(SPEAK) === "1");
       setHidden(false);
+      window.addEventListener("resize", () => fitWords($("secret")));
     }
     const stored = PAGE === "seat" ? loadStored() : null;
     const hashRoom = roomFromHash();
