@@ -516,6 +516,37 @@ def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
         assert "votre page compagnon" in said and "companion page" not in said
 
 
+class SlowPhones(PhonePlayers):
+    """Phones whose players take their time: a choice is sent now and then, so the host
+    waits through several silent slices between two votes."""
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        return super().choose(view) if self.rng.random() < 0.1 else None
+
+
+def test_a_table_voting_on_phones_hears_no_nagging(tmp_path: Path) -> None:
+    opts = {**GAMES["resistance"], "seed": 9}
+    stop, phones, said, _ = play_with_phones("resistance", opts, SlowPhones, QuietBots,
+                                             tmp_path / "log.jsonl", silence_timeout=3)
+    assert stop is Stop.FINISHED, said[-2000:]
+    assert phones.errors == []
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    waits = [e for e in events if e["event"] == "reprompt" and e.get("phones")]
+    assert waits, "the phones never kept the host waiting: the test proves nothing"
+    assert "I did not hear anything" not in said
+    # whom the host waits for, at most once per prompt (between two prompts said)
+    assert said.count(": on your phone, or aloud.") + said.count(
+        "Still waiting for a card from") == len(waits)
+    per_prompt = [0]
+    for e in events:
+        if e["event"] == "prompt":
+            per_prompt.append(0)
+        elif e in waits:
+            per_prompt[-1] += 1
+    assert max(per_prompt) == 1
+
+
 class EarlyTappers(QuietBots):
     """Quiet bots whose table also taps an icon on every receiver's phone each time the
     Speaker is asked for the coded sentence, before anyone may guess."""
