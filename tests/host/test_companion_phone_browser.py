@@ -218,6 +218,9 @@ def test_a_new_move_is_brought_to_the_player_once(
         == expected
     assert phone.driver.execute_script("return window.buzzes") == 1
     assert phone.driver.execute_script("return window.companion.state.turns") == 1
+    # the private log keeps the turn news, once (read aloud only when the player asks)
+    kept = phone.driver.find_element(By.ID, "private-log").get_attribute("textContent")
+    assert kept.count(expected) == 1
 
 
 def test_the_spymasters_key_is_a_5x5_grid_on_a_phone(

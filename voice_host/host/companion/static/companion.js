@@ -615,7 +615,10 @@
     const note = $("turn-note");
     if (active && (!state.active || what !== state.turnWhat)) {
       state.turns += 1;
-      if (note) note.textContent = t("page.your_turn", { what: what });
+      // said once: by the private log when it is read aloud, else by the turn note
+      const news = t("page.your_turn", { what: what });
+      privately(news);
+      if (note) note.textContent = speaking() ? "" : news;
       const act = $("act");
       const busy = document.activeElement && ["INPUT", "TEXTAREA", "SELECT"]
         .includes(document.activeElement.tagName);
@@ -823,6 +826,10 @@
     if (!hide && $("secret")) fitWords($("secret"));
     $("hide-secret").setAttribute("aria-expanded", hide ? "false" : "true");
     $("hide-secret").textContent = hide ? t("page.show_secret") : t("page.hide_secret");
+  }
+
+  function speaking() {
+    return $("private-log").getAttribute("aria-live") === "polite";
   }
 
   function setSpeak(on) {
