@@ -192,6 +192,8 @@ class Session:
                 continue
             prompt = self.adapter.prompt(self.state)
             if prompt is None:
+                if self.phones is not None:  # nobody is asked on a phone meanwhile
+                    self.phones.companion.open_turn(())
                 self.say(self.adapter.host_step(self.state))
                 self.save()
                 continue
