@@ -1,4 +1,6 @@
-"""``voice-host bench``: the recognition benchmark (``benchmarks/bench_recognition.py``).
+"""``voice-host bench``: the recognition benchmark (``benchmarks/bench_recognition.py``), or
+with ``--games`` the whole-game benchmark (``benchmarks/bench_games.py``: tables of synthetic
+players playing whole games through the host).
 
 The benchmark is not part of the package: it lives with the repository's other benchmarks and
 their recorded cases. This command finds it in the source checkout the package is imported
@@ -20,9 +22,22 @@ _MISSING = ("The recognition benchmark (benchmarks/bench_recognition.py) is not 
             "checkout, or python benchmarks/bench_recognition.py there.")
 
 
+GAMES_FLAG = "--games"
+
+
+def _games() -> bool:
+    """True when the command line asks for the whole-game benchmark (the two benchmarks
+    have different options, so the choice is made before the options are declared)."""
+    return GAMES_FLAG in sys.argv[1:]
+
+
+def _name() -> str:
+    return "bench_games" if _games() else "bench_recognition"
+
+
 def _script() -> Path | None:
     """The benchmark script, when the package runs from a source checkout."""
-    script = CHECKOUT / "benchmarks" / "bench_recognition.py"
+    script = CHECKOUT / "benchmarks" / f"{_name()}.py"
     if (CHECKOUT / "pyproject.toml").is_file() and script.is_file():
         return script
     return None
@@ -35,11 +50,12 @@ def _load() -> ModuleType | None:
     folder = str(script.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)
-    spec = importlib.util.spec_from_file_location("bench_recognition", script)
+    name = _name()
+    spec = importlib.util.spec_from_file_location(name, script)
     if spec is None or spec.loader is None:
         return None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_recognition"] = module  # worker processes import it by this name
+    sys.modules[name] = module  # worker processes import it by this name
     spec.loader.exec_module(module)
     return module
 
@@ -53,13 +69,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         # with the sentence rather than with "unrecognized arguments"
         parser.set_defaults(_bench_missing=True, _takes_any_options=True)
         return
+    parser.add_argument(GAMES_FLAG, action="store_true",
+                        help="the whole-game benchmark (benchmarks/bench_games.py): synthetic "
+                             "tables play whole games through the host; "
+                             "voice-host bench --games --help lists its options")
     module.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the benchmark; 0 on success."""
     module = None if getattr(args, "_bench_missing", False) else (
-        sys.modules.get("bench_recognition") or _load())  # loaded once, for its options
+        sys.modules.get(_name()) or _load())  # loaded once, for its options
     if module is None:
         print(_MISSING, file=sys.stderr)
         return 2
