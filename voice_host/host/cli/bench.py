@@ -17,9 +17,14 @@ from types import ModuleType
 
 CHECKOUT = Path(__file__).resolve().parents[3]
 """The folder holding the ``voice_host`` package: a source checkout's root, or site-packages."""
-_MISSING = ("The recognition benchmark (benchmarks/bench_recognition.py) is not installed with "
-            "the package: it needs a source checkout of voice-host. Run this command from a "
-            "checkout, or python benchmarks/bench_recognition.py there.")
+
+
+def _missing() -> str:
+    """What is said when the benchmark is not there (a package installed from a wheel)."""
+    script = f"benchmarks/{_name()}.py"
+    return (f"The benchmark ({script}) is not installed with the package: it needs a source "
+            f"checkout of voice-host. Run this command from a checkout, or python {script} "
+            "there.")
 
 
 GAMES_FLAG = "--games"
@@ -64,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``voice-host bench`` (those of the benchmark script)."""
     module = _load()
     if module is None:
-        parser.description = _MISSING  # what --help says
+        parser.description = _missing()  # what --help says
         # the benchmark's options are unknown here: the CLI lets them pass, to answer
         # with the sentence rather than with "unrecognized arguments"
         parser.set_defaults(_bench_missing=True, _takes_any_options=True)
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     module = None if getattr(args, "_bench_missing", False) else (
         sys.modules.get(_name()) or _load())  # loaded once, for its options
     if module is None:
-        print(_MISSING, file=sys.stderr)
+        print(_missing(), file=sys.stderr)
         return 2
     result: int = module.run(args)
     return result
