@@ -178,7 +178,8 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
             elif what == "choose" and episode is not None:
                 episode["clean"] = False
         elif kind == "bench_wait":
-            if e.get("seconds") is not None and e.get("replied"):
+            if e.get("seconds") is not None and e.get("replied") and said is not None \
+                    and said.get("kind") in ANSWER_KINDS:
                 s.waits.append(float(e["seconds"]))
         elif kind == "listening":
             if said is not None and not replied and said.get("expected") \
