@@ -56,6 +56,9 @@ completed)."""
 REPHRASE_FROM = 3
 """From this attempt on, a move the host did not take is said in other words."""
 REPHRASE_TRIES = 30
+TYPE_FROM = 7
+"""From this attempt on, a player the host keeps not understanding types the move instead (the
+keyboard, as the host offers): the game goes on, and the move counts as typed."""
 CHATTER_RATE = 0.15
 """How often a player chats before the awaited answer."""
 CORRECTIONS = {"en": ("undo", "no, that's wrong", "wait, undo that"),
@@ -114,6 +117,8 @@ class GameScore:
     """Table talk lines the host acted on (a move, or a question about one)."""
     corrections: int = 0
     corrections_taken: int = 0
+    typed: int = 0
+    """Moves typed after the host missed them by voice this many times (``TYPE_FROM``)."""
     voice_checked: int = 0
     voice_right: int = 0
     waits: list[float] = field(default_factory=list)
@@ -128,7 +133,9 @@ class GameScore:
 
 
 MOVE_KINDS = ("move",)
-ANSWER_KINDS = ("move", "confirm", "choose", "correction")
+ANSWER_KINDS = ("move", "confirm", "choose", "correction", "typed")
+TAKEN_KINDS = ("move", "confirm", "choose", "typed")
+"""What is said just before a move the host takes."""
 """What an awaited player says that the host must answer."""
 
 
@@ -175,11 +182,13 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
                                "counted": False}
                 else:
                     episode["clean"] = False  # said again: not the first try
+            elif what == "typed":
+                s.typed += 1
             elif what == "choose" and episode is not None:
                 episode["clean"] = False
         elif kind == "bench_wait":
             if e.get("seconds") is not None and e.get("replied") and said is not None \
-                    and said.get("kind") in ANSWER_KINDS:
+                    and said.get("kind") in ANSWER_KINDS and said.get("kind") != "typed":
                 s.waits.append(float(e["seconds"]))
         elif kind == "listening":
             if said is not None and not replied and said.get("expected") \
@@ -262,12 +271,12 @@ def row(label: str, s: GameScore, games: int, completed: int) -> list[str]:
             f"{s.corrections_taken}/{s.corrections}",
             _pct(s.voice_right, s.voice_checked),
             "n/a" if median is None else f"{median:.2f}",
-            "n/a" if p95 is None else f"{p95:.2f}"]
+            "n/a" if p95 is None else f"{p95:.2f}", str(s.typed)]
 
 
 HEADER = ["game", "completed", "first try", "questions (per 8 moves)", "wrong moves",
           "silent drops", "talk acted on", "corrections taken", "speaker ID",
-          "wait median s", "wait p95 s"]
+          "wait median s", "wait p95 s", "moves typed"]
 
 
 def markdown(rows: Sequence[Sequence[str]]) -> str:
@@ -448,13 +457,24 @@ class TablePlayers:
                                                                   prompt, self.rng)
             if request.grammar is None:
                 kind = "record"
-            else:
+            elif attempt >= TYPE_FROM:
+                kind = "typed"
+            if kind != "record":
                 reading, meant_action = self.meant(request, text, speaker)
             self.move = {"speaker": speaker, "key": key, "attempt": attempt, "words": text,
                          "reading": reading, "meant": meant_action}
             filler = FILLERS[self.split][self.lang]
             text = (filler[(attempt + self.rng.randrange(len(filler))) % len(filler)]
                     if kind == "move" else "") + text
+        if kind == "typed":
+            self.started = time.perf_counter()
+            self.chats_in_a_row = 0
+            said_typed = {"speaker": speaker, "text": text, "kind": kind, "attempt": attempt,
+                          "expected": not request.expected or speaker in request.expected,
+                          "meant_action": meant_action, "voice": "keyboard"}
+            s.log.write("bench_said", **said_typed)
+            self.last = said_typed
+            return Heard(HeardKind.SPEECH, text=text, speaker=speaker, source="keyboard")
         self.chats_in_a_row = self.chats_in_a_row + 1 if kind == "chat" else 0
         expected = not request.expected or speaker in request.expected
         said = {"speaker": speaker, "text": text, "kind": kind, "attempt": attempt,
@@ -540,7 +560,7 @@ class TablePlayers:
     def took_wrong(self, fresh: Sequence[Mapping[str, Any]]) -> str | None:
         """The player whose move the host has just applied other than they meant, or
         None (the same reading of the events as :func:`score`)."""
-        if self.last is None or self.last.get("kind") not in ("move", "confirm", "choose") \
+        if self.last is None or self.last.get("kind") not in TAKEN_KINDS \
                 or self.move is None or not self.move.get("meant"):
             return None
         meant = list(self.move["meant"])
