@@ -135,7 +135,7 @@ def test_quantile_and_row() -> None:
     s = bg.GameScore(moves=8, first_try=6, questions=2, waits=[1.0, 2.0, 3.0])
     r = bg.row("codenames", s, 2, 2)
     assert r[1:4] == ["2/2", "6/8 (75%)", "2 (2.0/8)"]
-    assert r[9:] == ["2.00", "3.00"]
+    assert r[9:] == ["2.00", "3.00", "0"]
 
 
 def test_voices_of_a_table_split_and_at_most_one_espeak() -> None:
@@ -168,3 +168,13 @@ def test_a_tiny_game_through_the_host(tmp_path: Path) -> None:
     assert played.score.utterances >= 1
     assert played.score.moves >= 1
     assert (tmp_path / "log.jsonl").is_file()
+
+
+def test_a_typed_move_is_counted_and_its_wait_left_out() -> None:
+    s = bg.score([listening(), said("Ada", meant=VOTE_ADA), {"event": "reask"},
+                  {"event": "bench_wait", "seconds": 1.0, "replied": True},
+                  listening(), said("Ada", "typed", attempt=7, meant=VOTE_ADA),
+                  *taken(VOTE_ADA), narration(),
+                  {"event": "bench_wait", "seconds": 0.1, "replied": True}])
+    assert (s.moves, s.first_try, s.typed, s.wrong_moves, s.silent_drops) == (1, 0, 1, 0, 0)
+    assert s.waits == [1.0]
