@@ -184,6 +184,8 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
                     episode["clean"] = False  # said again: not the first try
             elif what == "typed":
                 s.typed += 1
+                if episode is not None:
+                    episode["clean"] = False
             elif what == "choose" and episode is not None:
                 episode["clean"] = False
         elif kind == "bench_wait":
