@@ -550,14 +550,34 @@ class TablePlayers:
                                 for a in (decision.action, *decision.then)]
 
     def read_as_meant(self) -> bool:
-        """The host's reading of the last move utterance is the one meant."""
+        """The host's reading of the last move utterance makes the move meant (the same
+        actions; the same reading when the words make none)."""
+        from voice_host.games.base import action_to_json
+        from voice_host.intent import IntentMatch
+
         if self.move is None or self.move["reading"] is None:
             return False
-        heard = [e for e in self.events if e["event"] == "heard"]
+        heard = [e for e in self.events if e["event"] == "heard" and e.get("intent")
+                 and e.get("intent") != "answer"]
         if not heard:
             return False
         last = heard[-1]
-        return (last.get("intent"), _slots(last.get("slots") or {})) == self.move["reading"]
+        if (last.get("intent"), _slots(last.get("slots") or {})) == self.move["reading"]:
+            return True
+        if not self.move.get("meant"):
+            return False
+        slots = {k: tuple(v) if isinstance(v, list) else v
+                 for k, v in (last.get("slots") or {}).items()}
+        s = self.session
+        try:
+            decision = s.adapter.interpret(s.state, IntentMatch(last["intent"], slots, 1.0, ""),
+                                           self.move["speaker"])
+        except Exception:  # noqa: BLE001 - a reading the adapter cannot take: not the move
+            return False
+        if decision.action is None:
+            return False
+        return [_plain(action_to_json(a)) for a in (decision.action, *decision.then)] \
+            == self.move["meant"]
 
     def took_wrong(self, fresh: Sequence[Mapping[str, Any]]) -> str | None:
         """The player whose move the host has just applied other than they meant, or
