@@ -112,12 +112,14 @@ class CompanionChannel(SeatRoom):
         ``OSError`` with a plain sentence when the address or port cannot be used."""
         from voice_host.host.companion.server import ServerThread, build_app
 
+        own = self.own_addresses()
+        self.seats.brakes.own = frozenset(own)  # its own wrong codes only, never others'
         try:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
                     client=address, seat=None, what="connection", reason=what),
-                own=self.own_addresses())
+                own=own)
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
