@@ -42,7 +42,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice_host.host.companion.http_guard import (
@@ -108,20 +108,81 @@ async def _body(request: Request) -> dict[str, Any]:
         raw += chunk
         if len(raw) > MAX_BODY:
             raise SeatError("too_long", 413)
+    return _json_object(bytes(raw) or b"{}")
+
+
+def _json_object(raw: bytes | str) -> dict[str, Any]:
+    """A JSON object, or a 400 :class:`SeatError` for anything else: bad UTF-8, not JSON,
+    nested too deep for the parser (thousands of ``[``), not an object, a lone surrogate
+    in any string."""
     try:
-        data = json.loads(bytes(raw) or b"{}")
-    except ValueError:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
         raise SeatError("not_understood", 400) from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not _writable(json.dumps(data, ensure_ascii=False)):
         raise SeatError("not_understood", 400)
     return data
 
 
 def _text(data: dict[str, Any], key: str, limit: int = 100) -> str:
+    """``data[key]`` when it is a string of at most ``limit`` characters that UTF-8 can
+    write (no lone surrogate), else a 400 :class:`SeatError`."""
     value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > limit:
+    if not isinstance(value, str) or len(value) > limit or not _writable(value):
         raise SeatError("not_understood", 400)
     return value
+
+
+def _writable(text: str) -> bool:
+    """Whether ``text`` has no lone surrogate (``"\\ud800"`` in JSON is one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+MALFORMED = frozenset({"not_understood", "too_long"})
+"""Refusals of a request's form, logged where they are answered (the others are logged
+by the seat book)."""
+
+
+class Shield:
+    """The last guard around the routes: an error no route expected is answered with a
+    sentence (500) and one line on the host's screen (counted with the refusals, so a
+    flood of them cannot flood the screen), never a traceback."""
+
+    def __init__(self, app: ASGIApp, channel: CompanionChannel) -> None:
+        self.app = app
+        self.channel = channel
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] in ("http.response.start", "websocket.accept",
+                                   "websocket.close"):
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:  # noqa: BLE001 - answered and logged in one line
+            client = scope["client"][0] if scope.get("client") else "unknown"
+            self.channel.seats.refuse(client=client, seat=None, what="request",
+                                      reason=f"could not be answered ({type(exc).__name__})")
+            if started:
+                return
+            if scope["type"] == "websocket":
+                with contextlib.suppress(Exception):
+                    await send({"type": "websocket.close", "code": 1011})
+                return
+            await refused(SeatError("server_error", 500), self.channel.lang)(scope, receive,
+                                                                            send)
 
 
 def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
@@ -134,7 +195,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     tables: FairSlots[WebSocket] = FairSlots(
         TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS, own)
 
-    def refuse(exc: SeatError) -> JSONResponse:
+    def refuse(exc: SeatError, request: Request | None = None) -> JSONResponse:
+        if request is not None and exc.key in MALFORMED:
+            seats.refuse(client=_client(request), seat=None, what="malformed request",
+                         reason=exc.reason)
         return refused(exc, lang)
 
     async def seat_page(request: Request) -> Response:
@@ -167,7 +231,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             seats.check_room(_text(data, "room"), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game, "room": seats.room_code,
                              **channel.seat_list()})
 
@@ -180,7 +244,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
                                   ticket=_text(data, "ticket", 60), token=token or None,
                                   client=_client(request), trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         if granted.ticket:  # the host asks the table; the phone asks again with its ticket
             return JSONResponse({"ok": True, "seat": granted.seat, "pending": True,
                                  "ticket": granted.ticket}, status_code=202)
@@ -201,7 +265,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         try:
             seat = authorised(request, "read view")
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         body = padded_json({"ok": True, **channel.seat_hello(seat),
                             "items": channel.seat_snapshot(seat)}, step=VIEW_BUCKET)
         return Response(body, media_type="application/json")
@@ -212,7 +276,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             data = await _body(request)
             choice = _text(data, "choice", 80)
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         ok, text = channel.submit(seat, choice)
         if not ok:
             return _refused(text, 422)
@@ -225,7 +289,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await _body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True})
 
     async def leave(request: Request) -> Response:
@@ -235,7 +299,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await _body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         channel.hub.close_audience(seat_audience(seat))
         return JSONResponse({"ok": True})
 
@@ -245,7 +309,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             seats.check_room(_text(data, "room", 20), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game,
                              "items": channel.table_snapshot()})
 
@@ -268,39 +332,39 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         table_slot: Slot[WebSocket] | None = None
         try:
             await ws.accept()
-            first = json.loads(await asyncio.wait_for(ws.receive_text(),
-                                                      timeout=FIRST_MESSAGE_TIMEOUT))
-            if not isinstance(first, dict):
-                raise ValueError
+            first = _json_object(await asyncio.wait_for(ws.receive_text(),
+                                                        timeout=FIRST_MESSAGE_TIMEOUT))
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(str(first.get("room", ""))[:20], client=client,
-                                 trusted=trusted(ws))
+                seats.check_room(_text(first, "room", 20), client=client, trusted=trusted(ws))
                 table_slot = tables.admit(client, ws, lambda: None, lambda: False)
                 if table_slot is None:
                     raise SeatError("too_many_sockets", 429)
                 audience = TABLE
                 hello = channel.table_hello()
             else:
-                name = str(first.get("seat", ""))[:100]
+                name = _text(first, "seat")
                 seat = seats.seat_named(name) or name
                 token = first.get("token")
-                seats.check(seat, token if isinstance(token, str) else None, client=client,
-                            what="open seat")
+                seats.check(seat, token if isinstance(token, str) and _writable(token)
+                            else None, client=client, what="open seat")
                 audience = seat_audience(seat)
                 hello = channel.seat_hello(seat)
                 if channel.hub.client_count(audience) >= SOCKETS_PER_SEAT:
                     raise SeatError("too_many_sockets", 429)
         except SeatError as exc:
             tables.release(table_slot)
-            if exc.key == "too_many_sockets":
+            if exc.key == "too_many_sockets" or exc.key in MALFORMED:
                 seats.refuse(client=client, seat=None, what="websocket", reason=exc.reason)
             await _send_and_close(ws, {"type": "refused", "reason": exc.text(lang),
                                        "key": exc.key, "status": exc.status}, 4403)
             return
-        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError):
+        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            # KeyError: a binary frame where the page sends text
             tables.release(table_slot)
+            seats.refuse(client=client, seat=None, what="websocket",
+                         reason="no first message it could read")
             await _send_and_close(ws, {"type": "refused", "status": 400,
                                        "reason": SeatError("not_understood", 400).text(lang)},
                                   4400)
@@ -340,7 +404,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=static_dir), name="static"),
     ]
-    return SecurityHeaders(Guard(Starlette(routes=routes), channel))
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # the sentence; the error itself is logged in one line by Shield, which sees it next
+        return refused(SeatError("server_error", 500), lang)
+
+    app = Starlette(routes=routes, exception_handlers={Exception: server_error})
+    return SecurityHeaders(Shield(Guard(app, channel), channel))
 
 
 async def _send_and_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
