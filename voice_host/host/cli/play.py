@@ -28,6 +28,7 @@ from voice_host.host.core.registry import (
     registrations,
 )
 from voice_host.host.core.save_lock import SaveInUse, SaveLock
+from voice_host.host.core.saving import save_at_exit
 from voice_host.host.core.session import Session, Stop
 from voice_host.host.core.store import (
     PathError,
@@ -206,8 +207,10 @@ def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
         session.log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
+    # the latest moves, when the save file could not take them (a full disk): elsewhere
+    resume_from = save_at_exit(session) or save_path
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
-        print(screen("common.screen_resume", command=resume_command(save_path)),
+        print(screen("common.screen_resume", command=resume_command(resume_from)),
               file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

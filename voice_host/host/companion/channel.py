@@ -112,8 +112,7 @@ class CompanionChannel(SeatRoom):
         ``OSError`` with a plain sentence when the address or port cannot be used."""
         from voice_host.host.companion.server import ServerThread, build_app
 
-        own = self.own_addresses()
-        self.seats.brakes.own = frozenset(own)  # its own wrong codes only, never others'
+        self.seats.brakes.own = own = frozenset(self.own_addresses())  # its own codes only
         try:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,

@@ -42,15 +42,20 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice_host.host.companion.http_guard import (
-    MAX_BODY,
+    MALFORMED,
     Guard,
     SecurityHeaders,
+    Shield,
+    json_object,
+    read_body,
     refused,
     same_origin,
+    text_field,
+    writable,
 )
 from voice_host.host.companion.hub import TABLE, seat_audience
 from voice_host.host.companion.limits import FairSlots, Slot
@@ -100,91 +105,6 @@ def _refused(reason: str, status: int) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The JSON object of a POST, read at most :data:`MAX_BODY` bytes far (a body without a
-    length is cut off there too)."""
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise SeatError("too_long", 413)
-    return _json_object(bytes(raw) or b"{}")
-
-
-def _json_object(raw: bytes | str) -> dict[str, Any]:
-    """A JSON object, or a 400 :class:`SeatError` for anything else: bad UTF-8, not JSON,
-    nested too deep for the parser (thousands of ``[``), not an object, a lone surrogate
-    in any string."""
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise SeatError("not_understood", 400) from None
-    if not isinstance(data, dict) or not _writable(json.dumps(data, ensure_ascii=False)):
-        raise SeatError("not_understood", 400)
-    return data
-
-
-def _text(data: dict[str, Any], key: str, limit: int = 100) -> str:
-    """``data[key]`` when it is a string of at most ``limit`` characters that UTF-8 can
-    write (no lone surrogate), else a 400 :class:`SeatError`."""
-    value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > limit or not _writable(value):
-        raise SeatError("not_understood", 400)
-    return value
-
-
-def _writable(text: str) -> bool:
-    """Whether ``text`` has no lone surrogate (``"\\ud800"`` in JSON is one)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-MALFORMED = frozenset({"not_understood", "too_long"})
-"""Refusals of a request's form, logged where they are answered (the others are logged
-by the seat book)."""
-
-
-class Shield:
-    """The last guard around the routes: an error no route expected is answered with a
-    sentence (500) and one line on the host's screen (counted with the refusals, so a
-    flood of them cannot flood the screen), never a traceback."""
-
-    def __init__(self, app: ASGIApp, channel: CompanionChannel) -> None:
-        self.app = app
-        self.channel = channel
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def watch(message: Message) -> None:
-            nonlocal started
-            if message["type"] in ("http.response.start", "websocket.accept",
-                                   "websocket.close"):
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watch)
-        except Exception as exc:  # noqa: BLE001 - answered and logged in one line
-            client = scope["client"][0] if scope.get("client") else "unknown"
-            self.channel.seats.refuse(client=client, seat=None, what="request",
-                                      reason=f"could not be answered ({type(exc).__name__})")
-            if started:
-                return
-            if scope["type"] == "websocket":
-                with contextlib.suppress(Exception):
-                    await send({"type": "websocket.close", "code": 1011})
-                return
-            await refused(SeatError("server_error", 500), self.channel.lang)(scope, receive,
-                                                                            send)
-
-
 def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     """The ASGI application of ``channel``."""
     seats = channel.seats
@@ -227,8 +147,8 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def room(request: Request) -> Response:
         try:
-            data = await _body(request)
-            seats.check_room(_text(data, "room"), client=_client(request),
+            data = await read_body(request)
+            seats.check_room(text_field(data, "room"), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
             return refuse(exc, request)
@@ -238,10 +158,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def claim(request: Request) -> Response:
         token = request.headers.get(TOKEN_HEADER)
         try:
-            data = await _body(request)
-            granted = seats.claim(_text(data, "room"), _text(data, "seat"),
-                                  move_code=_text(data, "move_code", 20),
-                                  ticket=_text(data, "ticket", 60), token=token or None,
+            data = await read_body(request)
+            granted = seats.claim(text_field(data, "room"), text_field(data, "seat"),
+                                  move_code=text_field(data, "move_code", 20),
+                                  ticket=text_field(data, "ticket", 60), token=token or None,
                                   client=_client(request), trusted=trusted(request))
         except SeatError as exc:
             return refuse(exc, request)
@@ -273,8 +193,8 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def act(request: Request) -> Response:
         try:
             seat = authorised(request, "act")
-            data = await _body(request)
-            choice = _text(data, "choice", 80)
+            data = await read_body(request)
+            choice = text_field(data, "choice", 80)
         except SeatError as exc:
             return refuse(exc, request)
         ok, text = channel.submit(seat, choice)
@@ -286,7 +206,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def confirm(request: Request) -> Response:
         try:
             seat = authorised(request, "confirm")
-            await _body(request)
+            await read_body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
             return refuse(exc, request)
@@ -296,7 +216,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         name = request.path_params["name"]
         seat = seats.seat_named(name) or name
         try:
-            await _body(request)
+            await read_body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
             return refuse(exc, request)
@@ -305,8 +225,8 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def table(request: Request) -> Response:
         try:
-            data = await _body(request)
-            seats.check_room(_text(data, "room", 20), client=_client(request),
+            data = await read_body(request)
+            seats.check_room(text_field(data, "room", 20), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
             return refuse(exc, request)
@@ -332,22 +252,22 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         table_slot: Slot[WebSocket] | None = None
         try:
             await ws.accept()
-            first = _json_object(await asyncio.wait_for(ws.receive_text(),
+            first = json_object(await asyncio.wait_for(ws.receive_text(),
                                                         timeout=FIRST_MESSAGE_TIMEOUT))
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(_text(first, "room", 20), client=client, trusted=trusted(ws))
+                seats.check_room(text_field(first, "room", 20), client=client, trusted=trusted(ws))
                 table_slot = tables.admit(client, ws, lambda: None, lambda: False)
                 if table_slot is None:
                     raise SeatError("too_many_sockets", 429)
                 audience = TABLE
                 hello = channel.table_hello()
             else:
-                name = _text(first, "seat")
+                name = text_field(first, "seat")
                 seat = seats.seat_named(name) or name
                 token = first.get("token")
-                seats.check(seat, token if isinstance(token, str) and _writable(token)
+                seats.check(seat, token if isinstance(token, str) and writable(token)
                             else None, client=client, what="open seat")
                 audience = seat_audience(seat)
                 hello = channel.seat_hello(seat)

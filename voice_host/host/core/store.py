@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import random
+import sys
 import tempfile
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from voice_host.games import GameError, SetupError
 from voice_host.host.core.narration import LANGS, Narrator
@@ -225,6 +228,8 @@ def _why(exc: OSError, parent_exists: bool) -> str:
         return "common.why_denied"
     if exc.errno == errno.EROFS:
         return "common.why_read_only"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "common.why_disk_full"
     if exc.errno == errno.ENOENT and parent_exists:  # /proc and its like
         return "common.why_no_new_files"
     return (exc.strerror or str(exc)).lower()
@@ -295,26 +300,88 @@ def rng_from_json(data: list[Any]) -> tuple[Any, ...]:
     return (version, tuple(internal), gauss)
 
 
-class EventLog:
-    """``--log FILE.jsonl``: one JSON object per line, flushed at once."""
+def why_text(narrator: Narrator, exc: OSError, folder: Path | None = None) -> str:
+    """Why ``exc`` stopped a write, in ``narrator``'s language ("the disk is full")."""
+    why = _why(exc, folder is not None and folder.is_dir())
+    return narrator.text(why) if why.startswith("common.") else why
 
-    def __init__(self, path: Path | None) -> None:
+
+class EventLog:
+    """``--log FILE.jsonl``: one JSON object per line, flushed at once; the file is created
+    readable by its owner only (it holds the room code). A write that fails (a full disk, a
+    folder turned read-only) ends the log, never the game: ``on_failure`` is told once."""
+
+    def __init__(self, path: Path | None,
+                 on_failure: Callable[[OSError], None] | None = None) -> None:
         self.path = path
-        self._file = None
+        self.on_failure = on_failure
+        self._file: TextIO | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = path.open("a", encoding="utf-8")
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            self._file = os.fdopen(fd, "a", encoding="utf-8")
 
     def write(self, event: str, **data: Any) -> None:
         if self._file is None:
             return
-        self._file.write(json.dumps({"event": event, **data}, ensure_ascii=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps({"event": event, **data}, ensure_ascii=False) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()
+        if self.on_failure is not None:
+            self.on_failure(exc)
+        else:
+            print(f"The event log {self.path} cannot be written any more "
+                  f"({exc.strerror or exc}); the game goes on without it.", file=sys.stderr)
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:  # the last lines could not be flushed
+                self._file = None
+                self._failed(exc)
             self._file = None
+
+
+FALLBACK_FOLDERS = ("saves", "data", "temp")
+"""Where a game whose save cannot be written is saved at the end, in this order: the saves
+folder, the data folder, a folder of this user's in the system's temporary folder."""
+
+
+def fallback_folders(save_path: Path) -> list[Path]:
+    """The folders :func:`save_elsewhere` tries for ``save_path`` (not its own folder)."""
+    uid = getattr(os, "getuid", lambda: None)()
+    temp = Path(tempfile.gettempdir()) / ("voice-host" if uid is None else f"voice-host-{uid}")
+    own = save_path.parent.resolve()
+    return [f for f in (saves_dir(), data_dir(), temp) if f.resolve() != own]
+
+
+def save_elsewhere(save_path: Path, saved: SavedGame) -> Path | None:
+    """Write ``saved``, which could not be written at ``save_path``, into the first folder
+    of :func:`fallback_folders` that takes it (a new name if one is taken); None when none
+    does. A temporary folder another user owns is passed over."""
+    text = json.dumps(saved.to_json(), ensure_ascii=False)
+    for folder in fallback_folders(save_path):
+        target = folder / save_path.name
+        if target.exists():
+            target = folder / f"{save_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if hasattr(os, "getuid") and folder.stat().st_uid != os.getuid():
+                continue
+            atomic_write_text(target, text)
+        except OSError:
+            continue
+        return target
+    return None
 
 
 def resume_key(key: str, save_path: Path | None) -> str:

@@ -19,6 +19,7 @@ from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator, pronunciations
 from voice_host.host.core.phones import Companion
 from voice_host.host.core.registry import make_adapter
+from voice_host.host.core.saving import log_failure
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.session import Session, SessionOptions
 from voice_host.host.core.store import EventLog, SessionRecord
@@ -150,7 +151,8 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
     adapter = make_adapter(config.game, {**config.options, "companion": companion is not None},
                            secret_sink=io.secret_sink)
     return Session(adapter=adapter, state=state, rng=rng, output=io.output,
-                   listener=io.listener, log=EventLog(config.log),
+                   listener=io.listener,
+                   log=EventLog(config.log, on_failure=log_failure(adapter.narrator, config.log)),
                    game_options=dict(config.options), companion=companion, saved=saved,
                    settings=config.settings(),
                    options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
