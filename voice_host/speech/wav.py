@@ -19,7 +19,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, RecordingTooShort, Samples
+from voice_host.speech.types import (
+    SAMPLE_RATE,
+    AudioFormatError,
+    RecordingTooLong,
+    RecordingTooShort,
+    Samples,
+)
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -97,11 +103,50 @@ _STREAMED_SIZES = frozenset({0, 0xFFFFFFFF})
 """Data sizes a streaming writer puts in the header when it does not know the length."""
 
 
+MAX_UTTERANCE_SECONDS = 60.0
+"""The longest recording read as one utterance (a script's WAV line): a minute of 16 kHz
+audio is about 2 MB, while a half-hour file would take over a gigabyte once decoded."""
+
+
+def wav_seconds(path: str | Path) -> float | None:
+    """How long the WAV at ``path`` lasts, from its header and its size on disk, without
+    reading its sound (None: not a WAV whose length can be told)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        with p.open("rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return None
+    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+        return None
+    pos, byte_rate = 12, 0
+    while pos + 8 <= len(head):
+        chunk_id = head[pos : pos + 4]
+        (chunk,) = struct.unpack_from("<I", head, pos + 4)
+        if chunk_id == b"fmt " and pos + 16 <= len(head):
+            (byte_rate,) = struct.unpack_from("<I", head, pos + 16)
+        elif chunk_id == b"data":
+            if byte_rate <= 0:
+                return None
+            there = size - (pos + 8)  # a streamed header's size is a placeholder: the file's
+            data = there if chunk in _STREAMED_SIZES else min(chunk, there)
+            return max(0, data) / byte_rate
+        pos += 8 + chunk + (chunk & 1)
+    return None
+
+
 def read_utterance_wav(path: str | Path) -> Samples:
     """Read a WAV that should hold one spoken utterance, as :func:`read_wav` does, but refuse
     (``RecordingTooShort``) a file whose data is shorter than its header says (a cut-off
-    recording) or too short to hold a word."""
+    recording) or too short to hold a word, and (``RecordingTooLong``, before reading its
+    sound) one longer than :data:`MAX_UTTERANCE_SECONDS`."""
     p = Path(path)
+    seconds = wav_seconds(p)
+    if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
+        raise RecordingTooLong(
+            f"That recording lasts {seconds:.0f} seconds; one utterance may last at most "
+            f"{MAX_UTTERANCE_SECONDS:.0f} seconds.", seconds=seconds)
     samples = read_wav(p)
     data = p.read_bytes()
     actual = len(samples) / SAMPLE_RATE

@@ -6,15 +6,25 @@ still unsaved, :func:`save_at_exit` writes them to a fallback folder and says wh
 
 from __future__ import annotations
 
+import json
+import os
 import sys
+import tempfile
+import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from voice_host.host.core.store import SavedGame, save_elsewhere, save_game, why_text
+from voice_host.host.core.store import (
+    SavedGame,
+    atomic_write_text,
+    data_dir,
+    save_game,
+    saves_dir,
+    why_key,
+)
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from voice_host.host.core.narration import Narrator
     from voice_host.host.core.session import Session
 
@@ -78,3 +88,42 @@ def log_failure(narrator: Narrator, path: Path | None,
               file=screen or sys.stderr)
 
     return warn
+
+
+def why_text(narrator: Narrator, exc: OSError, folder: Path | None = None) -> str:
+    """Why ``exc`` stopped a write, in ``narrator``'s language ("the disk is full")."""
+    why = why_key(exc, folder is not None and folder.is_dir())
+    return narrator.text(why) if why.startswith("common.") else why
+
+
+FALLBACK_FOLDERS = ("saves", "data", "temp")
+"""Where a game whose save cannot be written is saved at the end, in this order: the saves
+folder, the data folder, a folder of this user's in the system's temporary folder."""
+
+
+def fallback_folders(save_path: Path) -> list[Path]:
+    """The folders :func:`save_elsewhere` tries for ``save_path`` (not its own folder)."""
+    uid = getattr(os, "getuid", lambda: None)()
+    temp = Path(tempfile.gettempdir()) / ("voice-host" if uid is None else f"voice-host-{uid}")
+    own = save_path.parent.resolve()
+    return [f for f in (saves_dir(), data_dir(), temp) if f.resolve() != own]
+
+
+def save_elsewhere(save_path: Path, saved: SavedGame) -> Path | None:
+    """Write ``saved``, which could not be written at ``save_path``, into the first folder
+    of :func:`fallback_folders` that takes it (a new name if one is taken); None when none
+    does. A temporary folder another user owns is passed over."""
+    text = json.dumps(saved.to_json(), ensure_ascii=False)
+    for folder in fallback_folders(save_path):
+        target = folder / save_path.name
+        if target.exists():
+            target = folder / f"{save_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if hasattr(os, "getuid") and folder.stat().st_uid != os.getuid():
+                continue
+            atomic_write_text(target, text)
+        except OSError:
+            continue
+        return target
+    return None

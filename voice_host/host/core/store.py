@@ -9,7 +9,6 @@ import os
 import random
 import sys
 import tempfile
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -181,14 +180,25 @@ def save_game(path: Path, saved: SavedGame) -> None:
     atomic_write_text(path, json.dumps(saved.to_json(), ensure_ascii=False))
 
 
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+"""The largest file read as a save (a whole game with its undo steps is well under 2 MB)."""
+
+
 def load_game(path: Path) -> SavedGame:
     try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            raise SaveError(f"The file at {path} is too large to be a saved game.")
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SaveError(f"There is no saved game at {path}.") from None
+    except RecursionError:
+        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
     except (OSError, ValueError) as exc:
         raise SaveError(f"The saved game at {path} cannot be read.") from exc
-    return SavedGame.from_json(data)
+    try:
+        return SavedGame.from_json(data)
+    except RecursionError:
+        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
 
 
 def saved_games() -> list[Path]:
@@ -222,7 +232,7 @@ class PathError(SaveError):
         return narrator.text(self.key, **params)
 
 
-def _why(exc: OSError, parent_exists: bool) -> str:
+def why_key(exc: OSError, parent_exists: bool) -> str:
     """An OS error as a narration key (or the system's own words, lower-case)."""
     if exc.errno in (errno.EACCES, errno.EPERM):
         return "common.why_denied"
@@ -254,7 +264,7 @@ def _check_writable(path: Path, what: str) -> None:
         os.unlink(tmp)
     except OSError as exc:
         raise PathError(f"common.screen_{what}_cannot", path=str(path),
-                        why=_why(exc, path.parent.is_dir())) from None
+                        why=why_key(exc, path.parent.is_dir())) from None
 
 
 def check_save_path(path: Path) -> None:
@@ -272,7 +282,7 @@ def check_log_path(path: Path) -> None:
                 pass
         except OSError as exc:
             raise PathError("common.screen_log_cannot", path=str(path),
-                            why=_why(exc, True)) from None
+                            why=why_key(exc, True)) from None
 
 
 def _is_rng(data: Any) -> bool:
@@ -298,12 +308,6 @@ def rng_to_json(state: tuple[Any, ...]) -> list[Any]:
 def rng_from_json(data: list[Any]) -> tuple[Any, ...]:
     version, internal, gauss = data
     return (version, tuple(internal), gauss)
-
-
-def why_text(narrator: Narrator, exc: OSError, folder: Path | None = None) -> str:
-    """Why ``exc`` stopped a write, in ``narrator``'s language ("the disk is full")."""
-    why = _why(exc, folder is not None and folder.is_dir())
-    return narrator.text(why) if why.startswith("common.") else why
 
 
 class EventLog:
@@ -349,39 +353,6 @@ class EventLog:
                 self._file = None
                 self._failed(exc)
             self._file = None
-
-
-FALLBACK_FOLDERS = ("saves", "data", "temp")
-"""Where a game whose save cannot be written is saved at the end, in this order: the saves
-folder, the data folder, a folder of this user's in the system's temporary folder."""
-
-
-def fallback_folders(save_path: Path) -> list[Path]:
-    """The folders :func:`save_elsewhere` tries for ``save_path`` (not its own folder)."""
-    uid = getattr(os, "getuid", lambda: None)()
-    temp = Path(tempfile.gettempdir()) / ("voice-host" if uid is None else f"voice-host-{uid}")
-    own = save_path.parent.resolve()
-    return [f for f in (saves_dir(), data_dir(), temp) if f.resolve() != own]
-
-
-def save_elsewhere(save_path: Path, saved: SavedGame) -> Path | None:
-    """Write ``saved``, which could not be written at ``save_path``, into the first folder
-    of :func:`fallback_folders` that takes it (a new name if one is taken); None when none
-    does. A temporary folder another user owns is passed over."""
-    text = json.dumps(saved.to_json(), ensure_ascii=False)
-    for folder in fallback_folders(save_path):
-        target = folder / save_path.name
-        if target.exists():
-            target = folder / f"{save_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        try:
-            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if hasattr(os, "getuid") and folder.stat().st_uid != os.getuid():
-                continue
-            atomic_write_text(target, text)
-        except OSError:
-            continue
-        return target
-    return None
 
 
 def resume_key(key: str, save_path: Path | None) -> str:

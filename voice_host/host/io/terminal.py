@@ -212,6 +212,14 @@ class ScriptListener:
                 out.append((no, line))
         return out
 
+    @staticmethod
+    def wav_path(script: Path, text: str) -> Path:
+        """The recording a script line names: beside the script when it is there."""
+        wav = Path(text)
+        if not wav.is_absolute() and (script.parent / wav).exists():
+            return script.parent / wav
+        return wav
+
     def listen(self, request: ListenRequest) -> Heard:
         try:
             no, line = next(self._lines)
@@ -224,9 +232,7 @@ class ScriptListener:
         if text.lower() in ("(silence)", "(nothing)", "(timeout)"):
             return Heard(HeardKind.SILENCE, speaker=speaker, source=where)
         if text.lower().endswith(".wav"):
-            wav = Path(text)
-            if not wav.is_absolute():
-                wav = (self.path.parent / wav) if (self.path.parent / wav).exists() else wav
+            wav = self.wav_path(self.path, text)
             if self.decode_wav is None:
                 return Heard(HeardKind.ERROR, speaker=speaker, source=where,
                              error="I cannot listen to recordings without a speech recognizer.")
