@@ -39,6 +39,7 @@ from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
 from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
+from voice_host.text import tokenize
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -306,6 +307,13 @@ def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
     return confidence, plain, vouched
 
 
+def game_answer(pg: PhaseGrammar, heard: Heard) -> bool:
+    """Whether ``heard`` holds one of the game's own answers ("hit", "touché"), which answer
+    a guess, never a yes-or-no question of the host's."""
+    words = pg.settings.game_answers
+    return bool(words) and any(w in words for w in tokenize(heard.text))
+
+
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
     """Listen for a yes/no answer from the same players; None when none came.
 
@@ -329,6 +337,12 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
                     source=heard.source, intent=best.intent if best else None,
                     slots=dict(best.slots) if best else {},
                     confidence=round(understood.confidence, 3))
+        if game_answer(pg, heard):  # "hit" answers a guess, not this question: ask again
+            misses += 1
+            if misses >= CONFIRM_TRIES:
+                return None
+            s.say([s.narrator.line("common.game_answer_not_asked"), *question])
+            continue
         if best is not None and best.intent == "answer" and \
                 best.slots.get("choice") in ("yes", "no"):
             return bool(best.slots.get("choice") == "yes")
