@@ -309,9 +309,11 @@ def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
 
 def game_answer(pg: PhaseGrammar, heard: Heard) -> bool:
     """Whether ``heard`` holds one of the game's own answers ("hit", "touché"), which answer
-    a guess, never a yes-or-no question of the host's."""
+    a guess, never a yes-or-no question of the host's: in the reading taken or in the
+    recognizer's free transcript (the search may have forced "hit" onto "go ahead")."""
     words = pg.settings.game_answers
-    return bool(words) and any(w in words for w in tokenize(heard.text))
+    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
+    return bool(words) and any(w in words for text in said for w in tokenize(text or ""))
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
@@ -336,7 +338,8 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
         s.log.write("heard", speaker=heard.speaker, transcript=heard.text,
                     source=heard.source, intent=best.intent if best else None,
                     slots=dict(best.slots) if best else {},
-                    confidence=round(understood.confidence, 3))
+                    confidence=round(understood.confidence, 3),
+                    free=heard.judgement.free_text if heard.judgement is not None else None)
         if game_answer(pg, heard):  # "hit" answers a guess, not this question: ask again
             misses += 1
             if misses >= CONFIRM_TRIES:
