@@ -120,20 +120,13 @@ def wav_seconds(path: str | Path) -> float | None:
         return None
     if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
         return None
-    pos, byte_rate = 12, 0
-    while pos + 8 <= len(head):
-        chunk_id = head[pos : pos + 4]
-        (chunk,) = struct.unpack_from("<I", head, pos + 4)
-        if chunk_id == b"fmt " and pos + 16 <= len(head):
-            (byte_rate,) = struct.unpack_from("<I", head, pos + 16)
-        elif chunk_id == b"data":
-            if byte_rate <= 0:
-                return None
-            there = size - (pos + 8)  # a streamed header's size is a placeholder: the file's
-            data = there if chunk in _STREAMED_SIZES else min(chunk, there)
-            return max(0, data) / byte_rate
-        pos += 8 + chunk + (chunk & 1)
-    return None
+    found = _data_header(head)
+    if found is None or found[0] <= 0:
+        return None
+    byte_rate, chunk, pos = found
+    there = size - (pos + 8)  # a streamed header's size is a placeholder: the file's
+    data = there if chunk in _STREAMED_SIZES else min(chunk, there)
+    return max(0, data) / byte_rate
 
 
 def read_utterance_wav(path: str | Path) -> Samples:
@@ -165,6 +158,18 @@ def read_utterance_wav(path: str | Path) -> Samples:
 def _declared_seconds(data: bytes) -> float | None:
     """The length the data chunk's header announces, in seconds (None when unknown, e.g. a
     streamed file's placeholder size)."""
+    found = _data_header(data)
+    if found is None:
+        return None
+    byte_rate, size, _ = found
+    if size in _STREAMED_SIZES or size >= 0x7FFF0000 or byte_rate <= 0:
+        return None
+    return size / byte_rate
+
+
+def _data_header(data: bytes) -> tuple[int, int, int] | None:
+    """The byte rate of the format chunk before the data chunk, the data chunk's announced
+    size and its position; None when no data chunk header is in ``data``."""
     pos, byte_rate = 12, 0
     while pos + 8 <= len(data):
         chunk_id = data[pos : pos + 4]
@@ -172,9 +177,7 @@ def _declared_seconds(data: bytes) -> float | None:
         if chunk_id == b"fmt " and pos + 16 <= len(data):
             (byte_rate,) = struct.unpack_from("<I", data, pos + 16)
         elif chunk_id == b"data":
-            if size in _STREAMED_SIZES or size >= 0x7FFF0000 or byte_rate <= 0:
-                return None
-            return size / byte_rate
+            return byte_rate, size, pos
         pos += 8 + size + (size & 1)
     return None
 
