@@ -194,3 +194,24 @@ def test_a_real_full_disk_mid_game(tmp_path: Path) -> None:
             host.kill()
             host.wait()
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_the_seats_file_on_a_full_disk_warns_once_and_keeps_going(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host.host.companion import wiring
+
+    seats = wiring.SeatsFile(tmp_path / "game.seats", lang="fr")
+    assert seats.keep({"room": "ABCDEF"})
+
+    def full(path: Path, text: str) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(wiring, "atomic_write_text", full)
+    assert not seats.keep({"room": "ABCDEF", "tokens": {"Ada": "x"}})
+    assert not seats.keep({"room": "ABCDEF", "tokens": {"Ada": "y"}})
+    err = capsys.readouterr().err
+    assert err.count("Les places ne peuvent pas être gardées dans") == 1
+    monkeypatch.undo()
+    assert seats.keep({"room": "ABCDEF", "tokens": {"Ada": "y"}})  # room again: written
+    assert json.loads((tmp_path / "game.seats").read_text())["tokens"] == {"Ada": "y"}
