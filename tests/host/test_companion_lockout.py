@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")

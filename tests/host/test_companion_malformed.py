@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")

@@ -118,7 +118,7 @@ def build_io(config: SessionConfig) -> HostIO:
     captions = TextOutput(private_sink=secrets, lang=config.lang)
     if spec == "text":
         output = captions
-    elif spec == "speaker" and not _has_speaker():
+    elif spec == "speaker" and not has_speaker():
         # no speaker: say so once, and go on with the words on the screen
         banner.append(screen("common.screen_no_speaker"))
         output = captions
@@ -164,7 +164,7 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
                                           pause_after=config.pause_after))
 
 
-def _has_speaker() -> bool:
+def has_speaker() -> bool:
     """An output device exists (False also when PortAudio itself is missing)."""
     try:
         return any(d.outputs > 0 for d in mic.list_devices())
@@ -180,6 +180,8 @@ def check_script(path: Path) -> bool:
     """Raise :class:`WiringError` (a sentence) when the script at ``path`` cannot be played:
     missing, too large, not UTF-8 text, or naming a recording longer than
     :data:`~voice_host.speech.wav.MAX_UTTERANCE_SECONDS`. True when it names recordings."""
+    if path == ScriptListener.STDIN:  # lines written as the game goes: read as they come
+        return False
     if not path.is_file():
         raise WiringError(f"There is no script file at {path}.")
     try:
@@ -205,7 +207,7 @@ def check_script(path: Path) -> bool:
         if not said.lower().endswith(".wav"):
             continue
         has_wav = True
-        wav = ScriptListener.wav_path(path, said)
+        wav = ScriptListener.wav_path(path.parent, said)
         seconds = wav_seconds(wav)
         if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
             raise WiringError(
