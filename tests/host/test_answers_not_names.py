@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_ici_londres_host import PLAYERS3, options, play
 
+from tests.host.test_ici_londres_host import PLAYERS3, options, play
 from tests.support import scripted
 from voice_host.host.core.registry import registration
 from voice_host.intent import Matcher, SlotValues, load_grammar

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_codenames_host import dealt, valid_clues
-from test_codenames_host import options as codenames_options
-from test_codenames_host import play as play_codenames
-from test_ici_londres_host import PLAYERS3, options, play
 
+from tests.host.test_codenames_host import dealt, valid_clues
+from tests.host.test_codenames_host import options as codenames_options
+from tests.host.test_codenames_host import play as play_codenames
+from tests.host.test_ici_londres_host import PLAYERS3, options, play
 from tests.support import scripted
 
 RESISTANCE = {"deal": "table", "players": ["Ada", "Ben", "Cleo", "Dan", "Eve"],

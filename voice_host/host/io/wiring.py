@@ -181,6 +181,8 @@ def check_script(path: Path) -> bool:
     """Raise :class:`WiringError` (a sentence) when the script at ``path`` cannot be played:
     missing, too large, not UTF-8 text, or naming a recording longer than
     :data:`~voice_host.speech.wav.MAX_UTTERANCE_SECONDS`. True when it names recordings."""
+    if path == ScriptListener.STDIN:  # lines written as the game goes: read as they come
+        return False
     if not path.is_file():
         raise WiringError(f"There is no script file at {path}.")
     try:
