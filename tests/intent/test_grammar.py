@@ -56,7 +56,7 @@ def test_phase_specific_intents() -> None:
     assert own("codenames", "clue") == {"clue", "clue_two_words", "clue_number_word",
                                         "clue_no_number"}
     assert own("codenames", "colour") == {"colour"}
-    assert own("ici-londres", "guess") == {"pick"}
+    assert own("ici-londres", "guess") == {"pick", "stray_answer"}
     for game, phase in (("resistance", "answer"), ("ici-londres", "answer"),
                         ("codenames", "answer")):
         assert own(game, phase) == {"answer"}

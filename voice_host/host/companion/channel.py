@@ -117,12 +117,13 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         ``OSError`` with a plain sentence when the address or port cannot be used."""
         from voice_host.host.companion.server import ServerThread, build_app
 
+        self.seats.brakes.own = own = frozenset(self.own_addresses())  # its own codes only
         try:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
                     client=address, seat=None, what="connection", reason=what),
-                own=self.own_addresses())
+                own=own)
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "

@@ -19,13 +19,14 @@ always answered, and so is a line read two ways that are each confident enough t
 including a line the recognizer itself rejected -- is silent: it is logged as an
 ``ignored`` event with its transcript and why.
 
-The player the host **waits for** is never left in silence: outside a discussion, when the
-prompt names the player who answers ("Hannah, how many sabotage cards?", "Still to vote:
-... Hannah?") and the line came from that player (the speaker is known from a script line
-or by voice) or, when it is not known (a microphone), the prompt waits for that one player
-alone, a line the host cannot read gets a short spoken re-ask naming what it needs
-("Sorry, Ben: pass, or a word?"; a few variants, never the same twice in a row); from the
-second miss on, one example sentence and the other ways to answer (the phone, help).
+The players the host **waits for** are never left in silence: outside a discussion, when the
+prompt names the players who answer ("Hannah, how many sabotage cards?", "Still to vote:
+... Hannah?", "Everyone at once! Thomas, Sophie and Oliver ...") and the line came from one
+of them (the speaker is known from a script line or by voice) or, when it is not known (a
+microphone), the prompt waits for one player alone, a line the host cannot read gets a
+short spoken re-ask naming what it needs ("Sorry, Ben: pass, or a word?"; a few variants,
+never the same twice in a row); from the second miss on, one example sentence and the
+other ways to answer (the phone, help).
 Only a line that is clearly talk (sure words, longer than a command, or the recognizer
 found it far from the grammar: :func:`clearly_talk`) gets, from that player, the soft
 ``listening`` cue instead: the player is talking, not answering."""
@@ -47,6 +48,7 @@ from voice_host.host.core.understanding import (
     phase_vocabulary,
     tuning_of,
 )
+from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import PhaseGrammar
 from voice_host.intent.expand import iter_words
@@ -208,8 +210,8 @@ def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
     by_voice = voice_seat(heard) if heard.speaker is None else None
     if by_voice is not None:  # known by voice: any player still awaited
         return by_voice in prompt.expected
-    if heard.speaker is not None:  # who spoke is known: the one named first is asked
-        return speaker == prompt.expected[0]
+    if heard.speaker is not None:  # who spoke is known: any player still awaited
+        return speaker in prompt.expected
     return len(prompt.expected) == 1
 
 
@@ -217,6 +219,19 @@ def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understo
                   speaker: str | None, called: bool) -> None:
     """A line not understood as a command: help when it was meant for the host, else
     ignore it (logged, with the soft cue where the module's rule gives one)."""
+    if not prompt.discussion and lone_answer(s, prompt, heard):
+        # "yes", "miss" to a question that is not yes-or-no: that question, again
+        s.log.write("ignored", transcript=heard.text, speaker=heard.speaker,
+                    why="answer_not_asked", source=heard.source, cue=False)
+        s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+        return
+    refusal = unknown_value_lines(s, prompt, heard, speaker, for_host=called or typed(heard)
+                                  or asked(heard, prompt, speaker))
+    if refusal is not None:  # "Frank yes": a command naming what the game does not have
+        s.log.write("refused", reason=" ".join(line.text for line in refusal),
+                    transcript=heard.text, speaker=speaker)
+        s.say(refusal)
+        return
     answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker,
                              phase=s.phase_grammar(prompt.phase)[0])
     if answer is Answer.HELP:
@@ -282,3 +297,10 @@ def reask(s: Session, prompt: Prompt, player: str, misses: int) -> Line:
     said = examples[0] if len(examples) == 1 else s.narrator.text(
         "common.either", first=examples[0], second=examples[1])
     return s.narrator.line("common.reask", player=player, needs=said)
+def lone_answer(s: Session, prompt: Prompt, heard: Heard) -> bool:
+    """Whether ``heard`` is only an answer word ("yes", "miss", "touché"), perhaps with a
+    word that carries nothing ("um, yes"), said where the phase asks no yes-or-no question."""
+    settings = s.phase_grammar(prompt.phase)[0].settings
+    text = heard.judgement.free_text if heard.judgement is not None else heard.text
+    words = [w for w in tokenize(text or "") if w not in settings.discourse]
+    return bool(words) and len(words) <= 2 and all(w in settings.answer_words for w in words)

@@ -136,6 +136,11 @@ def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:
     return None
 
 
+def _stray_answer(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    # "miss" or "yes" where no yes-or-no question waits: that question, again
+    s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+
+
 COMMANDS: dict[str, Handler] = {
     "help": _help,
     "repeat": _repeat,
@@ -152,6 +157,7 @@ COMMANDS: dict[str, Handler] = {
     "quieter": _adjust(volume=-0.2),
     "list_tried": _list_tried,
     "move_code": _move_code,
+    "stray_answer": _stray_answer,
 }
 """Intent -> its handler."""
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Stop
-from voice_host.intent import IntentMatch, Matcher
+from voice_host.intent import IntentMatch, Matcher, PhaseGrammar
+from voice_host.text import tokenize
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -74,6 +75,8 @@ def answer_question(s: Session) -> Stop | None:
         grammar=pg, grammar_name=f"{s.adapter.game}.answer", expected=q.prompt.expected,
         timeout=s.options.silence_timeout, purpose="confirm", prompt=q.prompt))
     yes, best = read_answer(s, q.prompt, heard, matcher)
+    if game_answer(pg, heard):  # "hit" answers a guess, never this question
+        yes, best = None, None
     if yes is not None or heard.kind is HeardKind.END:
         s.question = None
         return q.answered(yes)
@@ -85,9 +88,24 @@ def answer_question(s: Session) -> Stop | None:
         s.question = None
         return q.answered(None)
     s.question = replace(q, misses=q.misses + 1)
-    hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-    s.say([s.narrator.line(hint), *q.lines])
+    s.say([s.narrator.line(_hint(pg, heard)), *q.lines])
     return None
+
+
+def game_answer(pg: PhaseGrammar, heard: Heard) -> bool:
+    """Whether ``heard`` holds one of the game's own answers ("hit", "touché"), which answer
+    a guess, never a yes-or-no question of the host's: in the reading taken or in the
+    recognizer's free transcript (the search may have forced "hit" onto "go ahead")."""
+    words = pg.settings.game_answers
+    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
+    return bool(words) and any(w in words for text in said for w in tokenize(text or ""))
+
+
+def _hint(pg: PhaseGrammar, heard: Heard) -> str:
+    """What the host says before asking its question again."""
+    if heard.kind is HeardKind.SILENCE:
+        return "common.silence"
+    return "common.game_answer_not_asked" if game_answer(pg, heard) else "common.yes_or_no"
 
 
 def read_answer(s: Session, prompt: Prompt, heard: Heard, matcher: Matcher
@@ -126,7 +144,7 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
         if heard.kind is HeardKind.END:
             return None
         yes, best = read_answer(s, prompt, heard, matcher)
-        if yes is not None:
+        if yes is not None and not game_answer(pg, heard):
             return yes
         if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
             s.universal(best, prompt)
@@ -135,5 +153,4 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
         misses += 1
         if misses >= CONFIRM_TRIES:
             return None
-        hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-        s.say([s.narrator.line(hint), *question])
+        s.say([s.narrator.line(_hint(pg, heard)), *question])

@@ -45,6 +45,7 @@ from voice_host.host.core.questions import Question, answer_question, make_move
 from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
 from voice_host.host.core.registry import registration
+from voice_host.host.core.saving import keep_saving
 from voice_host.host.core.store import (
     EventLog,
     SavedGame,
@@ -52,7 +53,6 @@ from voice_host.host.core.store import (
     resume_key,
     rng_from_json,
     rng_to_json,
-    save_game,
     save_name,
 )
 from voice_host.host.core.understanding import Understood, understand
@@ -109,6 +109,8 @@ class Session:
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
         self.question: Question | None = None  # a yes/no question waiting for its answer
+        self.unsaved: SavedGame | None = None  # not written (full disk): retried (.saving)
+        self.unsaved_why = ""
         self.choosing: PendingChoice | None = None
         """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
         command is understood, or the prompt changes: dropped in :meth:`run`)."""
@@ -147,7 +149,7 @@ class Session:
             self.undo_stack[-1].setdefault("move", self.move_said)
             self.move_said = None
         snap = self.snapshot()
-        save_game(self.options.save_path, SavedGame(
+        keep_saving(self, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
             paused=self.paused, narration=self.narrator.turns, settings=self.settings))
