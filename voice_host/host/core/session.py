@@ -19,6 +19,7 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
+from voice_host.host.core import voices as vc
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
 from voice_host.host.core.attention import addressed, not_a_command, without_address
 from voice_host.host.core.choice import (
@@ -82,7 +83,8 @@ class Session:
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
                  saved: SessionRecord | None = None, companion: Companion | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, voices: vc.VoiceDesk | None = None
+                 ) -> None:
         self.adapter, self.state, self.rng = adapter, state, rng
         self.output, self.listener, self.options = output, listener, options
         self.log = log or EventLog(None)
@@ -99,22 +101,20 @@ class Session:
         self.registration = registration(adapter.game)
         self.grammar = load_grammar(self.registration.grammar_name, adapter.narrator.lang)
         self._last_prompt_key: str | None = None
-        self.last_lines: list[Line] = []
-        """What the current prompt said (``repeat`` says it again)."""
+        self.last_lines: list[Line] = []  # what the current prompt said (repeat says it again)
+        # the quiet time of the current prompt, and when the host speaks up next
         self.patience = Patience(options.silence_timeout, options.pause_after)
-        """The quiet time of the current prompt, and when the host speaks up next."""
         self.paused = saved.paused
-        self.companion = companion
-        """The companion page when players use it: it gets every new state; secret inputs
-        come from it, and votes, picks and guesses may come from it as well as aloud."""
-        # the phones, coordinated with the voice (None without the companion page)
+        self.companion = companion  # the phones: secrets, votes, picks and guesses too
         self.phones = PhoneDesk(self, companion) if companion is not None else None
         self.countdown = Countdown(clock)  # the clock of timed prompts
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
+        self.voices = voices  # the players' voices (None: the host cannot tell them apart)
+        self.voice: vc.SpeakerGuess | None = None  # the voice's guess for the last utterance
+        # a "Did you mean X, or Y?" waiting for its answer (until a move or another command
+        # is understood, or the prompt changes: dropped in run)
         self.choosing: PendingChoice | None = None
-        """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
-        command is understood, or the prompt changes: dropped in :meth:`run`)."""
 
     # ------------------------------------------------------------------ output helpers
 
@@ -153,7 +153,8 @@ class Session:
         save_game(self.options.save_path, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
-            paused=self.paused, narration=self.narrator.turns, settings=self.settings))
+            paused=self.paused, narration=self.narrator.turns, settings=self.settings,
+            voices=vc.prints(self.voices)))
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
         """The phase's grammar with the game's values now, and its matcher (both cached);
@@ -188,7 +189,7 @@ class Session:
             if self.state.is_chance_node():
                 self.apply(self.adapter.chance(self.state, self.rng), record_undo=False)
                 continue
-            prompt = self.adapter.prompt(self.state)
+            prompt = vc.prompt(self) or self.adapter.prompt(self.state)
             if prompt is None:
                 self.say(self.adapter.host_step(self.state))
                 self.save()
@@ -255,10 +256,11 @@ class Session:
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
         self.patience.heard()
-        if prompt.kind is PromptKind.RECORD:
+        if prompt.kind is PromptKind.RECORD:  # a message, or a sentence to learn a voice
             return take_recording(self, prompt, heard)
         assert matcher is not None
-        speaker = self.resolve_speaker(heard.speaker, prompt)
+        voice = vc.hear(self, heard)  # the player whose voice this is, when confident
+        speaker = self.resolve_speaker(heard.speaker, prompt, voice)
         if heard.speaker and speaker is None:
             self.log.write("unknown_speaker", speaker=heard.speaker, transcript=heard.text)
             self.say_key("common.unknown_speaker", name=heard.speaker,
@@ -290,14 +292,14 @@ class Session:
             self.choosing = None
         if best.intent == CHOOSE_INTENT and choice is not None:
             return take_choice(self, choice, best, prompt, heard)
-        if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt):
+        if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt) \
+                or vc.asked_whose(self, prompt, best, heard, speaker, voice):
             return None
         return self.act(best, prompt, heard, speaker, understood)
 
     def act(self, best: IntentMatch, prompt: Prompt, heard: Heard, speaker: str | None,
             understood: Understood | None, *, chosen: bool = False) -> Stop | None:
-        """Carry out an understood command: a universal one, or the game's move
-        (:meth:`carry_out`)."""
+        """Carry out an understood command: a universal one, or the game's move."""
         if best.intent in UNIVERSAL:
             return self.universal(best, prompt)
         if self.paused:  # a move while paused: the players are back, the game goes on
@@ -308,15 +310,18 @@ class Session:
         return self.carry_out(decision, best, prompt, heard, speaker, understood,
                               chosen=chosen)
 
-    def resolve_speaker(self, named: str | None, prompt: Prompt) -> str | None:
+    def resolve_speaker(self, named: str | None, prompt: Prompt, voice: str | None = None
+                        ) -> str | None:  # said with it, else the voice's, else the one asked
         if named:
             return find_player(self.state.players, named)
-        return prompt.expected[0] if len(prompt.expected) == 1 else None
+        return voice or (prompt.expected[0] if len(prompt.expected) == 1 else None)
 
     def reminder(self, prompt: Prompt) -> list[Line]:
         return list(prompt.reminder or prompt.lines)
 
     def on_silence(self, prompt: Prompt, waited: float | None = None) -> Stop | None:
+        if prompt.phase == vc.ENROL_PHASE:
+            return vc.on_silence(self)
         self.patience.on_silence(self, prompt, self.options.silence_timeout
                                  if waited is None else waited)
         return None
