@@ -20,7 +20,10 @@ may be fitted on (``--fit`` prints the fit); the report split holds every other 
 
 Figures: "right" is the share of utterances attributed to the right seat; "wrong" the share
 attributed to another seat (the costly error: an unknown only makes the host ask);
-"top-1" the share whose best-scoring seat is right, whatever the thresholds.
+"acted wrong" the share attributed to another seat with the confidence from which the host
+acts on a voice (``SpeakerTuning.confident``); "top-1" the share whose best-scoring seat is
+right, whatever the thresholds; "short right" the right share among utterances of one or
+two words.
 """
 
 from __future__ import annotations
@@ -205,6 +208,8 @@ class Tally:
     top1: int = 0
     short_total: int = 0
     short_right: int = 0
+    acted_wrong: int = 0
+    """Attributed to another seat with the confidence the host acts on."""
 
     def rate(self, n: int) -> str:
         return f"{100 * n / self.total:5.1f}%" if self.total else "   - "
@@ -240,6 +245,7 @@ def score(samples: Iterable[tuple[str, str, dict[str, float]]], tuning: SpeakerT
         tally.right += guess.seat == truth
         tally.wrong += guess.seat is not None and guess.seat != truth
         tally.top1 += guess.best == truth
+        tally.acted_wrong += guess.is_confident(tuning) and guess.seat != truth
         if len(text.split()) <= 2:
             tally.short_total += 1
             tally.short_right += guess.seat == truth
@@ -298,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# tuning: threshold {tuning.threshold}, margin {tuning.margin}, "
           f"temperature {tuning.temperature}")
     print(f"{'row':<9} {'players':>7} {'condition':<10} {'utts':>5} {'right':>6} "
-          f"{'wrong':>6} {'top-1':>6} {'short right':>11}  target")
+          f"{'wrong':>6} {'acted wrong':>11} {'top-1':>6} {'short right':>11}  target")
     fitted: list[tuple[str, str, dict[str, float]]] = []
     for row in rows:
         speakers = pool(args.split, row, args.lang)
@@ -323,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
                          if tally.short_total else "-")
                 print(f"{row:<9} {size:>7} {condition:<10} {tally.total:>5} "
                       f"{tally.rate(tally.right)} {tally.rate(tally.wrong)} "
-                      f"{tally.rate(tally.top1)} {short:>11}  {mark}")
+                      f"{tally.rate(tally.acted_wrong):>11} {tally.rate(tally.top1)} "
+                      f"{short:>11}  {mark}")
     if args.fit:
         found = fit(fitted)
         print(f"# fitted on {len(fitted)} utterances ({args.split} split): threshold "

@@ -85,9 +85,11 @@ class SessionConfig:
     """A JSONL event log."""
     save_path: Path | None = None
     """The save file, written after every move."""
-    voices: bool = True
-    """Learn the players' voices at the start (when the host hears audio and the speaker
-    model is installed), to know who is talking; False plays without."""
+    voices: str = "auto"
+    """Learn the players' voices at the start, to know who is talking (when the speaker
+    model is installed): ``on`` whenever the host hears audio (a microphone, or a script
+    of recordings whose first lines are the players' sentences), ``auto`` with the
+    microphone only (a script says who speaks with ``Name:``), ``off`` never."""
 
     @property
     def lang(self) -> str:
@@ -131,7 +133,7 @@ class SessionConfig:
                    companion=CompanionConfig.from_args(args), confirm=args.confirm,
                    silence_timeout=args.silence_timeout,
                    pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,
-                   save_path=args.save, voices=getattr(args, "voices", True))
+                   save_path=args.save, voices=getattr(args, "voices", None) or "auto")
 
 
 SETTINGS: tuple[str, ...] = tuple(SessionConfig(game="", options={}).settings())

@@ -164,11 +164,14 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
 
 def voice_desk(config: SessionConfig, io: HostIO, state: GameState,
                saved: SessionRecord | None) -> VoiceDesk | None:
-    """The players' voices, when the host hears audio, ``--no-voices`` was not given and the
-    speaker model is installed (else None: who speaks is said with the moves, as typed).
+    """The players' voices, when the host hears audio, ``--voices`` asks for them
+    (:attr:`SessionConfig.voices`) and the speaker model is installed (else None: who
+    speaks is said with the moves, as typed).
     A new game asks every player for a sentence first; a resumed game's prints come back
     from its save."""
-    if not (config.voices and io.hears_audio):
+    wanted = config.voices == "on" or (config.voices == "auto"
+                                        and config.listens_to_microphone)
+    if not (wanted and io.hears_audio):
         return None
     from voice_host.speech.speakers import SpeakerModelUnavailable, default_embedder
 
