@@ -253,8 +253,10 @@ def score(samples: Iterable[tuple[str, str, dict[str, float]]], tuning: SpeakerT
 
 
 def fit(samples: Sequence[tuple[str, str, dict[str, float]]]) -> SpeakerTuning:
-    """Thresholds that give the most right attributions with at most 1% wrong, and the
-    softmax temperature of least log-loss (on the calibration split only)."""
+    """Thresholds that give the most right attributions with at most 1% wrong, the
+    softmax temperature of least log-loss, and the lowest confidence from which at most
+    0.5% of utterances would be acted on as another player's (on the calibration split
+    only)."""
     best: tuple[float, float, float] | None = None
     for threshold in np.arange(0.30, 0.91, 0.02):
         for margin in np.arange(0.0, 0.21, 0.01):
@@ -275,7 +277,13 @@ def fit(samples: Sequence[tuple[str, str, dict[str, float]]]) -> SpeakerTuning:
                 loss -= (scores[truth] - top) / temperature - math.log(z)
         losses[temperature] = loss
     temperature = min(losses, key=lambda t: losses[t])
-    return SpeakerTuning(round(threshold, 2), round(margin, 2), temperature)
+    confident = 0.99
+    for level in (0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99):
+        tuning = SpeakerTuning(round(threshold, 2), round(margin, 2), temperature, level)
+        if score(samples, tuning).acted_wrong <= 0.005 * len(samples):
+            confident = level
+            break
+    return SpeakerTuning(round(threshold, 2), round(margin, 2), temperature, confident)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# Speaker identification, {args.split} split, {args.lang}, "
           f"{args.tables} tables per size, seed {args.seed}")
     print(f"# tuning: threshold {tuning.threshold}, margin {tuning.margin}, "
-          f"temperature {tuning.temperature}")
+          f"temperature {tuning.temperature}, confident {tuning.confident}")
     print(f"{'row':<9} {'players':>7} {'condition':<10} {'utts':>5} {'right':>6} "
           f"{'wrong':>6} {'acted wrong':>11} {'top-1':>6} {'short right':>11}  target")
     fitted: list[tuple[str, str, dict[str, float]]] = []
@@ -334,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.fit:
         found = fit(fitted)
         print(f"# fitted on {len(fitted)} utterances ({args.split} split): threshold "
-              f"{found.threshold}, margin {found.margin}, temperature {found.temperature}")
+              f"{found.threshold}, margin {found.margin}, temperature {found.temperature}, "
+              f"confident {found.confident}")
     print(f"# {time.monotonic() - started:.0f} s")
     return 0
 

@@ -187,3 +187,45 @@ def test_guess_is_a_plain_frozen_value() -> None:
     guess = SpeakerGuess("Ada", 0.9, {"Ada": 0.8})
     with pytest.raises(AttributeError):
         guess.seat = "Ben"  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- real voices
+
+REAL_VOICES = (("jf_alpha", "Ada"), ("jf_gongitsune", "Ben"), ("jm_kumo", "Cleo"))
+ENROL = ("I'm {me}.", "My name is {me}.", "{me}, ready to play.")
+SAID = ("I vote yes", "count me out", "I propose Ada and Ben", "wait, undo that",
+        "my clue is ocean, two", "no, that's wrong", "is there any more pizza left",
+        "honestly i have no idea who it is")
+
+
+@pytest.mark.model
+@pytest.mark.slow
+def test_real_voices_are_told_apart_at_a_rate() -> None:
+    """Three Kokoro voices (benchmarks/voices.py), three enrolment sentences each: most
+    commands go to the right seat by their best score, and few are named for another
+    seat with the confidence the host acts on (the benchmark measures the tables)."""
+    import sys
+    from pathlib import Path
+
+    from voice_host.speech import speakers
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    import voices
+
+    reason = speakers.unavailable_reason() or voices.unavailable_reason()
+    if reason:
+        pytest.skip(f"needs the speaker model and the Kokoro test voices: {reason}")
+    ids = SpeakerId(speakers.default_embedder())
+    for voice, name in REAL_VOICES:
+        for text in ENROL:
+            assert ids.enrol(name, voices.synthesize(text.format(me=name), lang="en",
+                                                     voice=voice)) > 0
+    best = acted_wrong = total = 0
+    for voice, name in REAL_VOICES:
+        for text in SAID:
+            guess = ids.identify(voices.synthesize(text, lang="en", voice=voice, speed=1.1))
+            total += 1
+            best += guess.best == name
+            acted_wrong += guess.is_confident() and guess.seat != name
+    assert best >= 0.75 * total, f"{best}/{total} to the right seat by best score"
+    assert acted_wrong <= 0.1 * total, f"{acted_wrong}/{total} confidently wrong"
