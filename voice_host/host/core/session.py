@@ -311,10 +311,10 @@ class Session:
                               chosen=chosen)
 
     def resolve_speaker(self, named: str | None, prompt: Prompt, voice: str | None = None
-                        ) -> str | None:  # said with it, else the voice's, else the one asked
+                        ) -> str | None:  # said with it, else the one asked, else the voice's
         if named:
             return find_player(self.state.players, named)
-        return voice or (prompt.expected[0] if len(prompt.expected) == 1 else None)
+        return prompt.expected[0] if len(prompt.expected) == 1 else voice
 
     def reminder(self, prompt: Prompt) -> list[Line]:
         return list(prompt.reminder or prompt.lines)
