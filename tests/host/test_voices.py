@@ -195,3 +195,37 @@ def test_damaged_prints_in_a_save_are_refused_with_a_sentence(tmp_path: Path) ->
     path.write_text(json.dumps(data))
     check = check_saved_voices(path)
     assert not check.ok and "not readable" in check.detail
+
+
+def test_prints_of_another_model_are_dropped_on_resume() -> None:
+    saved = {"model": "another", "dim": 8,
+             "seats": {"Ada": {"enrolled": [[1.0] + [0.0] * 7], "refined": []}}}
+    desk = VoiceDesk.start(ToneEmbedder(), saved)
+    assert desk.ids.enrolled() == () and not desk.enrolling
+
+
+@pytest.mark.parametrize(("voices", "script", "wanted"), [
+    ("off", False, False), ("auto", True, False), ("on", True, True), ("auto", False, True)])
+def test_voices_are_learnt_when_asked_and_audio_comes_in(tmp_path: Path, voices: str,
+                                                         script: bool, wanted: bool,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    from voice_host.host.core.config import SessionConfig
+    from voice_host.host.io import wiring
+    from voice_host.speech import speakers
+
+    monkeypatch.setattr(speakers, "default_embedder", ToneEmbedder)
+    config = SessionConfig(game="resistance", options={"players": PLAYERS},
+                           script=tmp_path / "s.txt" if script else None, voices=voices)
+    io_ = wiring.HostIO(output=TextOutput(io.StringIO()), listener=Listener([]),
+                        secret_sink=None, hears_audio=True)
+    state = new_game("resistance", {"deal": "table", "lang": "en", "players": PLAYERS,
+                                    "double_agent": True, "first": "Ada", "votes": "together",
+                                    "seed": 1})
+    desk = wiring.voice_desk(config, io_, state, None)
+    assert (desk is not None) is wanted
+    if desk is not None:
+        assert desk.queue == PLAYERS
+    silent = wiring.HostIO(output=TextOutput(io.StringIO()), listener=Listener([]),
+                           secret_sink=None, hears_audio=False)
+    assert wiring.voice_desk(config, silent, state, None) is None  # typed lines: no voices
