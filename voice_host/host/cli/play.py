@@ -16,6 +16,7 @@ from voice_host.host.cli import models as models_cmd
 from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
+from voice_host.host.core import ending
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
@@ -50,7 +51,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="microphone (default) or typed lines")
     parser.add_argument("--script", type=Path, default=None,
                         help="read utterances from FILE, one per line ('Name: words', words, "
-                             "or a .wav path)")
+                             "or a .wav path); '-' reads them from standard input, one "
+                             "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")
@@ -109,8 +111,9 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def resume_command(save_path: Path) -> str:
     """The command that continues the game saved at ``save_path``, as it can be pasted
-    into a shell (the save keeps how it was played, so it needs nothing else)."""
-    return f"voice-host resume {shlex.quote(str(save_path))}"
+    into a shell in any folder: the path is absolute and quoted (the save keeps how it was
+    played, so the command needs nothing else)."""
+    return f"voice-host resume {shlex.quote(str(save_path.absolute()))}"
 
 
 def default_save_path(game: str) -> Path:
@@ -142,6 +145,29 @@ def join_lines(session: Session, companion: CompanionChannel) -> list[Line]:
     return [line("companion.join", url=companion.url, code=code,
                  spelled=spell(companion.room_code)),
             line("companion.table", url=companion.url)]
+
+
+def again_options(options: dict[str, Any], game: str, players: list[str],
+                  seed: int) -> dict[str, Any]:
+    """The options of the next game with the same players: the seating moved on by one (the
+    second player sits first, so the first Speaker, leader or spymaster changes), every mode
+    and variant kept, a new deal."""
+    reg = registration(game)
+    moved = players[1:] + players[:1]
+    nxt = {**options, **reg.seat(moved), "seed": seed}
+    first = options.get("first")
+    if isinstance(first, str) and first in players:  # a chosen first leader moves on too
+        nxt["first"] = players[(players.index(first) + 1) % len(players)]
+    return reg.complete(nxt)
+
+
+def next_save_path(save_path: Path) -> Path:
+    """Where the next game of the evening is saved: beside ``save_path``, numbered."""
+    stem = save_path.stem.rsplit("-game", 1)[0]
+    n = 2
+    while (candidate := save_path.with_name(f"{stem}-game{n}{save_path.suffix}")).exists():
+        n += 1
+    return candidate
 
 
 def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
@@ -180,6 +206,21 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
+        while stop is Stop.FINISHED and ending.offer_again(session):
+            # the same table, modes and devices: a new game with the seating moved on
+            options = again_options(dict(config.options), config.game,
+                                    list(session.state.players), session.rng.randrange(2**31))
+            state = new_game(config.game, options)
+            session.log.close()
+            config = replace(config, options=options,
+                             save_path=next_save_path(config.save_path or save_path))
+            save_path = config.save_path or save_path
+            print(screen("common.screen_saving", path=save_path), file=sys.stderr)
+            session = wiring.wire_session(config, state, io,
+                                          rng=random.Random(options["seed"]),
+                                          companion=companion)
+            session.say_key("common.new_game")
+            stop = session.run(fresh=True)
     except KeyboardInterrupt:
         session.save()
         print("\n" + screen("common.screen_stopped"), file=sys.stderr)

@@ -17,13 +17,13 @@ The prints are saved with the game (vectors only, never audio)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.choice import PendingChoice
 from voice_host.host.core.commands import UNIVERSAL
-from voice_host.host.core.values import Heard, Stop
+from voice_host.host.core.values import Heard, Stop, Voice
 from voice_host.intent import IntentMatch
 from voice_host.speech.speakers import (
     MAX_ENROLMENT,
@@ -213,16 +213,18 @@ def on_silence(s: Session) -> Stop | None:
     return None
 
 
-def hear(s: Session, heard: Heard) -> str | None:
-    """The voice's guess for ``heard`` (kept as ``s.voice`` and logged); returns the player
-    it names with confidence, else None."""
+def hear(s: Session, heard: Heard) -> Heard:
+    """``heard`` with its voice (:attr:`Heard.voice`): the player the voice names with the
+    confidence the host acts on, else no seat. The full guess is kept as ``s.voice`` and
+    logged. ``heard`` as it is without audio, voices, or a voice already known."""
     desk = s.voices
     s.voice = desk.guess(heard) if desk is not None else None
-    if desk is None or s.voice is None:
-        return None
+    if desk is None or s.voice is None or heard.voice is not None:
+        return heard
     s.log.write("voice", seat=s.voice.seat, best=s.voice.best,
                 confidence=round(s.voice.confidence, 3), source=heard.source)
-    return desk.confident_seat(s.voice, s.state.players)
+    seat = desk.confident_seat(s.voice, s.state.players)
+    return replace(heard, voice=Voice(seat, s.voice.confidence if seat else 0.0))
 
 
 def asked_whose(s: Session, prompt: Prompt, match: IntentMatch, heard: Heard,

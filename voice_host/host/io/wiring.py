@@ -115,7 +115,7 @@ def build_io(config: SessionConfig) -> HostIO:
     captions = TextOutput(private_sink=secrets, lang=config.lang)
     if spec == "text":
         output = captions
-    elif spec == "speaker" and not _has_speaker():
+    elif spec == "speaker" and not has_speaker():
         # no speaker: say so once, and go on with the words on the screen
         banner.append(screen("common.screen_no_speaker"))
         output = captions
@@ -126,7 +126,7 @@ def build_io(config: SessionConfig) -> HostIO:
 
     listener: Listener
     if script is not None:
-        if not script.is_file():
+        if script != ScriptListener.STDIN and not script.is_file():
             raise WiringError(f"There is no script file at {script}.")
         listener = ScriptListener(script, decode_wav=ears.decode_wav if ears else None,
                                   echo=sys.stdout if spec == "text" else None)
@@ -184,7 +184,7 @@ def voice_desk(config: SessionConfig, io: HostIO, state: GameState,
     return VoiceDesk.start(embedder, enrol=state.players)
 
 
-def _has_speaker() -> bool:
+def has_speaker() -> bool:
     """An output device exists (False also when PortAudio itself is missing)."""
     try:
         return any(d.outputs > 0 for d in mic.list_devices())

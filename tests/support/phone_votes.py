@@ -29,8 +29,11 @@ class VotingPages:
     def pending(self) -> int:
         return len(self.queue)
 
-    def phone_turn(self, state: Any) -> bool:
-        return False
+    def phone_turn(self, state: Any) -> tuple[str, ...]:
+        return ()
+
+    def open_turn(self, seats: Any) -> None:
+        pass
 
     def take_seat_events(self) -> list[Any]:
         return []
@@ -44,6 +47,9 @@ class VotingPages:
 
     def private_turn(self, state: Any) -> tuple[str, ...]:
         return ()
+
+    def recap(self, lines: Any) -> None:
+        self.recapped = list(lines)
 
     def take_actions(self, state: Any = None) -> list[Any]:
         out, self.queue = self.queue, []
