@@ -27,7 +27,7 @@ KEPT = frozenset("""
     full short
     mic vote votes guess clue options extra speech microphone script secrets machine
     transmission interfaces phase phases page port arguments message phrase audio agent double
-    narration silence discussion local type mode etc hub
+    narration silence discussion local type mode etc hub on off
 """.split())
 """Words an English help text may share with its French: typed values, names, and words that
 are the same in both languages."""

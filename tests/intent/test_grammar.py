@@ -28,7 +28,7 @@ PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer")
           "ici-londres": ("guess", "answer"),
           "codenames": ("clue", "guess", "colour", "answer")}
 UNIVERSAL = {"help", "repeat", "score", "status", "read_board", "undo", "pause", "resume",
-             "quit", "slower", "faster", "louder", "quieter", "move_code"}
+             "quit", "slower", "faster", "louder", "quieter", "move_code", "learn_voice"}
 ALL = [(g, p) for g, phases in PHASES.items() for p in phases]
 
 

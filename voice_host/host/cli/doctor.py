@@ -63,6 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
                         default="auto", help="text-to-speech engine to check (default: auto: "
                         "Piper for English when installed, espeak-ng for the rest)")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE",
+                        help="also say whose voices a saved game knows")
 
 
 def check_devices(sd: Any = None) -> Check:
@@ -179,6 +181,49 @@ def check_models() -> Check:
     return Check("vosk models", True, ", ".join(described), essential=False)
 
 
+def check_speaker_model() -> Check:
+    """The speaker-embedding model that tells the players' voices apart: found, and
+    whether it runs on a second of synthetic sound."""
+    from voice_host.speech import speakers
+
+    reason = speakers.unavailable_reason()
+    if reason is not None:
+        return Check("speaker model", True, f"not installed: {reason}", essential=False)
+    try:
+        embedder = speakers.default_embedder()
+        t = np.arange(16_000) / 16_000
+        tone = (3000 * np.sin(2 * np.pi * 180 * t) * (1 + np.sin(2 * np.pi * 3 * t)))
+        started = time.perf_counter()
+        embedder.embed(tone.astype(np.int16))
+        took = time.perf_counter() - started
+    except (SpeechError, OSError, RuntimeError) as error:
+        return Check("speaker model", False, str(error), essential=False)
+    return Check("speaker model", True, f"{embedder.name} ({embedder.dim} values; "
+                 f"{1000 * took:.0f} ms for one second of sound)", essential=False)
+
+
+def check_saved_voices(path: Path) -> Check:
+    """Whose voices the saved game at ``path`` knows (prints only: the save holds no
+    audio)."""
+    from voice_host.host.core.store import SaveError, load_game
+    from voice_host.speech.speakers import SpeakerId, VoicePrintError
+
+    try:
+        saved = load_game(path)
+    except (SaveError, OSError) as error:
+        return Check("saved voices", False, str(error), essential=False)
+    if not saved.voices:
+        return Check("saved voices", True, f"{path.name}: no voices enrolled (players say "
+                     "their names with their moves)", essential=False)
+    try:
+        ids = SpeakerId.from_json(saved.voices)
+    except VoicePrintError as error:
+        return Check("saved voices", False, f"{path.name}: {error}", essential=False)
+    people = ", ".join(f"{seat} ({ids.enrolment_count(seat)})" for seat in ids.enrolled())
+    return Check("saved voices", True, f"{path.name}: {people} (sentences learnt; "
+                 f"model {ids.model})", essential=False)
+
+
 def _heard_through_prompt(heard: Any, text: str) -> float | None:
     """The prompt lift of the sentence said, when the recognizer heard exactly it and
     refused it only as heard through its prompt (``Rejection.PRIMED``); else None."""
@@ -278,6 +323,9 @@ def run_checks(args: argparse.Namespace, *, sd: Any = None) -> list[Check]:
     checks.append(asr_check)
     checks.append(check_whisper_models())
     checks.append(check_models())
+    checks.append(check_speaker_model())
+    if getattr(args, "save", None) is not None:
+        checks.append(check_saved_voices(args.save))
     if engine is not None and recognizer is not None:
         checks.append(round_trip(engine, recognizer, args.lang))
     else:

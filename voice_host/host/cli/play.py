@@ -74,6 +74,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds with nobody speaking before the host pauses the game; "
                              f"never during a discussion ({low:.0f} to {high:.0f}, default "
                              f"{DEFAULT_PAUSE_AFTER:.0f})")
+    parser.add_argument("--voices", choices=("auto", "on", "off"), default="auto",
+                        help="learn the players' voices at the start to know who is talking: "
+                             "on (microphone or a script of recordings), off, or auto "
+                             "(default: with the microphone)")
     companion_arguments(parser)
 
 

@@ -85,6 +85,11 @@ class SessionConfig:
     """A JSONL event log."""
     save_path: Path | None = None
     """The save file, written after every move."""
+    voices: str = "auto"
+    """Learn the players' voices at the start, to know who is talking (when the speaker
+    model is installed): ``on`` whenever the host hears audio (a microphone, or a script
+    of recordings whose first lines are the players' sentences), ``auto`` with the
+    microphone only (a script says who speaks with ``Name:``), ``off`` never."""
 
     @property
     def lang(self) -> str:
@@ -117,7 +122,7 @@ class SessionConfig:
                 "companion": comp.enabled, "port": comp.port or None, "companion_host": comp.bind,
                 "tls": [where(p) for p in comp.tls] if comp.tls else None,
                 "confirm": self.confirm, "silence_timeout": self.silence_timeout,
-                "log": where(self.log)}
+                "log": where(self.log), "voices": self.voices}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, game: str,
@@ -128,7 +133,7 @@ class SessionConfig:
                    companion=CompanionConfig.from_args(args), confirm=args.confirm,
                    silence_timeout=args.silence_timeout,
                    pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,
-                   save_path=args.save)
+                   save_path=args.save, voices=getattr(args, "voices", None) or "auto")
 
 
 SETTINGS: tuple[str, ...] = tuple(SessionConfig(game="", options={}).settings())

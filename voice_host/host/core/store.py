@@ -74,6 +74,9 @@ class SessionRecord:
     narration: dict[str, int] = field(default_factory=dict)
     """How far each varied sentence has turned (a resumed game does not start its
     variants over)."""
+    voices: dict[str, Any] = field(default_factory=dict)
+    """The players' voice prints (:meth:`~voice_host.speech.speakers.SpeakerId.to_json`:
+    vectors only, never audio); empty when nobody enrolled."""
 
 
 @dataclass
@@ -91,16 +94,19 @@ class SavedGame:
     settings: dict[str, Any] = field(default_factory=dict)
     """How the game was played (see :data:`SETTINGS`); empty for a game saved before
     version 3, which resumes with the command line's defaults."""
+    voices: dict[str, Any] = field(default_factory=dict)
+    """The players' voice prints (vectors only, never audio; empty when nobody enrolled)."""
 
     def record(self) -> SessionRecord:
         return SessionRecord(host_state=self.host_state, undo=self.undo, paused=self.paused,
-                             narration=self.narration)
+                             narration=self.narration, voices=self.voices)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game,
                 "options": self.options, "state": self.state, "rng": self.rng,
                 "host_state": self.host_state, "undo": self.undo, "paused": self.paused,
-                "narration": self.narration, "settings": self.settings}
+                "narration": self.narration, "settings": self.settings,
+                **({"voices": self.voices} if self.voices else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> SavedGame:
@@ -117,7 +123,8 @@ class SavedGame:
                         rng=data["rng"], host_state=dict(data["host_state"]),
                         undo=list(data["undo"]), paused=data.get("paused", False),
                         narration=dict(data.get("narration") or {}),
-                        settings=dict(data.get("settings") or {}))
+                        settings=dict(data.get("settings") or {}),
+                        voices=dict(data.get("voices") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError("That saved game is damaged; a part is missing.") from exc
         if not isinstance(saved.game, str):
@@ -141,6 +148,8 @@ class SavedGame:
                 raise SaveError("That saved game is damaged: its undo history cannot be read.")
         if not all(isinstance(k, str) for k in saved.settings):
             raise SaveError("That saved game is damaged: how it was played cannot be read.")
+        if saved.voices and not isinstance(saved.voices.get("seats"), Mapping):
+            raise SaveError("That saved game is damaged: the players' voices cannot be read.")
         return saved
 
 

@@ -24,6 +24,7 @@ from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.session import Session, SessionOptions
 from voice_host.host.core.store import EventLog, SessionRecord
 from voice_host.host.core.values import Listener, Output
+from voice_host.host.core.voices import VoiceDesk
 from voice_host.host.io.listening import MicListener, PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.speech_output import SpeechOutput
@@ -77,6 +78,9 @@ class HostIO:
     closers: list[Callable[[], None]] = field(default_factory=list)
     lang: str = "en"
     """The game's language (what ``close`` may have to say)."""
+    hears_audio: bool = False
+    """Utterances come with their audio (a microphone, or a script with recordings): the
+    host can tell the players' voices apart."""
 
     def close(self) -> None:
         for close in self.closers:
@@ -139,7 +143,7 @@ def build_io(config: SessionConfig) -> HostIO:
         listener = _mic_listener(ears, output, gate)
     io = HostIO(output=output, listener=listener, secret_sink=secrets,
                 banner="\n".join(banner), closers=[listener.close, output.close],
-                lang=config.lang)
+                lang=config.lang, hears_audio=needs_recognizer)
     if out_dir is not None:
         io.summary = lambda: screen("common.screen_narration_written", folder=out_dir)
     return io
@@ -159,10 +163,32 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
                    listener=io.listener,
                    log=EventLog(config.log, on_failure=log_failure(adapter.narrator, config.log)),
                    game_options=dict(config.options), companion=companion, saved=saved,
-                   settings=config.settings(),
+                   settings=config.settings(), voices=voice_desk(config, io, state, saved),
                    options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
                                           silence_timeout=config.silence_timeout,
                                           pause_after=config.pause_after))
+
+
+def voice_desk(config: SessionConfig, io: HostIO, state: GameState,
+               saved: SessionRecord | None) -> VoiceDesk | None:
+    """The players' voices, when the host hears audio, ``--voices`` asks for them
+    (:attr:`SessionConfig.voices`) and the speaker model is installed (else None: who
+    speaks is said with the moves, as typed).
+    A new game asks every player for a sentence first; a resumed game's prints come back
+    from its save."""
+    wanted = config.voices == "on" or (config.voices == "auto"
+                                        and config.listens_to_microphone)
+    if not (wanted and io.hears_audio):
+        return None
+    from voice_host.speech.speakers import SpeakerModelUnavailable, default_embedder
+
+    try:
+        embedder = default_embedder()
+    except SpeakerModelUnavailable:
+        return None
+    if saved is not None:
+        return VoiceDesk.start(embedder, saved.voices)
+    return VoiceDesk.start(embedder, enrol=state.players)
 
 
 def has_speaker() -> bool:

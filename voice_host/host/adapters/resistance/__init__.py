@@ -110,6 +110,7 @@ class Adapter(ResistanceWords):
     narrate = narrate.narrate
     prompt = prompts.prompt
     slot_values = prompts.slot_values
+    own_move = interpret.own_move
     interpret = interpret.interpret
     score = queries.score
     status = queries.status
