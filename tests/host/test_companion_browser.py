@@ -252,7 +252,7 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
         first.get(f"{url}table#{room}")
         wait_text(first, "status", "Mission 1")
         assert "You are" not in text_of(first, "main")
-        wait_text(first, "seats-box", "confirmed")
+        wait_text(first, "public", "Leader")  # the television's board
         table_tab = first.current_window_handle
         first.switch_to.window(first.window_handles[0])
 
@@ -319,8 +319,9 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
         assert result.sabotages == 1 and not result.succeeded
 
         first.switch_to.window(table_tab)
-        wait_text(first, "public", "Mission 1: team of 2, failed (1 sabotage)")
-        wait_text(first, "log", "Mission 2")
+        wait_text(first, "public", "1 sabotage")
+        assert first.find_element(By.CSS_SELECTOR, ".rs-mission.failure .rs-disc").text == "✗"
+        wait_text(first, "status", "Mission 2")
         first.switch_to.window(first.window_handles[0])
 
         # the hero's browser cannot read or act for the spy's seat
@@ -614,7 +615,7 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         audit("codenames spymaster seat at 320 px")
         driver.set_window_size(1000, 1200)
         driver.get(f"{channel.url}table#{channel.room_code}")
-        wait_text(driver, "public", "covered:")
+        wait_text(driver, "public", "AGENT")  # a covered card
         audit("codenames table")
 
         # Ici Londres in French: the Speaker's icons, a receiver's icon buttons, the table
@@ -642,7 +643,9 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         driver.find_element(By.ID, "confirm-yes").click()
         assert channel.wait_for_action(WAIT, ici) == Pick(picker, (free,))
         driver.get(f"{channel.url}table#{channel.room_code}")
-        wait_text(driver, "public", f"trouvée par {guesser}")
+        wait_for(driver, lambda d: guesser in d.find_element(By.CSS_SELECTOR,
+                                                             ".il-icon.found").text,
+                 "the icon found on the television")
         assert "8 secondes restantes" in text_of(driver, "countdown")
         audit("ici londres table (French)")
     finally:

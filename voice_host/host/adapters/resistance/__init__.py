@@ -42,7 +42,15 @@ from typing import Any, ClassVar
 from voice_host.games import GameState, IllegalAction, SetupError
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
-from voice_host.host.adapters.resistance import bots, interpret, narrate, phone, prompts, queries
+from voice_host.host.adapters.resistance import (
+    bots,
+    interpret,
+    narrate,
+    phone,
+    prompts,
+    queries,
+    table,
+)
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
 from voice_host.host.core.narration import Narrator
@@ -113,6 +121,7 @@ def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
 
 REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
+    table_script=Path(__file__).with_name("table.js"), table_facts=table.facts,
     state_class=ResistanceState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bots.bot_utterance, companion=phone,
     options=ResistanceOptions,

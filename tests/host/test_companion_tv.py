@@ -1,0 +1,417 @@
+"""The television's table view in headless Chromium (Debian's chromium and chromedriver,
+driven by selenium) at 1920x1080 and 1280x720, in English and French games: every board
+fits the screen with no scrolling (every Codenames word inside the viewport at 28 px or more,
+none cut), covered cards and mission results in distinct colours and symbols, the 36 icons
+as pictures named in the game's language, the end screens, the join panel with its room code
+and QR code only on the host's own table view, and an axe-core audit with no violation.
+
+Needs: ``scripts/setup_companion.sh`` (chromium, chromium-driver, axe-core from npm)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tv_scenes
+from companion_phone import page_origin
+
+pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
+httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
+webdriver = pytest.importorskip("selenium.webdriver",
+                                reason="selenium is not installed (companion test extra)")
+
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from voice_host.games.icons import ICONS  # noqa: E402
+from voice_host.host.companion import CompanionChannel  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+AXE = (Path(__file__).resolve().parents[2] / "scripts" / "companion_e2e" / "node_modules"
+       / "axe-core" / "axe.min.js")
+
+pytestmark = [pytest.mark.browser, pytest.mark.network, pytest.mark.skipif(
+    not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()),
+    reason="Chromium and chromedriver are not installed: run scripts/setup_companion.sh")]
+
+SIZES = [(1920, 1080), (1280, 720)]
+WAIT = 20.0
+MIN_WORD_PX = 28.0
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    folder = tempfile.mkdtemp(prefix="vh-chromium-tv-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                f"--user-data-dir={folder}"):
+        options.add_argument(arg)
+    chrome = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    chrome.set_script_timeout(30)
+    yield chrome
+    chrome.quit()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def set_viewport(driver: Any, width: int, height: int) -> None:
+    """Exactly width x height CSS pixels of page, as on a television at that resolution."""
+    driver.set_window_size(width, height + 200)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    assert driver.execute_script("return [innerWidth, innerHeight]") == [width, height]
+
+
+def claim(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> None:
+    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
+                      timeout=10) as client:
+        body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
+        if confirm:
+            assert client.post(f"/api/seat/{seat}/confirm", json={},
+                               headers={"X-Seat-Token": body["token"]}).status_code == 200
+
+
+@pytest.fixture
+def table() -> Iterator[Callable[..., CompanionChannel]]:
+    """Starts a companion server showing a game: every seat taken and locked (the board),
+    or only two phones joined (``seated=False``: the join panel)."""
+    channels: list[CompanionChannel] = []
+
+    def start(game: str, state: Any, lang: str = "en", *, seated: bool = True
+              ) -> CompanionChannel:
+        channel = CompanionChannel(game, state.players, host="127.0.0.1", port=0, lang=lang)
+        channels.append(channel)
+        channel.start()
+        if seated:
+            for p in state.players:
+                claim(channel, p)
+            channel.lock_seats()
+        else:
+            claim(channel, state.players[0])
+            claim(channel, state.players[1], confirm=False)
+        channel.publish(state)
+        return channel
+
+    yield start
+    for channel in channels:
+        channel.stop()
+
+
+def open_tv(driver: Any, url: str, screen: str) -> None:
+    driver.get("about:blank")
+    driver.get(url)
+    try:
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.execute_script("return document.body.dataset.screen") == screen)
+    except TimeoutException:
+        raise AssertionError(f"the television never showed its {screen}; it says: "
+                             f"{driver.find_element(By.TAG_NAME, 'body').text[:600]}") from None
+
+
+BOXES = """
+    const out = [];
+    for (const node of document.querySelectorAll(arguments[0])) {
+      const r = node.getBoundingClientRect();
+      const style = getComputedStyle(node);
+      out.push({text: node.textContent, left: r.left, right: r.right, top: r.top,
+                bottom: r.bottom, font: parseFloat(style.fontSize),
+                cut: node.scrollWidth > node.clientWidth + 1,
+                visible: style.visibility !== 'hidden' && r.width > 0 && r.height > 0});
+    }
+    return out;
+"""
+
+
+def boxes(driver: Any, selector: str) -> list[dict[str, Any]]:
+    return list(driver.execute_script(BOXES, selector))
+
+
+def assert_no_scrolling(driver: Any, width: int, height: int) -> None:
+    size = driver.execute_script(
+        "const e = document.documentElement; return [e.scrollWidth, e.scrollHeight, "
+        "document.body.scrollWidth, document.body.scrollHeight]")
+    assert size[0] <= width and size[2] <= width, size
+    assert size[1] <= height and size[3] <= height, size
+
+
+def assert_inside(found: list[dict[str, Any]], width: int, height: int) -> None:
+    for box in found:
+        assert box["visible"], box
+        assert box["left"] >= 0 and box["top"] >= 0, box
+        assert box["right"] <= width and box["bottom"] <= height, box
+
+
+def colour(driver: Any, selector: str, prop: str = "background-color") -> str:
+    return str(driver.execute_script(
+        "return getComputedStyle(document.querySelector(arguments[0]))"
+        ".getPropertyValue(arguments[1])", selector, prop))
+
+
+def axe_violations(driver: Any) -> list[dict[str, Any]]:
+    driver.execute_script(AXE.read_text(encoding="utf-8"))
+    result: list[dict[str, Any]] = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        axe.run(document).then((r) => done(r.violations.map((v) => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))))
+          .catch((e) => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));
+    """)
+    return result
+
+
+def received(driver: Any) -> str:
+    return json.dumps(driver.execute_script("return window.companion.received"))
+
+
+# --------------------------------------------------------------------------- Codenames
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_codenames_fills_the_screen_with_every_word_readable(
+        driver: Any, table: Any, lang: str) -> None:
+    state = tv_scenes.codenames_midgame(lang)
+    channel = table("codenames", state, lang)
+    key = state.player_view(state.spymaster(state.current_team))["key"]
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "board")
+        words = boxes(driver, ".cn-grid .cn-word")
+        assert [w["text"] for w in words] == list(state.words)
+        assert_inside(words, width, height)
+        assert min(w["font"] for w in words) >= MIN_WORD_PX
+        assert not [w["text"] for w in words if w["cut"]]
+        assert_no_scrolling(driver, width, height)
+        # covered cards in their team's colours, each with its words; the rest plain
+        covered = {c: colour(driver, f".cn-card.covered.{c}") for c in ("red", "blue", "neutral")}
+        assert len(set(covered.values())) == 3
+        assert colour(driver, ".cn-card:not(.covered)") not in covered.values()
+        tags = driver.execute_script("return [...document.querySelectorAll('.cn-tag')]"
+                                     ".map((n) => n.textContent)")
+        assert len(tags) == 25 - len(state.uncovered_words())
+        # the teams' agents left, the clue and the guesses left
+        view = state.public_view()
+        text = driver.find_element(By.ID, "main").text
+        clue = "MUSIQUE" if lang == "fr" else "MUSIC"
+        assert clue in text and ("3 essais restants" if lang == "fr" else "3 guesses left") in text
+        for team in ("red", "blue"):
+            assert str(view["remaining"][team]) in driver.find_element(
+                By.CSS_SELECTOR, f".cn-team.{team} .cn-count").text
+        assert driver.find_element(By.CSS_SELECTOR, ".cn-team.red.active")
+        assert driver.execute_script("return document.documentElement.lang") == lang
+        # the key card never reaches the television: no colour of an uncovered word
+        assert '"key"' not in received(driver)
+        for word, tile in zip(state.words, key, strict=True):
+            if word in state.uncovered_words():
+                card = driver.find_element(By.XPATH, f"//li[span[text()='{word}']]")
+                assert "covered" not in str(card.get_attribute("class")), (word, tile)
+
+
+def test_codenames_end_screen_shows_the_winner_the_roles_and_the_story(
+        driver: Any, table: Any) -> None:
+    state = tv_scenes.codenames_assassin()
+    channel = table("codenames", state)
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "end")
+        assert driver.find_element(By.ID, "end-heading").text == "The Blue team wins"
+        text = driver.find_element(By.ID, "end").text
+        assert "The Red team touched the assassin." in text
+        for player in state.players:
+            assert player in text
+        assert "Red: night 2 → " in text and "(Assassin)" in text
+        covered = {c: colour(driver, f"#end .cn-card.covered.{c}")
+                   for c in ("red", "blue", "assassin")}
+        assert len(set(covered.values())) == 3
+        assert_inside(boxes(driver, "#end h2, #end li"), width, height)
+        assert_no_scrolling(driver, width, height)
+
+
+# --------------------------------------------------------------------------- Resistance
+
+
+def test_resistance_track_votes_and_rejections(driver: Any, table: Any) -> None:
+    state = tv_scenes.resistance_midgame()
+    channel = table("resistance", state)
+    view = state.public_view()
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "board")
+        missions = driver.find_elements(By.CSS_SELECTOR, ".rs-track .rs-mission")
+        assert len(missions) == 5
+        assert [m.find_element(By.CSS_SELECTOR, ".rs-size").text for m in missions] == [
+            f"{n} agents" for n in view["team_sizes"]]
+        success, failure = missions[0], missions[1]
+        assert "success" in str(success.get_attribute("class"))
+        assert "failure" in str(failure.get_attribute("class"))
+        assert colour(driver, ".rs-mission.success .rs-disc") != colour(
+            driver, ".rs-mission.failure .rs-disc")
+        assert success.find_element(By.CSS_SELECTOR, ".rs-disc").text == "✓"
+        assert failure.find_element(By.CSS_SELECTOR, ".rs-disc").text == "✗"
+        assert "1 sabotage" in failure.text and "NOW" in missions[2].text.upper()
+        text = driver.find_element(By.ID, "main").text
+        assert "Rejected teams: 1 of 5" in text
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".rs-rejections li.on")) == 1
+        leader = driver.find_element(By.CSS_SELECTOR, ".rs-player.is-leader").text
+        assert leader.startswith(view["leader"])
+        on_team = [e.text.split("\n")[0] for e in
+                   driver.find_elements(By.CSS_SELECTOR, ".rs-player.on-team")]
+        assert on_team == list(view["proposed_team"])
+        last = view["votes"][-1]
+        vote = driver.find_element(By.CSS_SELECTOR, ".rs-vote").text
+        assert "Rejected" in vote
+        assert f"Yes: {' and '.join(last['yes'])}" in vote.replace("✓ ", "")
+        assert_inside(boxes(driver, "#public li, #public p, #public h3, #status"), width, height)
+        assert_no_scrolling(driver, width, height)
+        assert float(colour(driver, "#status", "font-size").rstrip("px")) >= MIN_WORD_PX
+
+
+def test_resistance_end_screen_turns_every_role_over(driver: Any, table: Any) -> None:
+    state = tv_scenes.resistance_over()
+    channel = table("resistance", state, "fr")
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "end")
+        assert driver.find_element(By.ID, "end-heading").text == "Les espions gagnent !"
+        roles = {e.find_element(By.CLASS_NAME, "role-name").text:
+                 e.find_element(By.CLASS_NAME, "role-what").text
+                 for e in driver.find_elements(By.CSS_SELECTOR, ".roles .role")}
+        words = {"spy": "Espion", "hero": "Héros", "double_agent": "Agent double"}
+        assert roles == {p: words[state.role_of(p).value] for p in state.players}
+        assert "Mission 2 échouée" in driver.find_element(By.ID, "end").text
+        assert_inside(boxes(driver, "#end h2, #end li"), width, height)
+        assert_no_scrolling(driver, width, height)
+
+
+# --------------------------------------------------------------------------- Ici Londres
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_ici_londres_draws_the_36_icons_named_in_the_game_language(
+        driver: Any, table: Any, lang: str) -> None:
+    state = tv_scenes.ici_midgame()
+    channel = table("ici-londres", state, lang)
+    channel.countdown(42)
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "board")
+        WebDriverWait(driver, WAIT).until(lambda d: d.execute_script(
+            "return [...document.images].every((i) => i.complete)"))
+        icons = driver.execute_script("""
+            return [...document.querySelectorAll('.il-grid img')].map((i) => ({
+              alt: i.alt, loaded: i.naturalWidth > 0, src: i.getAttribute('src')}));""")
+        names = [i.french if lang == "fr" else i.name for i in ICONS]
+        assert [i["alt"] for i in icons] == names
+        assert all(i["loaded"] for i in icons)
+        assert len({i["src"] for i in icons}) == 36
+        view = state.public_view()
+        found = [n for n in view["named"] if n["hit"]]
+        missed = [n for n in view["named"] if n["hit"] is False]
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".il-icon.found")) == len(found) == 1
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".il-icon.missed")) == len(missed) == 1
+        assert colour(driver, ".il-icon.found") != colour(driver, ".il-icon.missed")
+        side = driver.find_element(By.CLASS_NAME, "il-side").text
+        assert view["speaker"] in side and view["wehrmacht"] in side
+        assert ("Manche 2 sur 12" if lang == "fr" else "Round 2 of 12") in side
+        countdown = driver.find_element(By.ID, "countdown").text
+        assert countdown == ("42 secondes restantes" if lang == "fr" else "42 seconds left")
+        assert_inside(boxes(driver, ".il-grid li, .il-side *"), width, height)
+        assert_no_scrolling(driver, width, height)
+
+
+def test_ici_londres_end_screen(driver: Any, table: Any) -> None:
+    state = tv_scenes.ici_over()
+    channel = table("ici-londres", state)
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "end")
+        winners = state.public_view()["winners"]
+        assert driver.find_element(By.ID, "end-heading").text.startswith(winners[0])
+        assert "Round 1 (Ada speaking)" in driver.find_element(By.ID, "end").text
+        assert_inside(boxes(driver, "#end h2, #end li"), width, height)
+        assert_no_scrolling(driver, width, height)
+
+
+# --------------------------------------------------------------------------- joining
+
+
+def test_only_the_host_table_view_shows_the_room_code(driver: Any, table: Any) -> None:
+    state = tv_scenes.fresh("codenames")
+    channel = table("codenames", state, seated=False)
+    code = channel.room_code
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "lobby")
+        assert driver.find_element(By.ID, "room-code").text.replace(" ", "") == code
+        assert driver.find_element(By.ID, "address").text == channel.url
+        qr = driver.find_element(By.CSS_SELECTOR, "img.qr")
+        assert str(qr.get_attribute("src")).startswith("data:image/svg+xml;base64,")
+        assert driver.execute_script("return arguments[0].naturalWidth > 0", qr)
+        seats = driver.find_element(By.ID, "seats-box").text
+        assert "Ada" in seats and "confirmed" in seats and "Players with a phone: 2 of 6" \
+            in driver.find_element(By.ID, "lobby").text
+        assert_inside(boxes(driver, "#lobby img, #lobby p, #lobby li"), width, height)
+        assert_no_scrolling(driver, width, height)
+        rect = driver.execute_script("return document.querySelector('img.qr')"
+                                     ".getBoundingClientRect().width")
+        assert rect >= 0.3 * height  # scannable from the sofa
+
+    # any other device on the network that opens /table sees no code, and a guessed token
+    # is refused
+    for url in (f"{channel.url}table", f"{channel.url}table#tv=not-the-token"):
+        driver.get("about:blank")
+        driver.get(url)
+        WebDriverWait(driver, WAIT).until(
+            lambda d: d.find_element(By.ID, "room").is_displayed())
+        if "tv=" in url:
+            WebDriverWait(driver, WAIT).until(
+                lambda d: d.find_element(By.ID, "join-error").text)
+        assert code not in driver.find_element(By.TAG_NAME, "body").text
+        assert code not in driver.page_source and code not in received(driver)
+
+
+def test_a_table_view_opened_with_the_room_code_shows_the_board_without_the_panel(
+        driver: Any, table: Any) -> None:
+    channel = table("codenames", tv_scenes.fresh("codenames"), seated=False)
+    set_viewport(driver, 1280, 720)
+    open_tv(driver, f"{channel.url}table#{channel.room_code}", "lobby")
+    assert not driver.find_elements(By.ID, "room-code")
+    assert not driver.find_elements(By.CSS_SELECTOR, "img.qr")
+    assert "Ada" in driver.find_element(By.ID, "seats-box").text
+
+
+# --------------------------------------------------------------------------- accessibility
+
+
+def test_every_television_screen_passes_axe_with_no_violation(driver: Any, table: Any) -> None:
+    report: dict[str, list[dict[str, Any]]] = {}
+    set_viewport(driver, 1280, 720)
+    lobby = table("resistance", tv_scenes.fresh("resistance"), seated=False)
+    open_tv(driver, lobby.table_url(), "lobby")
+    report["join panel"] = axe_violations(driver)
+    for game in tv_scenes.SCENES:
+        for lang in ("en", "fr"):
+            for moment, screen in (("board", "board"), ("end", "end")):
+                channel = table(game, tv_scenes.scene(game, moment, lang), lang)
+                channel.caption("Something the host said.")
+                open_tv(driver, channel.table_url(), screen)
+                if game == "ici-londres":
+                    channel.countdown(9)
+                    WebDriverWait(driver, WAIT).until(
+                        lambda d: d.find_element(By.ID, "countdown").is_displayed())
+                report[f"{game} {moment} ({lang})"] = axe_violations(driver)
+    driver.get(f"{lobby.url}table")
+    WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "room").is_displayed())
+    report["room code form"] = axe_violations(driver)
+    assert len(report) == 14
+    assert report == {name: [] for name in report}, json.dumps(
+        {k: v for k, v in report.items() if v}, indent=1)
