@@ -1,12 +1,14 @@
 """Regenerate the README's screenshots of the television and the phones, for each game:
-the join panel, the board mid-game and the end screen on a 1280x720 television, and one
-player's phone (390x844) mid-game. Real pages: a companion server on 127.0.0.1, games played
-by the engine's own moves (tests/host/tv_scenes.py), headless Chromium (Debian's chromium and
-chromedriver: scripts/setup_companion.sh).
+the board mid-game and the end screen on a 1280x720 television (and the join panel), and
+one player's phone (390x844) mid-game, showing their move. Real pages: a companion server
+on 127.0.0.1, games played by the engine's own moves (tests/host/tv_scenes.py), headless
+Chromium (Debian's chromium and chromedriver: scripts/setup_companion.sh).
 
     python scripts/tv_screenshots.py [--out docs/screens] [--lang en] [--size 1280x720]
+                                     [--scale 0.6] [--every-join]
 
-Writes PNG files named <game>-<screen>.png (a few tens of kilobytes each)."""
+Writes PNG files named <game>-<screen>.png (a few tens of kilobytes each): the join panel
+(once), each game's board, phone and end screen."""
 
 from __future__ import annotations
 
@@ -48,11 +50,12 @@ def browser(folder: str) -> Any:
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-def set_viewport(driver: Any, width: int, height: int) -> None:
-    """Exactly this many CSS pixels of page (a window's size includes its frame)."""
+def set_viewport(driver: Any, width: int, height: int, scale: float = 1.0) -> None:
+    """Exactly this many CSS pixels of page (a window's size includes its frame), drawn at
+    ``scale`` image pixels per CSS pixel (smaller files for the README)."""
     driver.set_window_size(width, height + 200)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+        "width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
 
 
 def page_origin(url: str) -> dict[str, str]:
@@ -123,7 +126,10 @@ def shoot_phone(driver: Any, channel: CompanionChannel, seat: str, token: str,
                           json.dumps({"room": channel.room_code, "seat": seat, "token": token}))
     driver.get(channel.url)
     WebDriverWait(driver, 20).until(
-        lambda d: d.find_element(By.ID, "status").text.strip() != "")
+        lambda d: d.find_elements(By.CSS_SELECTOR, "#choices button"))
+    # the player's move, as the phone shows it when it is their turn
+    driver.execute_script("document.querySelector('#choices button')"
+                          ".scrollIntoView({block: 'center'})")
     time.sleep(0.3)
     driver.save_screenshot(str(path))
 
@@ -138,6 +144,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screens")
     parser.add_argument("--lang", choices=("en", "fr"), default="en")
     parser.add_argument("--size", default="1280x720", help="the television's size, WxH")
+    parser.add_argument("--scale", type=float, default=0.6,
+                        help="image pixels per page pixel (default 0.6: 768x432 images of a "
+                             "1280x720 television)")
+    parser.add_argument("--every-join", action="store_true",
+                        help="the join panel of every game (default: the first game's only)")
     args = parser.parse_args(argv)
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
@@ -145,24 +156,26 @@ def main(argv: list[str] | None = None) -> int:
     driver = browser(folder)
     written: list[Path] = []
     try:
-        for game in tv_scenes.SCENES:
+        for number, game in enumerate(tv_scenes.SCENES):
             suffix = "" if args.lang == "en" else f"-{args.lang}"
-            set_viewport(driver, width, height)
-            with table(game, tv_scenes.fresh(game, args.lang), args.lang, seated=False) as (ch, _):
-                path = args.out / f"{game}-tv-join{suffix}.png"
-                shoot_tv(driver, ch, "lobby", path)
-                written.append(path)
+            set_viewport(driver, width, height, args.scale)
+            if number == 0 or args.every_join:  # the join panel looks the same for each game
+                with table(game, tv_scenes.fresh(game, args.lang), args.lang,
+                           seated=False) as (ch, _):
+                    path = args.out / f"{game}-tv-join{suffix}.png"
+                    shoot_tv(driver, ch, "lobby", path)
+                    written.append(path)
             state = tv_scenes.scene(game, "board", args.lang)
             with table(game, state, args.lang) as (ch, tokens):
                 path = args.out / f"{game}-tv-board{suffix}.png"
                 shoot_tv(driver, ch, "board", path)
                 written.append(path)
-                set_viewport(driver, 390, 844)
+                set_viewport(driver, 390, 844, min(1.0, args.scale * 4 / 3))
                 seat = phone_seat(game, state)
                 path = args.out / f"{game}-phone{suffix}.png"
                 shoot_phone(driver, ch, seat, tokens[seat], path)
                 written.append(path)
-            set_viewport(driver, width, height)
+            set_viewport(driver, width, height, args.scale)
             with table(game, tv_scenes.scene(game, "end", args.lang), args.lang) as (ch, _):
                 path = args.out / f"{game}-tv-end{suffix}.png"
                 shoot_tv(driver, ch, "end", path)

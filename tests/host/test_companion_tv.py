@@ -355,7 +355,9 @@ def test_only_the_host_table_view_shows_the_room_code(driver: Any, table: Any) -
         assert driver.find_element(By.ID, "address").text == channel.url
         qr = driver.find_element(By.CSS_SELECTOR, "img.qr")
         assert str(qr.get_attribute("src")).startswith("data:image/svg+xml;base64,")
-        assert driver.execute_script("return arguments[0].naturalWidth > 0", qr)
+        WebDriverWait(driver, WAIT).until(  # a data: image is decoded a moment later
+            lambda d: d.execute_script("return document.querySelector('img.qr')"
+                                       ".naturalWidth > 0"))
         seats = driver.find_element(By.ID, "seats-box").text
         assert "Ada" in seats and "confirmed" in seats and "Players with a phone: 2 of 6" \
             in driver.find_element(By.ID, "lobby").text

@@ -107,13 +107,27 @@ window.tableBoards.register("resistance", (kit) => {
     return el("div", { class: "rs-vote" }, parts);
   }
 
+  function proposal(v) {
+    // the team on the table (or the leader still choosing it), large
+    if (v.phase === "over" || v.phase === "setup" || !v.leader) return null;
+    if (!v.proposed_team) {
+      return el("div", { class: "rs-proposal" }, el("p", { class: "rs-proposal-label" },
+        w("choosing", { leader: v.leader, size: v.team_size, mission: v.mission })));
+    }
+    return el("div", { class: "rs-proposal" },
+      el("p", { class: "rs-proposal-label" }, w("proposal", { leader: v.leader,
+        mission: v.mission })),
+      el("ul", { class: "rs-proposal-team" }, v.proposed_team.map((p) =>
+        el("li", {}, el("span", { "aria-hidden": "true" }, "★ "), p))));
+  }
+
   function render(v) {
     const score = el("div", { class: "rs-score" },
       el("p", { class: "rs-side heroes" }, el("span", { class: "rs-big" }, String(v.successes)),
-        " ", w("successes")),
+        " ", tn("tv.resistance.successes", v.successes)),
       el("p", { class: "rs-side spies" }, el("span", { class: "rs-big" }, String(v.failures)),
-        " ", w("failures")));
-    const main = el("div", { class: "rs-main" }, score, track(v), rejections(v));
+        " ", tn("tv.resistance.failures", v.failures)));
+    const main = el("div", { class: "rs-main" }, proposal(v), score, track(v), rejections(v));
     const side = el("div", { class: "rs-aside" },
       el("h3", {}, w("players")),
       el("ul", { class: "rs-players" }, v.players.map((p) => playerChip(v, p))),
