@@ -417,3 +417,27 @@ def test_every_television_screen_passes_axe_with_no_violation(driver: Any, table
     assert len(report) == 14
     assert report == {name: [] for name in report}, json.dumps(
         {k: v for k, v in report.items() if v}, indent=1)
+
+
+def test_with_physical_cards_a_late_player_still_finds_the_code_on_the_host_screen(
+        driver: Any) -> None:
+    state = tv_scenes.resistance_midgame()
+    channel = CompanionChannel("resistance", state.players, host="127.0.0.1", port=0,
+                               wait_for_everyone=False)
+    channel.start()
+    try:
+        claim(channel, state.players[0])
+        channel.game_started()  # the seats lock with some still free
+        channel.publish(state)
+        for width, height in SIZES:
+            set_viewport(driver, width, height)
+            open_tv(driver, channel.table_url(), "board")
+            badge = driver.find_element(By.ID, "join-badge")
+            assert badge.is_displayed() and channel.room_code in badge.text
+            assert_inside(boxes(driver, "#join-badge img, #join-badge p, #status"), width,
+                          height)
+            assert_no_scrolling(driver, width, height)
+        open_tv(driver, f"{channel.url}table#{channel.room_code}", "board")
+        assert not driver.find_element(By.ID, "join-badge").is_displayed()
+    finally:
+        channel.stop()

@@ -60,9 +60,10 @@ window.tableBoards.register("codenames", (kit) => {
     return el("div", { class: "cn-turn " + (v.team || "") }, parts);
   }
 
-  function card(tile, fitting) {
+  function card(tile, fitting, pending) {
     const covered = tile.covered;
-    const attrs = { class: "cn-card" + (covered ? " covered " + covered : ""), role: "listitem" };
+    const attrs = { class: "cn-card" + (covered ? " covered " + covered : "") +
+      (pending ? " pending" : ""), role: "listitem" };
     return el("li", attrs,
       el("span", { class: "cn-word", "data-fit": fitting || "60,28" }, tile.word),
       covered ? el("span", { class: "cn-tag" }, el("span", { "aria-hidden": "true" },
@@ -72,7 +73,7 @@ window.tableBoards.register("codenames", (kit) => {
   function render(v) {
     if (!v.grid.length) return el("p", { class: "big" }, w("deal"));
     const grid = el("ul", { class: "cn-grid", "aria-label": w("grid") },
-      v.grid.map((tile) => card(tile)));
+      v.grid.map((tile) => card(tile, null, v.phase === "colour" && tile.word === v.pending)));
     if (v.language && v.language !== kit.lang()) grid.setAttribute("lang", v.language);
     return el("div", { class: "cn" },
       el("div", { class: "cn-top" }, teamBox(v, "red"), turnBox(v), teamBox(v, "blue")),

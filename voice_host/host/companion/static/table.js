@@ -282,6 +282,7 @@
     $("title").textContent = t("tv.game_" + state.game);
     $("status").textContent = lobby ? t("tv.waiting_players")
       : view && board ? board.status(view) : "";
+    renderBadge(!lobby && !over);
     if (lobby) renderLobby();
     else if (over) renderEnd(board, view);
     else if (view && board) $("public").replaceChildren(board.render(view, state.board));
@@ -327,6 +328,20 @@
         seats));
     }
     $("lobby").replaceChildren(...parts);
+  }
+
+  function renderBadge(playing) {
+    // once the game is under way, a seat still without a phone can be joined (the host asks
+    // the table): the host's own screen keeps a small QR code and the room code in its bar
+    const join = state.hello.join;
+    const badge = $("join-badge");
+    const free = state.seats.some((s) => !s.claimed);
+    badge.hidden = !(join && playing && free);
+    if (badge.hidden) return;
+    const qr = join.qr ? el("img", { src: join.qr, alt: t("tv.qr_alt"), width: 70,
+      height: 70 }) : null;
+    badge.replaceChildren(qr, el("div", {}, el("p", {}, t("tv.late_join")),
+      el("p", { class: "badge-code" }, join.room)));
   }
 
   function renderEnd(board, view) {
