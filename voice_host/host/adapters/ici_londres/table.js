@@ -84,9 +84,17 @@ window.tableBoards.register("ici-londres", (kit) => {
 
   function end(v, facts) {
     const ranked = v.players.slice().sort((a, b) => v.scores[b] - v.scores[a]);
-    const roles = ranked.map((p) => ({ player: p, role: tn("tv.ici-londres.points", v.scores[p]),
-      side: v.winners.includes(p) ? "gold" : "" }));
+    const best = Math.max(1, ...ranked.map((p) => v.scores[p]));
+    const podium = el("ol", { class: "il-podium", "aria-label": w("scores") }, ranked.map((p) => {
+      const bar = el("span", { class: "il-bar", "aria-hidden": "true" });
+      bar.style.height = Math.max(4, Math.round(100 * v.scores[p] / best)) + "%";
+      return el("li", { class: v.winners.includes(p) ? "gold" : null },
+        el("span", { class: "il-bar-points" }, tn("tv.ici-londres.points", v.scores[p])),
+        el("span", { class: "il-bar-box" }, bar),
+        el("span", { class: "il-bar-name" }, (v.winners.includes(p) ? "♛ " : "") + p));
+    }));
     const moments = (facts.rounds || []).filter((r) => r.found.length).map((r) => ({
+      pictures: r.found.map((f) => ({ src: "/static/icons/" + f.icon + ".svg" })),
       text: w("moment", { round: r.round, speaker: r.speaker,
         found: r.found.map((f) => w(f.intercepted ? "intercepted" : "found_icon",
           { icon: iconName(f.icon), name: f.finder })).join(", ") }) }));
@@ -97,9 +105,9 @@ window.tableBoards.register("ici-londres", (kit) => {
         : w("winner_many", { names: names(v.winners) }),
       side: "gold",
       reason: "",
-      rolesHeading: w("scores"),
-      roles: roles,
+      roles: [],
       moments: moments,
+      board: podium,
     };
   }
 

@@ -351,7 +351,8 @@
         el("span", { class: "role-name" }, r.player),
         el("span", { class: "role-what" }, r.role))));
     const moments = el("ol", { class: "moments" }, (end.moments || []).slice(0, 8).map((m) =>
-      el("li", { class: m.side || null }, m.text)));
+      el("li", { class: m.side || null }, (m.pictures || []).map((p) =>
+        el("img", { src: p.src, alt: "", width: 32, height: 32 })), m.text)));
     const parts = [
       el("p", { class: "end-kicker" }, t("tv.game_over")),
       el("h2", { id: "end-heading", class: "winner " + (end.side || "") }, end.winner),
