@@ -441,3 +441,17 @@ def test_with_physical_cards_a_late_player_still_finds_the_code_on_the_host_scre
         assert not driver.find_element(By.ID, "join-badge").is_displayed()
     finally:
         channel.stop()
+
+
+def test_the_hosts_recap_becomes_the_end_screens_key_moments(driver: Any, table: Any) -> None:
+    from voice_host.host.companion.hub import TABLE
+
+    state = tv_scenes.resistance_over()
+    channel = table("resistance", state)
+    lines = ["Ada was a spy and sabotaged missions 2, 3 and 4.", "Dan played every mission."]
+    channel.hub.post(TABLE, {"type": "recap", "lines": lines}, keep="latest")
+    set_viewport(driver, 1280, 720)
+    open_tv(driver, channel.table_url(), "end")
+    shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moments li")]
+    assert shown == lines
+    assert_inside(boxes(driver, "#end h2, #end li"), 1280, 720)

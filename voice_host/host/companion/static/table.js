@@ -26,6 +26,7 @@
     closedByHost: false,
     retry: 0,
     countdown: null,
+    recap: null, // the host's recap lines at the end, when it sends them
   };
   // Exposed for the browser tests: what arrived, in order.
   window.companion = { received: [], state: state };
@@ -210,7 +211,7 @@
         if (message.seq && message.seq <= state.lastSeq) return;
         if (message.seq) state.lastSeq = message.seq;
         handle(message);
-        if (message.type === "view" || message.type === "seats") render();
+        if (["view", "seats", "recap"].includes(message.type)) render();
     }
   }
 
@@ -229,6 +230,10 @@
         return;
       case "countdown":
         showCountdown(message.remaining);
+        return;
+      case "recap":
+        // the host's own recap of the game, when it sends one: the end screen's key moments
+        state.recap = (message.lines || []).filter((line) => typeof line === "string");
         return;
       default:
         return;
@@ -350,6 +355,9 @@
       el("li", { class: "role " + (r.side || "") },
         el("span", { class: "role-name" }, r.player),
         el("span", { class: "role-what" }, r.role))));
+    if (state.recap && state.recap.length) {
+      end.moments = state.recap.map((line) => ({ text: line }));
+    }
     const moments = el("ol", { class: "moments" }, (end.moments || []).slice(0, 8).map((m) =>
       el("li", { class: m.side || null }, (m.pictures || []).map((p) =>
         el("img", { src: p.src, alt: "", width: 32, height: 32 })), m.text)));
