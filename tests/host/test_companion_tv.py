@@ -2,8 +2,9 @@
 driven by selenium) at 1920x1080 and 1280x720, in English and French games: every board
 fits the screen with no scrolling (every Codenames word inside the viewport at 28 px or more,
 none cut), covered cards and mission results in distinct colours and symbols, the 36 icons
-as pictures named in the game's language, the end screens, the join panel with its room code
-and QR code only on the host's own table view, and an axe-core audit with no violation.
+as pictures named in the game's language, the end screens, the largest tables with long
+names, the join panel with its room code and QR code only on the host's own table view, and
+an axe-core audit with no violation.
 
 Needs: ``scripts/setup_companion.sh`` (chromium, chromium-driver, axe-core from npm)."""
 
@@ -411,10 +412,13 @@ def test_every_television_screen_passes_axe_with_no_violation(driver: Any, table
                     WebDriverWait(driver, WAIT).until(
                         lambda d: d.find_element(By.ID, "countdown").is_displayed())
                 report[f"{game} {moment} ({lang})"] = axe_violations(driver)
+    crowded = table("resistance", tv_scenes.crowd("resistance", "fr"), "fr")
+    open_tv(driver, crowded.table_url(), "board")
+    report["resistance at ten players (fr)"] = axe_violations(driver)
     driver.get(f"{lobby.url}table")
     WebDriverWait(driver, WAIT).until(lambda d: d.find_element(By.ID, "room").is_displayed())
     report["room code form"] = axe_violations(driver)
-    assert len(report) == 14
+    assert len(report) == 15
     assert report == {name: [] for name in report}, json.dumps(
         {k: v for k, v in report.items() if v}, indent=1)
 
@@ -455,3 +459,19 @@ def test_the_hosts_recap_becomes_the_end_screens_key_moments(driver: Any, table:
     shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moments li")]
     assert shown == lines
     assert_inside(boxes(driver, "#end h2, #end li"), 1280, 720)
+
+
+@pytest.mark.parametrize("game", sorted(tv_scenes.SCENES))
+def test_the_largest_table_with_long_names_still_fits(driver: Any, table: Any,
+                                                     game: str) -> None:
+    state = tv_scenes.crowd(game, "fr")
+    channel = table(game, state, "fr")
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "board")
+        assert_inside(boxes(driver, "#public li, #public p, #public h3"), width, height)
+        assert_no_scrolling(driver, width, height)
+        if game == "codenames":
+            words = boxes(driver, ".cn-grid .cn-word")
+            assert min(w["font"] for w in words) >= MIN_WORD_PX
+            assert not [w["text"] for w in words if w["cut"]]

@@ -186,3 +186,34 @@ def fresh(game: str, lang: str = "en") -> Any:
     if game == "resistance":
         return ResistanceState.new(RESISTANCE_PLAYERS, deal=Deal.HOST)
     return IciLondresState.new(ICI_PLAYERS, deal=Deal.HOST)
+
+
+CROWD = ["Maximilienne", "Jean-Baptiste", "Anne-Sophie", "Bartholomew", "Guillaume",
+         "Christabel", "Marie-Claire", "Konstantin", "Evangeline", "Théophile",
+         "Wilhelmina", "Jacqueline"]
+"""The largest tables, with long names, for the boards' worst case."""
+
+
+def crowd(game: str, lang: str = "en") -> GameState:
+    """Each game mid-way at its largest table."""
+    if game == "codenames":
+        state = CodenamesState.new(CROWD[:12], deal=Deal.HOST, first="red", words=lang)
+        state.apply(state.chance_action(random.Random(4)))
+        state.apply(GiveClue(state.spymaster(state.current_team), "ocean", 2))
+        _guess(state, "red")
+        return state
+    if game == "resistance":
+        state = ResistanceState.new(CROWD[:10], deal=Deal.HOST)
+        state.apply(state.setup_action(random.Random(8), first_leader=CROWD[0]))
+        spies = _spies(state)
+        heroes = [p for p in state.players if p not in spies]
+        _mission(state, tuple(heroes[:state.team_size()]), sabotage=False)
+        state.apply(ProposeTeam(state.leader, tuple(heroes[:state.team_size()])))
+        for p in state.players[:4]:
+            state.apply(CastVote(p, True))
+        return state
+    state = IciLondresState.new(CROWD[:6], deal=Deal.HOST)
+    rng = random.Random(5)
+    _ici_round(state, rng, hits=1)
+    state.apply(state.chance_action(rng))
+    return state

@@ -69,20 +69,25 @@ window.tableBoards.register("resistance", (kit) => {
         limit: rejectionLimit })), boxes);
   }
 
-  function playerChip(v, p) {
+  function badge(kind, symbol, words, compact) {
+    // a large table shows the symbols only (their words stay for screen readers)
+    if (!compact) return el("span", { class: "badge " + kind }, (symbol ? symbol + " " : "") + words);
+    return el("span", { class: "badge " + kind }, el("span", { "aria-hidden": "true" },
+      symbol || words), symbol ? el("span", { class: "visually-hidden" }, words) : null);
+  }
+
+  function playerChip(v, p, compact) {
     const onTeam = (v.proposed_team || []).includes(p);
     const badges = [];
-    if (p === v.leader) badges.push(el("span", { class: "badge leader" }, "♛ " + w("leader")));
-    if (onTeam) badges.push(el("span", { class: "badge team" }, "★ " + w("on_team")));
+    if (p === v.leader) badges.push(badge("leader", "♛", w("leader"), compact));
+    if (onTeam) badges.push(badge("team", "★", w("on_team"), compact));
     if (v.phase === "vote" && v.voted.includes(p)) {
-      badges.push(el("span", { class: "badge done" }, "✓ " + w("voted")));
+      badges.push(badge("done", "✓", w("voted"), compact));
     }
     if (v.phase === "mission" && v.played_card.includes(p)) {
-      badges.push(el("span", { class: "badge done" }, "✓ " + w("card_played")));
+      badges.push(badge("done", "✓", w("card_played"), compact));
     }
-    if ((v.revealed_spies || []).includes(p)) {
-      badges.push(el("span", { class: "badge spy" }, w("spy")));
-    }
+    if ((v.revealed_spies || []).includes(p)) badges.push(badge("spy", "", w("spy"), compact));
     return el("li", { class: "rs-player" + (onTeam ? " on-team" : "") +
       (p === v.leader ? " is-leader" : "") }, el("span", { class: "rs-name" }, p), badges);
   }
@@ -122,6 +127,7 @@ window.tableBoards.register("resistance", (kit) => {
   }
 
   function render(v) {
+    const compact = v.players.length > 6;
     const score = el("div", { class: "rs-score" },
       el("p", { class: "rs-side heroes" }, el("span", { class: "rs-big" }, String(v.successes)),
         " ", tn("tv.resistance.successes", v.successes)),
@@ -130,7 +136,8 @@ window.tableBoards.register("resistance", (kit) => {
     const main = el("div", { class: "rs-main" }, proposal(v), score, track(v), rejections(v));
     const side = el("div", { class: "rs-aside" },
       el("h3", {}, w("players")),
-      el("ul", { class: "rs-players" }, v.players.map((p) => playerChip(v, p))),
+      el("ul", { class: "rs-players" + (compact ? " many" : "") },
+        v.players.map((p) => playerChip(v, p, compact))),
       lastVote(v));
     return el("div", { class: "rs" }, main, side);
   }
