@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+from companion_phone import axe_violations, page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -143,18 +143,6 @@ def claim_in_browser(driver: Any, channel: CompanionChannel, seat: str,
 
 def visible_text(driver: Any) -> str:
     return str(driver.find_element(By.TAG_NAME, "body").text)
-
-
-def axe_violations(driver: Any) -> list[dict[str, Any]]:
-    driver.execute_script(AXE.read_text(encoding="utf-8"))
-    result: list[dict[str, Any]] = driver.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        axe.run(document).then((r) => done(r.violations.map((v) => ({
-            id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}))))
-          .catch((e) => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));
-    """)
-    return result
 
 
 # --------------------------------------------------------------------------- the game
