@@ -177,3 +177,36 @@ def test_the_36_icon_files_are_what_scripts_make_icons_draws() -> None:
     for path in icons.glob("*.svg"):
         text = path.read_text(encoding="utf-8")
         assert 'viewBox="0 0 64 64"' in text and "<script" not in text and "href" not in text
+
+
+def test_every_word_the_television_uses_exists_in_english_and_french() -> None:
+    import re
+    import tomllib
+
+    from voice_host.host.companion.strings import _flat
+
+    root = Path(__file__).resolve().parents[2] / "voice_host" / "host"
+    tables = {lang: _flat(tomllib.loads((root / "lang" / lang / "tv.toml").read_text(
+        encoding="utf-8"))) for lang in ("en", "fr")}
+    assert set(tables["en"]) == set(tables["fr"])
+    scripts = [root / "companion" / "static" / "table.js",
+               *sorted((root / "adapters").glob("*/table.js"))]
+    used: set[str] = set()
+    for script in scripts:
+        text = script.read_text(encoding="utf-8")
+        prefix = re.search(r'const w = \(key, params\) => t\("tv\.([\w-]+)\." \+ key', text)
+        used |= {k[3:] for k in re.findall(r'\bt\("(tv\.[\w.-]+)"[,)]', text)}
+        used |= {f"{k[3:]}_{n}" for k in re.findall(r'\btn\("(tv\.[\w.-]+)"[,)]', text)
+                 for n in ("one", "many")}
+        if prefix:
+            used |= {f"{prefix[1]}.{k}" for k in re.findall(r'\bw\("(\w+)"[,)]', text)}
+    # the keys made of a value: teams, colours, roles, reasons, games
+    used |= {f"codenames.{k}_{v}" for k, values in (
+        ("team", ("red", "blue")), ("covered", ("red", "blue", "neutral", "assassin")))
+        for v in values}
+    used |= {f"resistance.role_{r}" for r in ("hero", "spy", "double_agent")}
+    used |= {f"resistance.reason_{r}" for r in ("three_successes", "three_failures",
+                                                "five_rejections", "double_agent_found",
+                                                "double_agent_missed")}
+    used |= {f"game_{g}" for g in tv_scenes.SCENES}
+    assert sorted(used - set(tables["en"])) == []

@@ -200,7 +200,7 @@
         return;
       case "closed":
         state.closedByHost = true;
-        setConnection(t("page.closed"));
+        setConnection(t("tv.closed"));
         return;
       case "reset":
         state.lastSeq = message.seq;
