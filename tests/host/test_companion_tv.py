@@ -429,6 +429,8 @@ def test_with_physical_cards_a_late_player_still_finds_the_code_on_the_host_scre
             assert_inside(boxes(driver, "#join-badge img, #join-badge p, #status"), width,
                           height)
             assert_no_scrolling(driver, width, height)
+        if AXE.is_file():
+            assert axe_violations(driver) == []
         open_tv(driver, f"{channel.url}table#{channel.room_code}", "board")
         assert not driver.find_element(By.ID, "join-badge").is_displayed()
     finally:
@@ -463,3 +465,24 @@ def test_the_largest_table_with_long_names_still_fits(driver: Any, table: Any,
             words = boxes(driver, ".cn-grid .cn-word")
             assert min(w["font"] for w in words) >= MIN_WORD_PX
             assert not [w["text"] for w in words if w["cut"]]
+
+
+def test_with_the_key_card_on_the_table_the_touched_word_waits_for_its_colour(
+        driver: Any, table: Any) -> None:
+    import random
+
+    from voice_host.games import Deal
+    from voice_host.games.codenames import CodenamesState, GiveClue, Guess
+
+    state = CodenamesState.new(tv_scenes.CODENAMES_PLAYERS, deal=Deal.TABLE, first="red")
+    state.apply(state.chance_action(random.Random(4)))
+    state.apply(GiveClue(state.spymaster(state.current_team), "ocean", 2))
+    word = state.words[7]
+    state.apply(Guess(state.operatives(state.current_team)[0], word))
+    assert state.public_view()["phase"] == "colour"
+    channel = table("codenames", state)
+    set_viewport(driver, 1280, 720)
+    open_tv(driver, channel.table_url(), "board")
+    pending = driver.find_elements(By.CSS_SELECTOR, ".cn-card.pending")
+    assert [p.text for p in pending] == [word.upper()]
+    assert word in driver.find_element(By.ID, "status").text
