@@ -216,4 +216,7 @@ def crowd(game: str, lang: str = "en") -> GameState:
     rng = random.Random(5)
     _ici_round(state, rng, hits=1)
     state.apply(state.chance_action(rng))
+    message = state.player_view(state.speaker)["message"]
+    for _ in range(5):  # misses: the round goes on, each named icon on the board
+        state.apply(Pick(state.current_players()[0], (_other_icon(state, message),)))
     return state

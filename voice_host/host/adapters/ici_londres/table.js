@@ -79,6 +79,15 @@ window.tableBoards.register("ici-londres", (kit) => {
     });
     const side = el("div", { class: "il-side" }, round, roles, found,
       el("h3", {}, w("scores")), scores);
+    if (v.named.length) {
+      // the icons named this round, the latest first (the board marks them all)
+      const list = el("ul", { class: "il-named" }, v.named.slice(v.players.length > 4 ? -4 : -6).reverse().map((n) =>
+        el("li", { class: n.hit === true ? "found" : n.hit === false ? "missed" : "waiting" },
+          el("img", { src: "/static/icons/" + n.icon + ".svg", alt: "", width: 32, height: 32 }),
+          el("span", {}, iconName(n.icon) + " — " + w(n.hit === true ? "found_by"
+            : n.hit === false ? "missed_by" : "waiting_by", { name: n.player })))));
+      side.append(el("h3", {}, w("named")), list);
+    }
     return el("div", { class: "il" }, grid, side);
   }
 
