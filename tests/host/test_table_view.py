@@ -1,5 +1,5 @@
 """The television's table view, server side: only the table view opened with the host's
-table token is told the room code and the join QR code; a wrong token is refused and braked;
+table token is told the room code and the join QR code; a wrong token is refused;
 the QR code is an SVG of the join URL; the board's facts at the end of each game; ``--tv``
 opens a browser in kiosk mode and prints the ``Table view:`` line."""
 
@@ -65,12 +65,14 @@ def test_only_the_table_token_gets_the_room_code_and_the_qr_code(channel: Any) -
     typed = first_message(channel, {"table": True, "room": channel.room_code})
     assert typed["type"] == "hello" and "join" not in typed
 
-    # a wrong token is refused, recorded and braked like a wrong room code
-    for _ in range(3):
+    # a wrong token is refused and recorded; a flood of them neither locks the host's own
+    # screen out nor brakes the phones' room codes
+    for _ in range(12):
         wrong = first_message(channel, {"table": True, "tv": "x" * 24})
         assert wrong["type"] == "refused" and channel.room_code not in json.dumps(wrong)
     assert ("table token" in {r.what for r in channel.seats.refusals})
-    assert channel.seats.brakes.failures("127.0.0.1") >= 3
+    assert channel.seats.brakes.wait("127.0.0.1") == 0
+    assert "join" in first_message(channel, {"table": True, "tv": channel.tv_token})
 
 
 def test_the_qr_code_is_a_single_path_svg_without_pillow() -> None:
