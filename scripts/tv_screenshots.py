@@ -1,7 +1,7 @@
 """Regenerate the README's screenshots of the television and the phones, for each game:
 the board mid-game and the end screen on a 1280x720 television (and the join panel), and
 one player's phone (390x844) mid-game, showing their move. Real pages: a companion server
-on 127.0.0.1, games played by the engine's own moves (tests/host/tv_scenes.py), headless
+on 127.0.0.1, games played by the engine's own moves (tests/support/tv_scenes.py), headless
 Chromium (Debian's chromium and chromedriver: scripts/setup_companion.sh).
 
     python scripts/tv_screenshots.py [--out docs/screens] [--lang en] [--size 1280x720]
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "host"))
+sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
-import tv_scenes  # noqa: E402
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from tests.support import tv_scenes  # noqa: E402
 from voice_host.host.companion import CompanionChannel  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

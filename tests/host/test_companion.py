@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -37,9 +38,6 @@ from voice_host.host.core.values import Line, Style  # noqa: E402
 from voice_host.host.io.terminal import TextOutput  # noqa: E402
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 @pytest.fixture()

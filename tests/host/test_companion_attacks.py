@@ -1,6 +1,7 @@
-"""Issue 20's attacks on the companion page, replayed against 127.0.0.x only and refused, with
-a real phone still served. Every loop is bounded in count and time and stops by itself; each
-test prints its figure (run with -s to see them); nothing asserts a duration."""
+"""Attacks on the companion page that hold its connections open, replayed against 127.0.0.x
+only and refused, with a real phone still served. Every loop is bounded in count and time
+and stops by itself; each test prints its figure (run with -s to see them); nothing asserts
+a duration."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import axe_violations, page_origin
+
+from tests.support.companion_phone import axe_violations, page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -269,14 +270,14 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
 
         # the card requests: one size for every choice (the spy's sabotage, the hero's success)
         card_sizes: list[int] = []
-        original_body = server._body
+        original_body = server.read_body
 
         async def recording(request: Any) -> Any:
             if request.url.path.endswith("/act"):
                 card_sizes.append(int(request.headers.get("content-length", "0")))
             return await original_body(request)
 
-        monkeypatch.setattr(server, "_body", recording)
+        monkeypatch.setattr(server, "read_body", recording)
         # "Hide my secret" hides the role, the cards (how many), the question, the code
         first.find_element(By.CSS_SELECTOR, "[data-choice=sabotage]").click()
         wait_text(first, "choices", "Play sabotage?")

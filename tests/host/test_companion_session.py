@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -23,6 +24,7 @@ websockets = pytest.importorskip("websockets", reason="websockets is not install
 
 pytestmark = pytest.mark.network  # a local server on 127.0.0.x
 
+from tests.support.scripted import game_over_of  # noqa: E402
 from voice_host import cli  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
@@ -35,9 +37,6 @@ from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa:
 from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402,E501
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 def take_seats(client: httpx.Client, channel: CompanionChannel,
@@ -163,8 +162,8 @@ def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path)
 
     assert phones.errors == []
     assert stop is Stop.FINISHED
-    over = json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])
-    assert over["event"] == "game_over"
+    over = game_over_of([json.loads(line) for line in
+                         log_path.read_text(encoding="utf-8").splitlines()])
     assert over["winner"] == ["spies"] and over["scores"] == {"heroes": 0, "spies": 3}
     # every card came from a phone: the spy sabotaged, heroes were offered success only
     assert sorted(phones.played).count((spy, "sabotage")) == 3
@@ -429,8 +428,8 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
     assert phones.errors == []
     assert stop is Stop.FINISHED, said[-2000:]
     seen = phones.secrets()
-    assert json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])["event"] \
-        == "game_over"
+    assert game_over_of([json.loads(line) for line in
+                         log_path.read_text(encoding="utf-8").splitlines()])
     if game == "resistance":
         assert all(s == {"role"} for s in seen.values())
         assert phones.played  # every mission card came from a phone
@@ -510,7 +509,7 @@ def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
     expected = {"resistance": {"vote"}, "ici-londres": {"pick"}, "codenames": {"guess"}}[game]
     assert expected <= kinds, kinds
     events = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
-    assert events[-1]["event"] == "game_over"
+    assert game_over_of(events)
     if lang == "fr":  # the host spoke French about the phones too
         assert "a un téléphone." in said and "has a phone" not in said
         assert "votre page compagnon" in said and "companion page" not in said

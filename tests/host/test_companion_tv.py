@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tv_scenes
-from companion_phone import AXE, axe_violations, page_origin
+
+from tests.support import tv_scenes
+from tests.support.companion_phone import AXE, axe_violations, page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -486,3 +487,20 @@ def test_with_the_key_card_on_the_table_the_touched_word_waits_for_its_colour(
     pending = driver.find_elements(By.CSS_SELECTOR, ".cn-card.pending")
     assert [p.text for p in pending] == [word.upper()]
     assert word in driver.find_element(By.ID, "status").text
+
+
+def test_a_long_recap_keeps_the_end_screen_on_the_screen(driver: Any, table: Any) -> None:
+    from voice_host.host.companion.hub import TABLE
+
+    state = tv_scenes.resistance_over()
+    channel = table("resistance", state, "fr")
+    lines = [f"Ligne {i} du récit de l'hôte, assez longue pour passer à la ligne sur un "
+             "écran de télévision." for i in range(14)]
+    channel.hub.post(TABLE, {"type": "recap", "lines": lines}, keep="latest")
+    for width, height in SIZES:
+        set_viewport(driver, width, height)
+        open_tv(driver, channel.table_url(), "end")
+        shown = [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".moments li")]
+        assert shown and shown == lines[-len(shown):]  # the last lines, the conclusion, stay
+        assert_inside(boxes(driver, "#end h2, #end li"), width, height)
+        assert_no_scrolling(driver, width, height)

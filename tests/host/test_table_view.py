@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tv_scenes
-from companion_phone import page_origin
+
+from tests.support import tv_scenes
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 websockets = pytest.importorskip("websockets", reason="websockets is not installed")

@@ -105,8 +105,9 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def resume_command(save_path: Path) -> str:
     """The command that continues the game saved at ``save_path``, as it can be pasted
-    into a shell (the save keeps how it was played, so it needs nothing else)."""
-    return f"voice-host resume {shlex.quote(str(save_path))}"
+    into a shell in any folder: the path is absolute and quoted (the save keeps how it was
+    played, so the command needs nothing else)."""
+    return f"voice-host resume {shlex.quote(str(save_path.absolute()))}"
 
 
 def default_save_path(game: str) -> Path:
@@ -138,6 +139,29 @@ def join_lines(session: Session, companion: CompanionChannel) -> list[Line]:
     return [line("companion.join", url=companion.url, code=code,
                  spelled=spell(companion.room_code)),
             line("companion.table", url=companion.url)]
+
+
+def again_options(options: dict[str, Any], game: str, players: list[str],
+                  seed: int) -> dict[str, Any]:
+    """The options of the next game with the same players: the seating moved on by one (the
+    second player sits first, so the first Speaker, leader or spymaster changes), every mode
+    and variant kept, a new deal."""
+    reg = registration(game)
+    moved = players[1:] + players[:1]
+    nxt = {**options, **reg.seat(moved), "seed": seed}
+    first = options.get("first")
+    if isinstance(first, str) and first in players:  # a chosen first leader moves on too
+        nxt["first"] = players[(players.index(first) + 1) % len(players)]
+    return reg.complete(nxt)
+
+
+def next_save_path(save_path: Path) -> Path:
+    """Where the next game of the evening is saved: beside ``save_path``, numbered."""
+    stem = save_path.stem.rsplit("-game", 1)[0]
+    n = 2
+    while (candidate := save_path.with_name(f"{stem}-game{n}{save_path.suffix}")).exists():
+        n += 1
+    return candidate
 
 
 def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
@@ -176,6 +200,21 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
+        while stop is Stop.FINISHED and session.offer_again():
+            # the same table, modes and devices: a new game with the seating moved on
+            options = again_options(dict(config.options), config.game,
+                                    list(session.state.players), session.rng.randrange(2**31))
+            state = new_game(config.game, options)
+            session.log.close()
+            config = replace(config, options=options,
+                             save_path=next_save_path(config.save_path or save_path))
+            save_path = config.save_path or save_path
+            print(screen("common.screen_saving", path=save_path), file=sys.stderr)
+            session = wiring.wire_session(config, state, io,
+                                          rng=random.Random(options["seed"]),
+                                          companion=companion)
+            session.say_key("common.new_game")
+            stop = session.run(fresh=True)
     except KeyboardInterrupt:
         session.save()
         print("\n" + screen("common.screen_stopped"), file=sys.stderr)

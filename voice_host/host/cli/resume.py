@@ -7,14 +7,13 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shlex
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from voice_host.games import GameError, GameState, SetupError
-from voice_host.host.cli.play import add_common, run_session
+from voice_host.host.cli.play import add_common, resume_command, run_session
 from voice_host.host.core.config import SETTINGS, SessionConfig
 from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
@@ -171,9 +170,8 @@ def run(args: argparse.Namespace) -> int:
             if latest.path is None:
                 print(screen.text("common.screen_no_older"), file=sys.stderr)
             else:
-                command = f"voice-host resume {shlex.quote(str(latest.path))}"
                 print(screen.text("common.screen_older_game", path=latest.path,
-                                  command=command), file=sys.stderr)
+                                  command=resume_command(latest.path)), file=sys.stderr)
             return 2
         if latest.path is None:
             print(screen.text("common.screen_no_unfinished"), file=sys.stderr)

@@ -7,14 +7,13 @@ The session loop (or a test) drives it from its own thread:
   ``lock_seats()`` once every player confirmed: only then does any seat see its secrets;
 * ``publish(state)`` after every applied action: the public view goes to the table views,
   each seat's ``player_view`` to that seat only, with the secret inputs it may send now;
-* ``deliver(line)`` a PRIVATE host line to the one player it is for;
-  ``caption(text)`` a public line (what the host says) to every page; ``countdown(n)``;
+* ``deliver(line)`` a PRIVATE host line to the one player it is for; ``caption(text)`` a
+  public line (what the host says) to every page; ``countdown(n)``; ``recap(lines)``;
 * ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the inputs the pages sent
   (mission cards, votes, picks, guesses), already checked by the engine (on a copy of the
   state), in the order they came;
 * ``to_json()`` / ``restore()``: the room code and seats, kept with the saved game so a
-  resumed game keeps every phone;
-* ``stop()``.
+  resumed game keeps every phone; ``stop()``.
 """
 
 from __future__ import annotations
@@ -241,18 +240,20 @@ class CompanionChannel(SeatRoom):
 
     def caption(self, text: str) -> None:
         """A public line the host says, shown on every page (nothing by sound alone)."""
-        message = {"type": "caption", "text": text}
-        self.hub.post(TABLE, message)
+        self._to_every_page({"type": "caption", "text": text})
+
+    def recap(self, lines: Sequence[str]) -> None:  # for the table's end screen and every seat
+        self._to_every_page({"type": "recap", "lines": list(lines)}, keep="latest")
+
+    def _to_every_page(self, message: dict[str, Any], *, keep: str = "") -> None:
+        self.hub.post(TABLE, message, keep=keep)
         for player in self.players:
-            self.hub.post(seat_audience(player), message)
+            self.hub.post(seat_audience(player), message, keep=keep)
 
     def countdown(self, remaining: int | None) -> None:
         """The countdown's seconds left (None when it stops), for every page."""
         self._clock_shown = remaining is not None
-        message = {"type": "countdown", "remaining": remaining}
-        self.hub.post(TABLE, message, keep="latest")
-        for player in self.players:
-            self.hub.post(seat_audience(player), message, keep="latest")
+        self._to_every_page({"type": "countdown", "remaining": remaining}, keep="latest")
 
     # ------------------------------------------------------------------ pages -> host
 

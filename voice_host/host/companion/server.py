@@ -102,7 +102,7 @@ def _refused(reason: str, status: int) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def read_body(request: Request) -> dict[str, Any]:
     """The JSON object of a POST, read at most :data:`MAX_BODY` bytes far (a body without a
     length is cut off there too)."""
     raw = bytearray()
@@ -172,7 +172,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def room(request: Request) -> Response:
         try:
-            data = await _body(request)
+            data = await read_body(request)
             seats.check_room(_text(data, "room"), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
@@ -183,7 +183,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def claim(request: Request) -> Response:
         token = request.headers.get(TOKEN_HEADER)
         try:
-            data = await _body(request)
+            data = await read_body(request)
             granted = seats.claim(_text(data, "room"), _text(data, "seat"),
                                   move_code=_text(data, "move_code", 20),
                                   ticket=_text(data, "ticket", 60), token=token or None,
@@ -218,7 +218,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def act(request: Request) -> Response:
         try:
             seat = authorised(request, "act")
-            data = await _body(request)
+            data = await read_body(request)
             choice = _text(data, "choice", 80)
         except SeatError as exc:
             return refuse(exc)
@@ -231,7 +231,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def confirm(request: Request) -> Response:
         try:
             seat = authorised(request, "confirm")
-            await _body(request)
+            await read_body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
             return refuse(exc)
@@ -241,7 +241,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         name = request.path_params["name"]
         seat = seats.seat_named(name) or name
         try:
-            await _body(request)
+            await read_body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
             return refuse(exc)
@@ -250,7 +250,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def table(request: Request) -> Response:
         try:
-            data = await _body(request)
+            data = await read_body(request)
             seats.check_room(_text(data, "room", 20), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:

@@ -15,12 +15,13 @@ from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
+from voice_host.speech.install import extra_install
 
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
 INSTALL_HINT = ("The companion page needs the companion extra: "
-                "pip install 'voice-host[companion]'.")
+                f"{extra_install('companion')}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -78,6 +78,10 @@ class Companion(Protocol):
         """The game changed: every page gets its view of ``state``."""
         ...
 
+    def recap(self, lines: Sequence[str]) -> None:
+        """The end of game's recap, for the table's end screen and every seat."""
+        ...
+
     def private_turn(self, state: GameState) -> tuple[str, ...]:
         """The players whose secret input (a mission card) only the phones take now."""
         ...

@@ -19,7 +19,8 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
-from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
+from voice_host.host.core import ending
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.core.attention import addressed, not_a_command, without_address
 from voice_host.host.core.choice import (
     CHOOSE_INTENT,
@@ -32,6 +33,7 @@ from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import confirm_decision
 from voice_host.host.core.countdown import Countdown
 from voice_host.host.core.messages import error_line
+from voice_host.host.core.narration import grouped
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
 from voice_host.host.core.recordings import take_recording
@@ -119,7 +121,7 @@ class Session:
     # ------------------------------------------------------------------ output helpers
 
     def say(self, lines: Sequence[Line]) -> None:
-        lines = list(lines)
+        lines = grouped(self.narrator, lines)  # "Ada, Ben and Cleo: your roles are ..."
         for line in lines:
             if line.style != "private":
                 self.log.write("narration", text=line.text, lang=line.lang)
@@ -359,12 +361,14 @@ class Session:
         # private events) are masked; the save file keeps them, for resume
         self.log.write("action", action=public_record(action),
                        events=[public_record(e) for e in events])
+        # narrated before the save, so that the save keeps which wordings were said
+        lines = self.adapter.narrate(self.state, events)
         self.save()
         if self.companion is not None:
             if record_undo:  # a player's move: with physical cards the seats lock now
                 self.companion.game_started()
             self.companion.publish(self.state)
-        self.say(self.adapter.narrate(self.state, events))
+        self.say(lines)
         return True
 
     def push_undo(self, before: dict[str, Any]) -> None:
@@ -387,9 +391,9 @@ class Session:
         self.countdown.reset()
 
     def finish(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.save()
-        self.log.write("game_over", winner=winner_json(outcome),
-                       scores=dict(outcome.scores), reason=outcome.reason)
+        """The game is over: save, log, and say the recap (:mod:`.ending`)."""
+        ending.finish(self)
 
+    def offer_again(self) -> bool:
+        """"Play again with the same players?" (:func:`.ending.offer_again`)."""
+        return ending.offer_again(self)

@@ -15,6 +15,7 @@ from typing import Any
 from voice_host.games import GameError, SetupError
 from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
+from voice_host.speech.models import data_dir
 
 SAVE_FORMAT = "voice-host-save"
 SAVE_VERSION = 3
@@ -28,15 +29,6 @@ version 3 at the next move."""
 
 class SaveError(Exception):
     """A save file cannot be read; the message is a sentence."""
-
-
-def data_dir() -> Path:
-    """``$VOICE_HOST_DATA``, else ``$XDG_DATA_HOME/voice-host``, else ~/.local/share/voice-host."""
-    env = os.environ.get("VOICE_HOST_DATA")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "voice-host"
 
 
 def saves_dir() -> Path:

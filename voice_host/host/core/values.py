@@ -49,6 +49,12 @@ class Line:
     """For PRIVATE lines: the player the secret is for."""
     pause_after: float = 0.0
     """Seconds of silence after the line (night-phase pauses)."""
+    group: str | None = field(default=None, compare=False, repr=False)
+    """The narration key of a line said once per player ("Ada, your role has been sent to
+    you privately."): several in a row are said as one, by the key's ``_group`` form
+    (:func:`voice_host.host.core.narration.grouped`)."""
+    player: str | None = field(default=None, compare=False, repr=False)
+    """The player a ``group`` line is about."""
 
 
 class HeardKind(enum.StrEnum):

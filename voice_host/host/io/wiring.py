@@ -111,7 +111,7 @@ def build_io(config: SessionConfig) -> HostIO:
     captions = TextOutput(private_sink=secrets, lang=config.lang)
     if spec == "text":
         output = captions
-    elif spec == "speaker" and not _has_speaker():
+    elif spec == "speaker" and not has_speaker():
         # no speaker: say so once, and go on with the words on the screen
         banner.append(screen("common.screen_no_speaker"))
         output = captions
@@ -158,7 +158,7 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
                                           pause_after=config.pause_after))
 
 
-def _has_speaker() -> bool:
+def has_speaker() -> bool:
     """An output device exists (False also when PortAudio itself is missing)."""
     try:
         return any(d.outputs > 0 for d in mic.list_devices())

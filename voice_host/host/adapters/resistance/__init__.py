@@ -49,6 +49,7 @@ from voice_host.host.adapters.resistance import (
     phone,
     prompts,
     queries,
+    recap,
     table,
 )
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
@@ -72,6 +73,10 @@ class ResistanceOptions(GameOptions):
                         "and the leader says how many voted yes", choices=("together", "count"))
     night_pause: float = option(5.0, "seconds each look lasts in the night phase", low=1.0,
                                 high=30.0)
+    night: str = option("auto", "the night phase: full, every look with eyes closed; short, "
+                        "eyes closed and open again only, as the phones told each player what "
+                        "they know; auto, short when the host deals to the phones",
+                        choices=("auto", "full", "short"))
 
     @classmethod
     def upgrade(cls, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -111,6 +116,7 @@ class Adapter(ResistanceWords):
     status = queries.status
     board = queries.board
     tried = queries.tried
+    recap = recap.recap
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:

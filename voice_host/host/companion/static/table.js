@@ -114,6 +114,22 @@
       const [largest, smallest] = node.dataset.fit.split(",").map(Number);
       fit(node, Math.round(largest * window.innerHeight / 1080), smallest);
     }
+    if (!$("end").hidden) fitEnd();
+  }
+
+  function fitEnd() {
+    // a long recap: its lines get smaller, then the oldest give way, until the end screen
+    // fits the television without scrolling
+    const box = $("end");
+    const items = [...box.querySelectorAll(".moments li")];
+    const over = () => box.scrollHeight > box.clientHeight + 1;
+    let size = Math.round(2.4 * window.innerHeight / 100);
+    for (const li of items) li.style.fontSize = "";
+    while (over() && size > 18) {
+      size -= 1;
+      for (const li of items) li.style.fontSize = size + "px";
+    }
+    while (over() && items.length > 1) items.shift().remove();
   }
 
   // ------------------------------------------------------------------ connection
@@ -351,14 +367,15 @@
 
   function renderEnd(board, view) {
     const end = board.end(view, state.board);
-    const roles = el("ul", { class: "roles" }, (end.roles || []).map((r) =>
+    const many = (end.roles || []).length > 6;
+    const roles = el("ul", { class: "roles" + (many ? " many" : "") }, (end.roles || []).map((r) =>
       el("li", { class: "role " + (r.side || "") },
         el("span", { class: "role-name" }, r.player),
         el("span", { class: "role-what" }, r.role))));
     if (state.recap && state.recap.length) {
       end.moments = state.recap.map((line) => ({ text: line }));
     }
-    const moments = el("ol", { class: "moments" }, (end.moments || []).slice(0, 8).map((m) =>
+    const moments = el("ol", { class: "moments" }, (end.moments || []).map((m) =>
       el("li", { class: m.side || null }, (m.pictures || []).map((p) =>
         el("img", { src: p.src, alt: "", width: 32, height: 32 })), m.text)));
     const parts = [

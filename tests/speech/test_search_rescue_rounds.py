@@ -1,31 +1,26 @@
 """The rescue rounds (``SearchTuning.rescue_rounds``) only where the free decode began as
 the grammar does (``SearchTuning.rescue_from``): "the clueless house too" starts like "the
 clue is house two", table talk mostly leaves the grammar at its first word. On made-up
-log-probabilities (the fake decoder of ``test_decision``)."""
+log-probabilities (the fake decoder of ``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from test_decision import EOT, IDS, VOCAB, VOTE, TableDecoder, ids, run, searches
-
+from tests.support.fake_decoder import (
+    EOT,
+    IDS,
+    OPEN,
+    VOCAB,
+    VOTE,
+    TableDecoder,
+    drifting,
+    ids,
+    run,
+    searches,
+)
 from voice_host.speech.decision import SearchTuning
 from voice_host.speech.search import judge
-
-
-def drifting(first_inside: bool) -> dict[tuple[int, ...], dict[int, float]]:
-    """After "i" and after "i vote" the decoder would rather write " the" (out of the
-    grammar), the grammar's next word half a nat behind: "i vote yes" takes one round per
-    word. The free decode writes "i" first (inside the grammar) or " the" (outside)."""
-    table: dict[tuple[int, ...], dict[int, float]] = {
-        (): {IDS["i"]: 6.0, IDS["the"]: 5.5} if first_inside
-        else {IDS["the"]: 6.0, IDS["i"]: 5.5},
-        ids("i"): {IDS["the"]: 6.0, IDS["vote"]: 5.5},
-        ids("i", "vote"): {IDS["the"]: 6.0, IDS["yes"]: 5.5},
-        ids("i", "vote", "yes"): {EOT: 6.0},
-    }
-    return table
-
 
 GATED = SearchTuning(rounds=1, rescue_rounds=2, rescue_from=1)
 
@@ -51,9 +46,6 @@ def test_the_gate_counts_the_free_decodes_tokens_inside_the_grammar() -> None:
     # "i" alone is inside: a gate of two tokens keeps the rescue off
     assert run(drifting(True), tuning=SearchTuning(rounds=1, rescue_rounds=2,
                                                    rescue_from=2)).reading is None
-
-
-OPEN = "#JSGF V1.0;\ngrammar open;\npublic <s> = i vote (yes | no) | the vote yes;\n"
 
 
 def calls(document: list[str], tuning: SearchTuning) -> int:

@@ -1,12 +1,10 @@
 """A phase with an open slot searches its likely words first, then the slot open to any
 word; the second search gets its own rounds (``SearchTuning.open_rounds``). On made-up
-log-probabilities (the fake decoder of ``test_decision``)."""
+log-probabilities (the fake decoder of ``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
-from test_decision import VOCAB, VOTE, TableDecoder, searches
-from test_search_rescue import OPEN, drifting
-
+from tests.support.fake_decoder import OPEN, VOCAB, VOTE, TableDecoder, drifting, searches
 from voice_host.speech.decision import SearchTuning
 from voice_host.speech.search import judge
 

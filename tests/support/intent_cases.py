@@ -379,7 +379,7 @@ FRENCH: list[Case] = [
     ("codenames", "answer", "oui", "answer", {"choice": "yes"}),
     ("codenames", "guess", "lis le plateau", "read_board", {}),
     ("resistance", "vote", "plus fort s'il vous plaît", "louder", {}),
-    # a yes/no question answered in full (session 18)
+    # a yes/no question answered in full
     ("resistance", "answer", "oui, c'est ce que j'ai dit", "answer", {"choice": "yes"}),
     ("resistance", "answer", "non, ce n'est pas ce que j'ai dit", "answer", {"choice": "no"}),
     ("codenames", "answer", "non, je ne veux pas", "answer", {"choice": "no"}),
@@ -525,8 +525,7 @@ CHATTER_TEXTS: list[tuple[str, str, str]] = [
 
 TENTATIVE: list[tuple[str, str, str, str, dict[str, Any]]] = [
     # (game, phase, lang, text, slots): a move said with "maybe": understood, but below the
-    # host's confirmation threshold, so it asks before acting (these were table talk before
-    # issue 17 asked for "um, maybe ..." before a move)
+    # host's confirmation threshold, so it asks before acting
     ("codenames", "guess", "en", "maybe castle", {"word": "castle"}),
     ("codenames", "guess", "fr", "peut-être le piano", {"word": "piano"}),
     ("ici-londres", "guess", "en", "um, maybe the bell", {"icons": ("bell",)}),

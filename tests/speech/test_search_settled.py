@@ -1,14 +1,14 @@
 """The sentences restricted rollouts found are scored again only when that can change the
 judgement (``search.settled``), on made-up log-probabilities (the fake decoder of
-``test_decision``)."""
+``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import pytest
-from test_decision import EOT, IDS, TUNING, VOCAB, VOTE, TableDecoder, ids, say
 
+from tests.support.fake_decoder import EOT, IDS, TUNING, VOCAB, VOTE, TableDecoder, ids, say
 from voice_host.speech import search
 from voice_host.speech.grammar_search import TokenConstraint, WordGraph
 from voice_host.speech.search import Scored, Search, judge

@@ -1,12 +1,11 @@
 """A short utterance the decoder loops on ("book, book, book," for a player's single
 "book"): the loop ends the sentence as end-of-text would (``search.loops_back``), and the
 free transcript is the saying read once (``search.said_again``). On made-up
-log-probabilities (the fake decoder of ``test_decision``)."""
+log-probabilities (the fake decoder of ``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
-from test_decision import BOOK, EOT, IDS, TEXTS, VOTE, TableDecoder, ids, run
-
+from tests.support.fake_decoder import BOOK, EOT, IDS, TEXTS, VOTE, TableDecoder, ids, run
 from voice_host.speech.decision import Rejection
 from voice_host.speech.grammar_search import letters
 from voice_host.speech.search import free_reading, loops_back, said_again

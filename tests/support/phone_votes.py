@@ -45,6 +45,9 @@ class VotingPages:
     def private_turn(self, state: Any) -> tuple[str, ...]:
         return ()
 
+    def recap(self, lines: Any) -> None:
+        self.recapped = list(lines)
+
     def take_actions(self, state: Any = None) -> list[Any]:
         out, self.queue = self.queue, []
         return out

@@ -1,13 +1,12 @@
 """Sure talk in words the grammar lacks skips the grammar search
 (``search.unlike_grammar``), on made-up log-probabilities (the fake decoder of
-``test_decision``)."""
+``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from test_decision import VOCAB, VOTE, TableDecoder, say, searches
-
+from tests.support.fake_decoder import VOCAB, VOTE, TableDecoder, say, searches
 from voice_host.speech.decision import Rejection, SearchTuning
 from voice_host.speech.search import judge
 

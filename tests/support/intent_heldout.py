@@ -1,24 +1,21 @@
-"""Held-out sets, written after the grammars were finished.
+"""Held-out sets: phrasings written apart from the grammars, each measured once before
+anything was tuned on it (its figures: :data:`FIRST_RUNS`, which ``bench_intent.py``
+prints), then kept as regression cases once the grammars took what it revealed.
 
-HELD_OUT (set A) was measured once before any tuning: 59/68 commands (86.8%), 0/11 talk
-accepted; every miss was a rejection. The grammars were then extended with the general
-phrasings it revealed (progressive verbs, "a bit slower", "who is the leader"...), so A is
-no longer unseen. HELD_OUT_B was written after that: first run 48/49 (98.0%), 0/12 talk
-accepted; its one miss ("we're going with Sophie") was later covered while fixing set C.
-HELD_OUT_D was written after all that: first run 42/46 commands (91.3%), 0/29 talk
-accepted, every miss a rejection ("yes I do", "one sabotage card was played", "we pass this
-turn", "it was neutral"); the grammars then took past tenses and trailing words like these.
-HELD_OUT_E, answers to the host's yes/no questions said in full ("yes, I'm quite sure", "no,
-that isn't what I meant", "no, that one isn't mine"), was written after the grammars took
-such answers (<yes_said>, <no_said>): first run 16/28 commands (57.1%; 7/28 on the grammars
-before them), 1/8 talk accepted ("that's what I said yesterday" as a yes); the grammars then
-took adverbs, uncontracted negations and the questions' own verbs ("yes, undo it"), and a
-bare "that's what I said" no longer answers. Same format as intent_cases.
+- HELD_OUT (set A): general phrasings (progressive verbs, "a bit slower", "who is the
+  leader").
+- HELD_OUT_B: the same kinds, written after A.
+- HELD_OUT_C: mostly table talk that mentions names, icons, board words and command words,
+  and commands said the way a hurried player would.
+- HELD_OUT_D: past tenses and trailing words ("yes I do", "we pass this turn").
+- HELD_OUT_E: answers to the host's yes/no questions said in full ("yes, I'm quite sure",
+  "no, that isn't what I meant"); a bare "that's what I said" is no answer.
+
+Same format as intent_cases.
 """
-
 from __future__ import annotations
 
-from intent_cases import Case
+from tests.support.intent_cases import Case
 
 HELD_OUT: list[Case] = [
     ("resistance", "team", "Lucas and Thomas please", "propose_team",
@@ -184,11 +181,9 @@ HELD_OUT_B: list[Case] = [
     ("ici-londres", "answer", "ha, nobody got it", None, {}),
 ]
 
-# Set C: written later still, mostly table talk that mentions names, icons, board words and
-# command words, plus commands said the way a hurried player would. Measured once before
-# any change: 31/35 commands (88.6%), 1/38 talk accepted ("is it Lucas?" -> accuse); the
-# matcher then learned question word order and the grammars a few general phrasings, so C
-# is no longer unseen either.
+# Set C: mostly table talk that mentions names, icons, board words and command words, plus
+# commands said the way a hurried player would ("is it Lucas?" is a question, not an
+# accusation).
 HELD_OUT_C: list[Case] = [
     ("resistance", "team", "Thomas and Sophie, that's my team", "propose_team",
      {"players": ("Thomas", "Sophie")}),
@@ -271,7 +266,7 @@ HELD_OUT_C: list[Case] = [
     ("codenames", "answer", "hmm, I don't know", None, {}),
 ]
 
-# Set D: written after the changes for A-C (first-run figures in the module docstring).
+# Set D: past tenses and trailing words.
 HELD_OUT_D: list[Case] = [
     ("resistance", "team", "I pick Zoe, Thomas and Lucas", "propose_team",
      {"players": ("Zoë", "Thomas", "Lucas")}),

@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from intent_cases import BOARD, PLAYERS, SPEAKER
+from tests.support.intent_cases import BOARD, PLAYERS, SPEAKER
 
 ParaCase = tuple[str, str, str, str, str | None, dict[str, Any]]
 
@@ -675,11 +675,11 @@ FRESH_CHATTER: list[tuple[str, str, str, str]] = [
 FRESH_FIRST_RUN = ("53/58 understood (91.4%), 0/18 table talk acted on; every miss a rejection "
                    "(\"yeah, I'm happy with that team\", \"I count two fails\", \"no, that's not "
                    "right\", \"yes, you got one\", \"that one's blue\"). The grammars before "
-                   "issue 17: 31/58 (53.4%), 0/18.")
+                   "the natural phrasings: 31/58 (53.4%), 0/18.")
 """The fresh set at its first run, before any change made for it."""
 
 
-# ------------------------------------------------------------ written in session 21
+# ------------------------------------------------------------ the second fresh set
 
 FRESH_B: list[ParaCase] = [
     # English: a move with a hedge or a word of certainty after it, "going for", polite
@@ -787,7 +787,7 @@ FRESH_B: list[ParaCase] = [
     ("codenames", "guess", "fr", "c'est à qui maintenant", "status", {}),
     ("ici-londres", "guess", "fr", "moins vite s'il te plaît", "slower", {}),
 ]
-"""Written in session 21 before any change made for it, and measured once before any such
+"""Written before any change made for it, and measured once before any such
 change (see :data:`FRESH_B_FIRST_RUN`)."""
 
 FRESH_B_CHATTER: list[tuple[str, str, str, str]] = [
@@ -823,4 +823,4 @@ FRESH_B_FIRST_RUN = (
     "\"not this time\", \"no, I'd rather not\", \"I'm gonna reject\", \"no sabotage at all\", "
     "\"the double agent has to be Zoe\", \"the clue is music, two words\", \"I'm going to touch "
     "lemon\", \"we're done for this round\", \"pas cette fois\", \"deux sabotages cette fois\".")
-"""The session-21 set at its first run, before any change made for it."""
+"""The second fresh set at its first run, before any change made for it."""

@@ -1,6 +1,6 @@
 """A reading heard only through the decoder's prompt (``search.with_lift``,
 ``decision.primed``), on made-up log-probabilities (the fake decoder of
-``test_decision``): the same audio decoded with the phase's words as the prompt and
+``tests/support/fake_decoder.py``): the same audio decoded with the phase's words as the prompt and
 without them. Talk the prompt turned into "i vote no" is no command; a command the prompt
 only helped is still one."""
 
@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from test_decision import BOOK, TUNING, VOCAB, VOTE, TableDecoder, ids, say, searches
-
+from tests.support.fake_decoder import BOOK, TUNING, VOCAB, VOTE, TableDecoder, ids, say, searches
 from voice_host.speech.decision import (
     Judgement,
     Rejection,

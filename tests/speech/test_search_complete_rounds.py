@@ -1,11 +1,21 @@
 """A grammar sentence cut short by the search ("la lapin" for "la lapin pour jack") is tried
 further when the decoder wrote more (``SearchTuning.complete_rounds``), on made-up
-log-probabilities (the fake decoder of ``test_decision``)."""
+log-probabilities (the fake decoder of ``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
-from test_decision import EOT, IDS, TUNING, VOCAB, VOTE, TableDecoder, ids, run, say, searches
-
+from tests.support.fake_decoder import (
+    EOT,
+    IDS,
+    TUNING,
+    VOCAB,
+    VOTE,
+    TableDecoder,
+    ids,
+    run,
+    say,
+    searches,
+)
 from voice_host.speech.decision import SearchTuning
 from voice_host.speech.search import judge
 

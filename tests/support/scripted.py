@@ -17,6 +17,19 @@ from voice_host.host.core.store import EventLog, SessionRecord
 from voice_host.host.core.values import Line
 from voice_host.host.io.terminal import ScriptListener, TextOutput
 
+AFTER_THE_END = {"narration", "recap", "play_again", "heard", "listening"}
+"""What a log may hold after its game_over: the recap said, and the "play again?" question."""
+
+
+def game_over_of(log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The log's game_over event, which ends the game: after it come only the recap and
+    the "play again?" question."""
+    ends = [i for i, e in enumerate(log) if e["event"] == "game_over"]
+    assert ends, log[-3:]
+    after = {e["event"] for e in log[ends[-1] + 1:]}
+    assert after <= AFTER_THE_END, after
+    return log[ends[-1]]
+
 
 @dataclass
 class Run:
@@ -33,9 +46,7 @@ class Run:
         return self.session.state
 
     def game_over(self) -> dict[str, Any]:
-        last = self.log[-1]
-        assert last["event"] == "game_over", last
-        return last
+        return game_over_of(self.log)
 
     def events(self, name: str) -> list[dict[str, Any]]:
         return [e for e in self.log if e["event"] == name]
@@ -45,7 +56,8 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
                confirm: str = "never", name: str = "script", save: Path | None = None,
                fresh: bool = True, state: Any = None, rng: random.Random | None = None,
                host_state: dict[str, Any] | None = None,
-               undo: list[Any] | None = None) -> Run:
+               undo: list[Any] | None = None,
+               narration: dict[str, int] | None = None) -> Run:
     script = tmp_path / f"{name}.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     secrets: dict[str, list[str]] = {}
@@ -66,7 +78,7 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
         rng=rng or random.Random(game_opts["seed"]),
         output=TextOutput(out, lang=game_opts.get("lang", "en")),
         listener=ScriptListener(script), log=log, game_options=game_opts,
-        saved=SessionRecord(undo=list(undo or [])),
+        saved=SessionRecord(undo=list(undo or []), narration=dict(narration or {})),
         options=SessionOptions(confirm=confirm, save_path=save))
     stop = session.run(fresh=fresh)
     log.close()

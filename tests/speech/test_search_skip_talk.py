@@ -1,13 +1,13 @@
 """Long talk that no grammar sentence could be believed beside skips the grammar search
 (``SearchTuning.skip_talk``), on made-up log-probabilities (the fake decoder of
-``test_decision``); and the sentence-length bound it rests on (``WordGraph.longest``)."""
+``tests/support/fake_decoder.py``); and the sentence-length bound it rests on
+(``WordGraph.longest``)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from test_decision import BOOK, TUNING, VOCAB, VOTE, TableDecoder, say, searches
-
+from tests.support.fake_decoder import BOOK, TUNING, VOCAB, VOTE, TableDecoder, say, searches
 from voice_host.speech.decision import Rejection
 from voice_host.speech.grammar_search import ANY_WORD, TokenConstraint, WordGraph
 from voice_host.speech.search import judge

@@ -1,12 +1,11 @@
 """A phase with likely words and an open slot (the Codenames clue): a likely-word reading
 taken only because it is spelled like the free transcript yields to the decoder's own
 words when they are a sure sentence of the open grammar (``search.own_words_instead``).
-On made-up log-probabilities (the fake decoder of ``test_decision``)."""
+On made-up log-probabilities (the fake decoder of ``tests/support/fake_decoder.py``)."""
 
 from __future__ import annotations
 
-from test_decision import EOT, IDS, TUNING, VOCAB, TableDecoder, ids, searches
-
+from tests.support.fake_decoder import EOT, IDS, TUNING, VOCAB, TableDecoder, ids, searches
 from voice_host.speech.search import judge
 
 LIKELY = "#JSGF V1.0;\ngrammar likely;\npublic <s> = well (yes | no);\n"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from intent_cases import BOARD, PLAYERS, SPEAKER
-
+from tests.support.intent_cases import BOARD, PLAYERS, SPEAKER
 from voice_host.host.core.registry import registration
 from voice_host.intent import Matcher, SlotValues, load_grammar
 
