@@ -289,10 +289,11 @@ def test_bad_guesses_are_refused_and_change_nothing(tmp_path: Path) -> None:
     assert "Sophie, it is the red team's turn to guess." in text
     assert "Hannah, spymasters don't guess. Thomas, which word?" in text
     assert f"{first.capitalize()} is already covered: it is red." in text
-    # the word off the board is no command: Thomas, who was asked, gets only the soft cue
+    # the word off the board is no command: Thomas, who was asked, is asked again briefly
     assert "that was not a command I know" not in text
-    assert [(e["transcript"], e["cue"]) for e in run.events("ignored")] == [(off_board, True)]
-    assert "HOST: (listening) \n" in text
+    assert [(e["transcript"], e["speaker"]) for e in run.events("reask")] == [
+        (off_board, "Thomas")]
+    assert "Sorry, Thomas: " in text
     assert "Zed" in text.splitlines()[-2]  # the unknown name is answered, nothing applied
     s = run.state
     assert s.phase() == "guess" and s.guesses_made == 1 and len(s.uncovered_words()) == 24
@@ -594,11 +595,12 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     for i, _text in enumerate(heard):
         wav = tmp_path / f"u{i}.wav"
         write_wav(wav, tone)
-        script_lines.append(f"{'Hannah' if i == 0 else 'Thomas'}: {wav.name}")
-        if i == 0 and confidence < PLAIN_RECOGNIZER:
-            # a clue heard with less than plain confidence is confirmed: it cannot be
-            # taken back once the operatives heard it
-            script_lines.append("Hannah: yes")
+        who = 'Hannah' if i == 0 else 'Thomas'
+        script_lines.append(f"{who}: {wav.name}")
+        if confidence < PLAIN_RECOGNIZER:
+            # a clue or a guess heard with less than plain confidence is confirmed: neither
+            # can be taken back once the table heard it
+            script_lines.append(f"{who}: yes")
     script = tmp_path / "wav-script.txt"
     script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     recognizer = ScriptedRecognizer(heard, confidence=confidence)

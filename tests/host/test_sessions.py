@@ -159,7 +159,8 @@ STOP_CASES = [
      "yes"),
     ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
                     "votes": "together", "first": "Ada", "lang": "en", "deal": "table",
-                    "seed": 1}, ["Ada and Ben"], "stop", "yes"),
+                    "seed": 1}, ["Ada and Ben"], "quit", "yes"),  # "stop" right after
+    # a move takes it back (tests/host/test_corrections.py)
     ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
                     "votes": "together", "first": "Ada", "lang": "fr", "deal": "table",
                     "seed": 1}, [], "arrête", "oui"),

@@ -29,8 +29,11 @@ class VotingPages:
     def pending(self) -> int:
         return len(self.queue)
 
-    def phone_turn(self, state: Any) -> bool:
-        return False
+    def phone_turn(self, state: Any) -> tuple[str, ...]:
+        return ()
+
+    def open_turn(self, seats: Any) -> None:
+        pass
 
     def take_seat_events(self) -> list[Any]:
         return []

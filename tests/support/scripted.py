@@ -14,7 +14,7 @@ from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, SessionRecord
-from voice_host.host.core.values import Line
+from voice_host.host.core.values import Line, Listener
 from voice_host.host.io.terminal import ScriptListener, TextOutput
 
 AFTER_THE_END = {"narration", "recap", "play_again", "heard", "listening"}
@@ -56,8 +56,9 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
                confirm: str = "never", name: str = "script", save: Path | None = None,
                fresh: bool = True, state: Any = None, rng: random.Random | None = None,
                host_state: dict[str, Any] | None = None,
-               undo: list[Any] | None = None,
+               undo: list[Any] | None = None, listener: Listener | None = None,
                narration: dict[str, int] | None = None) -> Run:
+    """Play ``lines`` as a script file (or, given a ``listener``, what it hears)."""
     script = tmp_path / f"{name}.txt"
     script.write_text("\n".join(lines) + "\n", encoding="utf-8")
     secrets: dict[str, list[str]] = {}
@@ -77,7 +78,7 @@ def run_script(tmp_path: Path, game: str, game_opts: dict[str, Any], lines: list
         adapter=adapter, state=state if state is not None else new_game(game, game_opts),
         rng=rng or random.Random(game_opts["seed"]),
         output=TextOutput(out, lang=game_opts.get("lang", "en")),
-        listener=ScriptListener(script), log=log, game_options=game_opts,
+        listener=listener or ScriptListener(script), log=log, game_options=game_opts,
         saved=SessionRecord(undo=list(undo or []), narration=dict(narration or {})),
         options=SessionOptions(confirm=confirm, save_path=save))
     stop = session.run(fresh=fresh)

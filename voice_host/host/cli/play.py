@@ -16,6 +16,7 @@ from voice_host.host.cli import models as models_cmd
 from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
+from voice_host.host.core import ending
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
@@ -50,7 +51,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="microphone (default) or typed lines")
     parser.add_argument("--script", type=Path, default=None,
                         help="read utterances from FILE, one per line ('Name: words', words, "
-                             "or a .wav path)")
+                             "or a .wav path); '-' reads them from standard input, one "
+                             "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")
@@ -200,7 +202,7 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
-        while stop is Stop.FINISHED and session.offer_again():
+        while stop is Stop.FINISHED and ending.offer_again(session):
             # the same table, modes and devices: a new game with the seating moved on
             options = again_options(dict(config.options), config.game,
                                     list(session.state.players), session.rng.randrange(2**31))

@@ -57,6 +57,16 @@ class Line:
     """The player a ``group`` line is about."""
 
 
+@dataclass(frozen=True)
+class Voice:
+    """Who spoke, by voice (speaker identification): the likeliest seat and how sure."""
+
+    seat: str | None
+    """The player whose voice it is, or None when it could not tell."""
+    confidence: float = 0.0
+    """0..1: how likely that seat is."""
+
+
 class HeardKind(enum.StrEnum):
     SPEECH = "speech"
     SILENCE = "silence"
@@ -116,6 +126,8 @@ class Heard:
     """The raw audio of the utterance, when there was audio."""
     source: str = ""
     """Where it came from: a WAV path, 'keyboard', 'microphone', 'script line 12'."""
+    voice: Voice | None = None
+    """Who spoke by voice, when speaker identification ran (None: not known)."""
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,7 @@ def build_io(config: SessionConfig) -> HostIO:
 
     listener: Listener
     if script is not None:
-        if not script.is_file():
+        if script != ScriptListener.STDIN and not script.is_file():
             raise WiringError(f"There is no script file at {script}.")
         listener = ScriptListener(script, decode_wav=ears.decode_wav if ears else None,
                                   echo=sys.stdout if spec == "text" else None)

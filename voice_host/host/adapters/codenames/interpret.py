@@ -142,7 +142,11 @@ def _guesser(s: CodenamesState, speaker: str | None) -> str:
 
 
 def _guess(w: CodenamesWords, s: CodenamesState, word: str, speaker: str | None) -> Decision:
-    return Decision(action=Guess(_guesser(s, speaker), s.find_word(word) or word))
+    # a card touched is turned over: the guess cannot be taken back once the table saw it
+    action = Guess(_guesser(s, speaker), s.find_word(word) or word)
+    return Decision(action=action, irreversible=w.t(
+        "describe_guess", team=w.team(s.team_of(action.player) or s.current_team),
+        word=action.word))
 
 
 def _pass(w: CodenamesWords, s: CodenamesState, speaker: str | None) -> Decision:
