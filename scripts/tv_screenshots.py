@@ -26,52 +26,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from tests.support import tv_scenes  # noqa: E402
+from tests.support.tv_browser import chromium, claim, set_viewport  # noqa: E402
 from voice_host.host.companion import CompanionChannel  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-
-def browser(folder: str) -> Any:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--disable-dev-shm-usage", "--hide-scrollbars",
-                f"--user-data-dir={folder}"):
-        options.add_argument(arg)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
-def set_viewport(driver: Any, width: int, height: int, scale: float = 1.0) -> None:
-    """Exactly this many CSS pixels of page (a window's size includes its frame), drawn at
-    ``scale`` image pixels per CSS pixel (smaller files for the README)."""
-    driver.set_window_size(width, height + 200)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
-
-
-def page_origin(url: str) -> dict[str, str]:
-    scheme, _, rest = url.partition("://")
-    return {"Origin": f"{scheme}://{rest.split('/', 1)[0]}", "Sec-Fetch-Site": "same-origin"}
-
-
-def claim(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> str:
-    """A phone takes ``seat`` (and taps "That's me"); returns its token."""
-    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
-                      timeout=10) as client:
-        body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
-        if confirm:
-            client.post(f"/api/seat/{seat}/confirm", json={},
-                        headers={"X-Seat-Token": body["token"]})
-    return str(body["token"])
 
 
 @contextmanager
@@ -153,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     width, height = (int(n) for n in args.size.lower().split("x"))
     args.out.mkdir(parents=True, exist_ok=True)
     folder = tempfile.mkdtemp(prefix="vh-shots-")
-    driver = browser(folder)
+    driver = chromium(folder)
     written: list[Path] = []
     try:
         for number, game in enumerate(tv_scenes.SCENES):

@@ -20,23 +20,21 @@ from typing import Any
 import pytest
 
 from tests.support import tv_scenes
-from tests.support.companion_phone import AXE, axe_violations, page_origin
+from tests.support.companion_phone import AXE, axe_violations
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
-webdriver = pytest.importorskip("selenium.webdriver",
+pytest.importorskip("selenium.webdriver",
                                 reason="selenium is not installed (companion test extra)")
 
 from selenium.common.exceptions import TimeoutException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from tests.support.tv_browser import CHROMEDRIVER, CHROMIUM, chromium, claim  # noqa: E402
+from tests.support.tv_browser import set_viewport as viewport  # noqa: E402
 from voice_host.games.icons import ICONS  # noqa: E402
 from voice_host.host.companion import CompanionChannel  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 pytestmark = [pytest.mark.browser, pytest.mark.network, pytest.mark.skipif(
     not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()),
@@ -50,15 +48,7 @@ MIN_WORD_PX = 28.0
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
     folder = tempfile.mkdtemp(prefix="vh-chromium-tv-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                f"--user-data-dir={folder}"):
-        options.add_argument(arg)
-    chrome = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    chrome.set_script_timeout(30)
+    chrome = chromium(folder)
     yield chrome
     chrome.quit()
     shutil.rmtree(folder, ignore_errors=True)
@@ -66,19 +56,8 @@ def driver() -> Iterator[Any]:
 
 def set_viewport(driver: Any, width: int, height: int) -> None:
     """Exactly width x height CSS pixels of page, as on a television at that resolution."""
-    driver.set_window_size(width, height + 200)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    viewport(driver, width, height)
     assert driver.execute_script("return [innerWidth, innerHeight]") == [width, height]
-
-
-def claim(channel: CompanionChannel, seat: str, *, confirm: bool = True) -> None:
-    with httpx.Client(base_url=channel.url, headers=page_origin(channel.url),
-                      timeout=10) as client:
-        body = client.post("/api/claim", json={"room": channel.room_code, "seat": seat}).json()
-        if confirm:
-            assert client.post(f"/api/seat/{seat}/confirm", json={},
-                               headers={"X-Seat-Token": body["token"]}).status_code == 200
 
 
 @pytest.fixture
