@@ -23,9 +23,8 @@ from tests.support import tv_scenes
 from tests.support.companion_phone import AXE, axe_violations
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
-httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
-pytest.importorskip("selenium.webdriver",
-                                reason="selenium is not installed (companion test extra)")
+pytest.importorskip("httpx", reason="httpx (test client) is not installed")
+pytest.importorskip("selenium.webdriver", reason="selenium is not installed (companion test extra)")
 
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
