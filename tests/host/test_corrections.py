@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_table_talk import play, resistance
 
+from tests.host.test_table_talk import play, resistance
 from voice_host.host.core.corrections import (
     WINDOW_SECONDS,
     correction_phrases,

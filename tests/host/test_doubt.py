@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import scripted
-from test_ici_londres_host import ListListener
 
+from tests.support import scripted
+from tests.support.ici_londres_table import ListListener
 from voice_host.host.core.confirm import Why, why_confirm
 from voice_host.host.core.understanding import Doubt, Understood, doubt, phase_vocabulary
 from voice_host.host.core.values import Heard, HeardKind, Voice

@@ -253,16 +253,19 @@ def test_the_player_asked_by_name_is_reasked_and_their_talk_gets_only_the_cue(
     assert "Sorry, Ada: " in run.text
 
 
-def test_the_reask_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_player_is_asked(
+def test_the_reask_goes_to_the_voters_awaited_and_to_an_unknown_voice_when_one_is_asked(
         tmp_path: Path) -> None:
-    """The vote asks the players in turn ("... Hannah?"): the one asked first is re-asked.
-    A microphone does not know who spoke: a prompt waiting for one player alone re-asks
-    any line that is no answer, a prompt waiting for several never does."""
+    """The vote waits for every voter still to vote: any of them is re-asked (their talk
+    gets the cue), a player who voted gets nothing. A microphone does not know who spoke:
+    a prompt waiting for one player alone re-asks any line that is no answer, a prompt
+    waiting for several never does."""
     unnamed = Heard(HeardKind.SPEECH, text="boss", spoken=True, source="mic")
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss"])
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss",
+                          "Cleo: bus", "Dan: Dan yes", "Dan: boss"])
     assert run.events("prompt")[-1]["expected"][0] == "Ada"  # "Tell me the votes ... Ada?"
-    assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [("Ben", False)]
-    assert reasks(run) == ["Ada"]
+    assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [
+        ("Ben", True), ("Dan", False)]
+    assert reasks(run) == ["Ada", "Cleo"]
     run = play(tmp_path, ["Ada: Ada and Ben", unnamed])
     assert [e["cue"] for e in run.events("ignored")] == [False]  # several voters expected
     assert not reasks(run)

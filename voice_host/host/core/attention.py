@@ -19,13 +19,14 @@ always answered, and so is a line read two ways that are each confident enough t
 including a line the recognizer itself rejected -- is silent: it is logged as an
 ``ignored`` event with its transcript and why.
 
-The player the host **waits for** is never left in silence: outside a discussion, when the
-prompt names the player who answers ("Hannah, how many sabotage cards?", "Still to vote:
-... Hannah?") and the line came from that player (the speaker is known from a script line
-or by voice) or, when it is not known (a microphone), the prompt waits for that one player
-alone, a line the host cannot read gets a short spoken re-ask naming what it needs
-("Sorry, Ben: pass, or a word?"; a few variants, never the same twice in a row); from the
-second miss on, one example sentence and the other ways to answer (the phone, help).
+The players the host **waits for** are never left in silence: outside a discussion, when the
+prompt names the players who answer ("Hannah, how many sabotage cards?", "Still to vote:
+... Hannah?", "Everyone at once! Thomas, Sophie and Oliver ...") and the line came from one
+of them (the speaker is known from a script line or by voice) or, when it is not known (a
+microphone), the prompt waits for one player alone, a line the host cannot read gets a
+short spoken re-ask naming what it needs ("Sorry, Ben: pass, or a word?"; a few variants,
+never the same twice in a row); from the second miss on, one example sentence and the
+other ways to answer (the phone, help).
 Only a line that is clearly talk (sure words, longer than a command, or the recognizer
 found it far from the grammar: :func:`clearly_talk`) gets, from that player, the soft
 ``listening`` cue instead: the player is talking, not answering."""
@@ -208,8 +209,8 @@ def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
     by_voice = voice_seat(heard) if heard.speaker is None else None
     if by_voice is not None:  # known by voice: any player still awaited
         return by_voice in prompt.expected
-    if heard.speaker is not None:  # who spoke is known: the one named first is asked
-        return speaker == prompt.expected[0]
+    if heard.speaker is not None:  # who spoke is known: any player still awaited
+        return speaker in prompt.expected
     return len(prompt.expected) == 1
 
 
