@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
-from voice_host.host.companion import games
+from voice_host.host.companion import games, tv
 from voice_host.host.companion.address import (
     host_allowed,
     is_ip,
@@ -102,6 +102,7 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         self._view_size = VIEW_STEP
         """The padded size of the seats' views at the current step."""
         self.url = ""
+        self.tv_token = tv.new_token()  # the host's own table view (see SeatRoom.table_url)
         self.names: set[str] = set()
         """Host names (besides IP literals and localhost) the page may be asked for."""
 
@@ -223,8 +224,7 @@ class CompanionChannel(PhoneInputs, SeatRoom):
             self._published = None
             self.turns.follow(state, games.phone_turn(self.game, state))
             self._rebuild_shadow()
-            table = {"type": "view", "game": self.game, "view": state.public_view()}
-            self.hub.post(TABLE, table, keep="latest")
+            self.hub.post(TABLE, self.table_view(state), keep="latest")
             self._post_views(state, [p for p in self.players if self._may_show(p)])
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)

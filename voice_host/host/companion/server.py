@@ -19,9 +19,10 @@ HTTP API (JSON; a seat's token travels in the ``X-Seat-Token`` header, never in 
 A room code counts only in a request from the page itself (same-origin ``Origin``, not
 ``Sec-Fetch-Site: cross-site``): any other is refused before the code is compared.
 
-Websocket ``/ws``: the first message is ``{"seat", "token", "since"}`` or
-``{"table": true, "room", "since"}``; then the server sends numbered messages of that
-audience in order (see :mod:`.hub`).
+Websocket ``/ws``: the first message is ``{"seat", "token", "since"}``,
+``{"table": true, "room", "since"}`` or, from the host's own screen, ``{"table": true, "tv",
+"since"}`` with the table token (its hello adds the room code and the join QR code); then
+the server sends numbered messages of that audience in order (see :mod:`.hub`).
 
 Before any route: :class:`Guard` checks ``Host`` (DNS rebinding), ``Origin`` (other sites),
 the POST body's type and announced length (:mod:`.http_guard`); the HTTP protocol shares
@@ -45,6 +46,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from voice_host.host.companion import tv
 from voice_host.host.companion.http_guard import (
     MALFORMED,
     Guard,
@@ -126,6 +128,13 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def table_page(request: Request) -> Response:
         return FileResponse(static_dir / "table.html", media_type="text/html")
+
+    async def table_script(request: Request) -> Response:
+        # this table's game's board on the television (see table.js, "boards")
+        script = channel.table_script()
+        if script is None or not script.is_file():
+            return Response("// no board for this game\n", media_type="text/javascript")
+        return FileResponse(script, media_type="text/javascript")
 
     async def game_script(request: Request) -> Response:
         # this table's game's part of the page (see companion.js, "games"); none: the page
@@ -257,12 +266,18 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(text_field(first, "room", 20), client=client, trusted=trusted(ws))
+                host_screen = "tv" in first
+                if host_screen:  # the host's own screen: shows the room code (see .tv)
+                    tv.check_token(seats, text_field(first, "tv", 64), channel.tv_token,
+                                   client=client)
+                else:
+                    seats.check_room(text_field(first, "room", 20), client=client,
+                                     trusted=trusted(ws))
                 table_slot = tables.admit(client, ws, lambda: None, lambda: False)
                 if table_slot is None:
                     raise SeatError("too_many_sockets", 429)
                 audience = TABLE
-                hello = channel.table_hello()
+                hello = channel.table_hello(host_screen=host_screen)
             else:
                 name = text_field(first, "seat")
                 seat = seats.seat_named(name) or name
@@ -313,6 +328,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         Route("/table", table_page),
         Route("/favicon.ico", favicon),
         Route("/game.js", game_script),
+        Route("/board.js", table_script),
         Route("/api/strings", strings),
         Route("/api/room", room, methods=["POST"]),
         Route("/api/claim", claim, methods=["POST"]),

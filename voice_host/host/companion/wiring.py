@@ -25,11 +25,16 @@ INSTALL_HINT = ("The companion page needs the companion extra: "
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--companion``, ``--port``, ``--companion-host`` and ``--tls``."""
+    """``--companion``, ``--tv``, ``--port``, ``--companion-host`` and ``--tls``."""
     parser.add_argument("--companion", action="store_true",
                         help="serve the companion page on the local network: each player's "
                              "secrets, votes, picks and guesses on their phone, and a table "
                              "view")
+    parser.add_argument("--tv", action="store_true",
+                        help="also open the table view full screen in this machine's browser "
+                             "(for the television on its HDMI port): the board, and the room "
+                             "code with a QR code to join while seats are open; implies "
+                             "--companion")
     parser.add_argument("--port", type=int, default=None,
                         help=f"port of the companion page (default {DEFAULT_PORT}; a "
                              "resumed game keeps its port, so the phones find it again)")
@@ -168,4 +173,13 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         print(screen("common.screen_no_qrcode"), file=sys.stderr)
     print(screen("common.screen_companion", url=channel.url, code=channel.room_code),
           file=sys.stderr)
+    print(screen("common.screen_table_view", url=channel.table_url()), file=sys.stderr)
+    if wanted.tv:
+        from voice_host.host.companion.tv import open_kiosk
+
+        try:
+            io.closers.append(open_kiosk(channel.table_url()).stop)
+        except OSError as exc:
+            print(screen("common.screen_tv_failed", reason=in_language(str(exc), config.lang)),
+                  file=sys.stderr)
     return channel

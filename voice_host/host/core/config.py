@@ -39,7 +39,8 @@ DEFAULT_PORT = 8765
 
 @dataclass(frozen=True)
 class CompanionConfig:
-    """The companion page (``--companion``, ``--port``, ``--companion-host``, ``--tls``)."""
+    """The companion page (``--companion``, ``--tv``, ``--port``, ``--companion-host``,
+    ``--tls``)."""
 
     enabled: bool = False
     port: int | None = None
@@ -48,11 +49,15 @@ class CompanionConfig:
     """The address to listen on (None: this machine's local-network address)."""
     tls: tuple[Path, Path] | None = None
     """Certificate and private key (PEM) to serve HTTPS with."""
+    tv: bool = False
+    """Open the table view full screen in this machine's browser (``--tv``; not kept in
+    the save: each start decides)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CompanionConfig:
         tls = getattr(args, "tls", None)
-        return cls(enabled=bool(getattr(args, "companion", False)),
+        tv = bool(getattr(args, "tv", False))
+        return cls(enabled=bool(getattr(args, "companion", False)) or tv, tv=tv,
                    port=getattr(args, "port", None),
                    bind=getattr(args, "companion_host", None),
                    tls=(Path(tls[0]), Path(tls[1])) if tls else None)
