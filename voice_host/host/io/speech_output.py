@@ -41,6 +41,8 @@ class SpeechOutput:
                 continue
             try:
                 if line.cue:
+                    if line.text:  # rendered while the cue plays
+                        self._prepare(line)
                     self.synth.play(load_cue(line.cue), label=line.cue)
                 if line.text:
                     self._prepare_after(line, spoken)
@@ -60,15 +62,17 @@ class SpeechOutput:
                                       line.lang), file=sys.stderr)
                 self.failed = True
 
-    def _prepare_after(self, line: Line, spoken: Sequence[Line]) -> None:
-        """Have the next spoken line rendered while this one plays (a narrator that can)."""
+    def _prepare(self, line: Line) -> None:
+        """Have ``line`` rendered in the background (a narrator that can)."""
         prepare = getattr(self.synth, "prepare", None)
-        if prepare is None or self.failed:
-            return
+        if prepare is not None and not self.failed:
+            prepare(line.text, lang=line.lang)
+
+    def _prepare_after(self, line: Line, spoken: Sequence[Line]) -> None:
+        """Have the next spoken line rendered while this one plays."""
         index = next((i for i, other in enumerate(spoken) if other is line), -1)
         if 0 <= index < len(spoken) - 1:
-            following = spoken[index + 1]
-            prepare(following.text, lang=following.lang)
+            self._prepare(spoken[index + 1])
 
     def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:
         if rate:
