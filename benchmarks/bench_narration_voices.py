@@ -16,8 +16,8 @@ A candidate is ``ENGINE:VOICE[@SPEED]``:
   (``voice_host.speech.kokoro_tts``); ``/final`` or ``/none`` after it: espeak-ng's stress
   marks kept only at the end of each clause, or dropped; ``+nopause``: no pause added
   after each piece;
-- ``espeak-ng:fr@175``, ``espeak-ng:mb-fr4@150``: espeak-ng with its own French voice or a
-  Debian MBROLA voice (``apt-get install mbrola mbrola-fr4``), at a rate in words per minute;
+- ``espeak-ng:fr@175``, ``espeak-ng:mb-fr1@150``: espeak-ng with its own French voice or a
+  Debian MBROLA voice (``apt-get install mbrola mbrola-fr1``), at a rate in words per minute;
 - ``piper:en``: the English narrator.
 
 Per candidate the table gives the word error rate (median and mean over the lines, after
@@ -338,7 +338,7 @@ def start_delays(c: Candidate, lines: Sequence[str]) -> tuple[list[float], list[
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--lines", type=int, default=40, help="lines per language (40)")
-    parser.add_argument("--candidates", default="espeak-ng:fr,espeak-ng:mb-fr4@150,"
+    parser.add_argument("--candidates", default="espeak-ng:fr,espeak-ng:mb-fr1@150,"
                         "kokoro:jm_kumo@0.9")
     parser.add_argument("--english", action="store_true",
                         help="also the English narrator (piper:en) judged by tiny.en")

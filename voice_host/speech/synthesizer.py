@@ -8,9 +8,10 @@ Engines (``TtsEngine``) turn one piece of text into audio:
 - ``EspeakEngine``: the ``espeak-ng`` program, used when pyttsx3 cannot start.
 - ``PiperEngine`` (``speech/piper_tts.py``): Piper's neural en_US-joe-medium voice, for
   English when the speech extra installed it.
+- ``MbrolaEngine``: espeak-ng with Debian's MBROLA French diphones (``mb-fr1``), the French
+  narrator when installed.
 - ``KokoroEngine`` (``speech/kokoro_tts.py``): Kokoro-82M reading espeak-ng's French
-  phonemes, for French when the speech extra installed it (loaded in the background, on
-  first need); without it French stays with espeak-ng.
+  phonemes, the French narrator where MBROLA is missing (loaded in the background).
 
 Each language has its narrator (:func:`narrator_voices`): the first of its preferred voices
 the engine has, espeak-ng's last.
@@ -90,12 +91,13 @@ DEFAULT_VOICES = ESPEAK_VOICES
 """espeak-ng voice used for each narration language: the fallback narrator."""
 
 PREFERRED_VOICES: Mapping[str, tuple[str, ...]] = {"en": ("en-us",),
-                                                   "fr": ("mb-fr4", "kokoro-fr", "fr")}
+                                                   "fr": ("mb-fr1", "mb-fr4", "kokoro-fr", "fr")}
 """Per language, the voices its narrator is chosen from, best first (``en-us`` is Piper's
-voice when Piper is loaded, else espeak-ng's; ``mb-fr4`` is espeak-ng with Debian's MBROLA
-French voice; ``kokoro-fr`` is Kokoro's French). docs/narration.md says why this order."""
+voice when Piper is loaded, else espeak-ng's; ``mb-fr1`` and ``mb-fr4`` are espeak-ng with
+Debian's MBROLA French voices; ``kokoro-fr`` is Kokoro's French). docs/narration.md says
+why this order."""
 NARRATOR_VOICES: Mapping[str, Mapping[str, str]] = {
-    "piper": {"en": "en-us"}, "kokoro": {"fr": "kokoro-fr"}, "mbrola": {"fr": "mb-fr4"},
+    "piper": {"en": "en-us"}, "kokoro": {"fr": "kokoro-fr"}, "mbrola": {"fr": "mb-fr1"},
     "espeak-ng": DEFAULT_VOICES}
 """The voice of each narrator one can ask for by name, per language."""
 
@@ -329,8 +331,8 @@ def describe_narrator(engine: TtsEngine, voice: str) -> str:
 
 
 ENGINES = ("auto", "piper", "pyttsx3", "espeak-ng")
-"""The speech engines one can ask for; ``auto`` is Piper for English and Kokoro for French
-(each when installed) with pyttsx3, else espeak-ng, for the rest."""
+"""The speech engines one can ask for; ``auto`` is Piper for English and MBROLA or Kokoro for
+French (each when installed) with pyttsx3, else espeak-ng, for the rest."""
 
 NARRATORS: Mapping[str, tuple[str, ...]] = {
     "en": ("auto", "piper", "espeak-ng"), "fr": ("auto", "mbrola", "kokoro", "espeak-ng")}
@@ -366,8 +368,8 @@ def parse_narrators(spec: str | None) -> dict[str, str]:
 
 def create_engine(preference: str = "auto", *,
                   narrators: Mapping[str, str] | None = None) -> TtsEngine:
-    """``"auto"`` (Piper for English and Kokoro for French when installed, pyttsx3 or
-    espeak-ng for the other voices), ``"piper"`` (the same, but Piper must load),
+    """``"auto"`` (Piper for English, MBROLA and Kokoro for French, each when installed,
+    pyttsx3 or espeak-ng for the other voices), ``"piper"`` (the same, but Piper must load),
     ``"pyttsx3"`` or ``"espeak-ng"`` (that engine alone). ``narrators`` picks per language
     (``{"fr": "espeak-ng"}``): a neural narrator asked for by name must be installed."""
     if preference not in (*ENGINES, "espeak"):
@@ -388,11 +390,11 @@ def create_engine(preference: str = "auto", *,
                 raise
     french = chosen.get("fr", "auto")
     if french in ("auto", "mbrola"):
-        if mbrola_installed("mb-fr4"):
+        if any(mbrola_installed(v) for v in MbrolaEngine.VOICES):
             neural.append(MbrolaEngine())
         elif french == "mbrola":
             raise SynthesisError("The MBROLA French voice is not installed: sudo apt install "
-                                 "mbrola mbrola-fr4 (Debian's contrib and non-free areas).")
+                                 "mbrola mbrola-fr1 (Debian's contrib and non-free areas).")
     if french in ("auto", "kokoro"):
         from voice_host.speech.kokoro_tts import LazyKokoro, unavailable_reason
 
@@ -405,10 +407,10 @@ def create_engine(preference: str = "auto", *,
 
 
 class MbrolaEngine(EspeakEngine):
-    """espeak-ng with Debian's MBROLA French diphone voice (``mb-fr4``): espeak-ng writes
-    the phonemes and the pitch, MBROLA joins recorded French diphones."""
+    """espeak-ng with Debian's MBROLA French diphone voices (``mb-fr1``, ``mb-fr4``):
+    espeak-ng writes the phonemes and the pitch, MBROLA joins recorded French diphones."""
 
-    VOICES = ("mb-fr4",)
+    VOICES = ("mb-fr1", "mb-fr4")
     RATE_SCALE = 150 / 175
     """MBROLA's French is heard best a little slower than espeak-ng's own pace."""
 
@@ -878,8 +880,9 @@ def create_synthesizer(
     settings: VoiceSettings | None = None,
     narrators: Mapping[str, str] | None = None,
 ) -> TtsSynthesizer:
-    """The narrator: Piper for English and Kokoro for French when installed, pyttsx3 (else
-    espeak-ng) for the rest, speaking to ``output``; ``narrators`` picks per language."""
+    """The narrator: Piper for English, MBROLA (else Kokoro) for French, when installed,
+    pyttsx3 (else espeak-ng) for the rest, speaking to ``output``; ``narrators`` picks per
+    language."""
     chosen = create_engine(engine, narrators=narrators) if isinstance(engine, str) else engine
     out = parse_output(output, gate=gate) if isinstance(output, str) else output
     return TtsSynthesizer(chosen, out, settings=settings,

