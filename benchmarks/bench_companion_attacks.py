@@ -1,4 +1,4 @@
-"""A real phone's service while the companion page is attacked (issue 20), on 127.0.0.x only.
+"""A real phone's service while the companion page is attacked, on 127.0.0.x only.
 
     python benchmarks/bench_companion_attacks.py [--requests N]
 

@@ -17,7 +17,7 @@ stream, and per condition this prints:
 * **never ends** -- the cut was still open when the stream ended (3 s after the speech):
   in a room that keeps talking the player would wait for ``max_length``;
 * **covers (WAV)**, **median cut / WAV** -- the same against the whole WAV, the
-  synthesizer's silence included, as this benchmark measured before (the issue's 58 of 88).
+  synthesizer's silence included.
 
 The cut keeps 0.3 s of pre-roll and 0.25 s after the last speech frame on purpose (the first
 syllable, and the recognizer likes a little silence), so on commands of about a second even a
@@ -25,9 +25,9 @@ perfect cut of clean speech measures about 1.5 times the speech.
 
 The endpointers: the host's (WebRTC over the adaptive floor; the floor, the drop below the
 speaker's level and, in a talking room, the fall back to the room's level end an utterance),
-the design before it (no room test), the room test in every room, the design the issue
-proposed (Silero keeps an utterance open, the level tests end it) with and without the room
-test, and (``--silero-alone``) Silero alone with the same trailing-silence rule.
+the same without the room test, the room test in every room, Silero keeping an utterance
+open while the level tests end it, with and without the room test, and
+(``--silero-alone``) Silero alone with the same trailing-silence rule.
 """
 
 from __future__ import annotations
@@ -64,12 +64,12 @@ SLACK = 0.1
 HOST = EndpointerConfig()
 ENDPOINTERS: dict[str, EndpointerConfig | None] = {
     "host: WebRTC throughout; floor, drop 8 dB, talking room + 4 dB end": HOST,
-    "host, its VAD hearing only the frames over the floor, in a quiet room too (before)": replace(
+    "host, its VAD hearing only the frames over the floor, in a quiet room too": replace(
         HOST, vad_every_frame_dbfs=None),
     "host, its VAD hearing every frame in any room": replace(HOST, vad_every_frame_dbfs=0.0),
     "host, its cut keeping the 150-ms smoothing's lag": replace(HOST, end_trim_frames=0),
     "host, dropping at most 4 frames of that lag": replace(HOST, end_trim_frames=4),
-    "before: WebRTC throughout; floor, drop 8 dB end": replace(HOST, end_above_room_db=None),
+    "WebRTC throughout; floor, drop 8 dB end (no room test)": replace(HOST, end_above_room_db=None),
     "WebRTC throughout; floor, drop 8 dB, any room + 4 dB end": replace(HOST,
                                                                       room_talk_db=-99.0),
     "Silero keeps open; floor, drop 8 dB, talking room + 4 dB end": replace(

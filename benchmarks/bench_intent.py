@@ -2,11 +2,11 @@
 
 Prints intent+slot accuracy on the command cases, false acceptance on table talk, the same
 on held-out sets written after the grammars, the generated paraphrase set
-(``tests/intent/paraphrases.py``: hedges, reasons, questions, counts as words, English and
+(``tests/support/paraphrases.py``: hedges, reasons, questions, counts as words, English and
 French; calibration and report halves), the table talk of the recognition benchmark
 (``benchmarks/recognition_data.py``, every line in every phase) and the match time per
-utterance (median, p95). Targets: accuracy >= 99%, false acceptance <= 1% (issue 3);
-paraphrases (report half) >= 98%, chatter acted on <= 1% (issue 17); median <= 2 ms.
+utterance (median, p95). Targets: accuracy >= 99%, false acceptance <= 1%; paraphrases
+(report half) >= 98%, chatter acted on <= 1%; median <= 2 ms.
 
     .venv/bin/python benchmarks/bench_intent.py [--repeat N] [--show-misses]
 """
@@ -19,13 +19,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "intent"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.support
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recognition_data  # noqa: E402
-from helpers import matcher  # noqa: E402
-from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
-from intent_heldout import (  # noqa: E402
+
+from tests.support.intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases  # noqa: E402
+from tests.support.intent_heldout import (  # noqa: E402
     FIRST_RUNS,
     HELD_OUT,
     HELD_OUT_B,
@@ -33,7 +33,8 @@ from intent_heldout import (  # noqa: E402
     HELD_OUT_D,
     HELD_OUT_E,
 )
-from paraphrases import (  # noqa: E402
+from tests.support.intent_matchers import matcher  # noqa: E402
+from tests.support.paraphrases import (  # noqa: E402
     FRESH,
     FRESH_B,
     FRESH_B_CHATTER,
@@ -91,7 +92,7 @@ def _everywhere(lang: str, texts: list[str]) -> list[Typed]:
 
 
 def _paraphrase_rows(times: list[float], misses: list[str]) -> list[Row]:
-    """The paraphrase set's halves, the fresh set, and table talk (issue 17)."""
+    """The paraphrase set's halves, the fresh set, and table talk."""
     rows: list[Row] = []
     for part in ("calib", "report"):
         for lang in ("en", "fr"):
@@ -110,7 +111,7 @@ def _paraphrase_rows(times: list[float], misses: list[str]) -> list[Row]:
                      len(talk), "<= 1%"))
     for lang in ("en", "fr"):
         cases = [c for c in FRESH_B if c[2] == lang]
-        rows.append(_row(f"fresh set B {lang} (session 21; seen, then tuned): understood",
+        rows.append(_row(f"fresh set B {lang} (seen, then tuned): understood",
                          _run(cases, f"fresh B {lang}", times, misses), len(cases)))
     talk = _talk(FRESH_B_CHATTER)
     rows.append(_row("fresh set B chatter: acted on",

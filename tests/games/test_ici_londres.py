@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import json
 import random
 import re
 import string
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from voice_host.games import lexicon
 from voice_host.games.base import Deal, Event, IllegalAction, SetupError, event_to_json
 from voice_host.games.ici_londres import (
     Draw,
@@ -143,26 +142,12 @@ def test_icon_by_name_finds_each_icon_and_refuses_unknown() -> None:
         icon_by_name("unicorn")
 
 
-def _cmudict() -> Path | None:
-    spec = importlib.util.find_spec("pocketsphinx")
-    if spec is None or spec.origin is None:
-        return None
-    path = Path(spec.origin).parent / "model" / "en-us" / "cmudict-en-us.dict"
-    return path if path.exists() else None
-
-
-@pytest.mark.skipif(_cmudict() is None,
-                    reason="PocketSphinx and its en-us dictionary are not installed")
 def test_icon_words_are_in_the_pronunciation_dictionary_and_sound_distinct() -> None:
     from rapidfuzz.distance import Levenshtein
 
-    path = _cmudict()
-    assert path is not None
-    phones: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        word, *rest = line.split()
-        if "(" not in word:
-            phones[word] = [re.sub(r"\d", "", p) for p in rest]
+    table = lexicon.pronunciations()
+    assert table is not None, "the package's pronouncing dictionary is missing"
+    phones = {word: list(spoken[0]) for word, spoken in table.items()}
     words = [(w, icon.name) for icon in ICONS for w in (icon.name, *icon.synonyms)]
     missing = [w for w, _ in words if w not in phones]
     assert missing == []

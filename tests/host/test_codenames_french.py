@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Run, run_script
 
+from tests.support.scripted import Run, run_script
 from voice_host.games.codenames import (
     CodenamesRefusal,
     CodenamesState,
@@ -93,6 +93,22 @@ def play(tmp_path: Path, opts: dict[str, Any], script: list[str], state: Any = N
                       state=state, rng=random.Random(opts["seed"]))
 
 
+def test_a_french_game_deals_french_words_unless_told_otherwise() -> None:
+    from voice_host.host.adapters.codenames import CodenamesOptions
+
+    seats = {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"]}
+    assert CodenamesOptions.from_json({**seats, "lang": "fr"}).words == "fr"
+    assert CodenamesOptions.from_json({**seats, "lang": "en"}).words == "en"
+    assert CodenamesOptions.from_json({**seats, "lang": "fr", "words": "en"}).words == "en"
+
+
+def test_a_french_clue_keeps_its_accents(tmp_path: Path) -> None:
+    opts = options()
+    run = play(tmp_path, opts, ["Hannah: etoile deux"], state=fixed_game(opts))
+    assert run.state.clues == ((R, "étoile", 2),)
+    assert "étoile" in run.text
+
+
 def test_clue_and_guess_refusals_are_said_in_french(tmp_path: Path) -> None:
     opts = options()
     script = [
@@ -119,7 +135,7 @@ def test_clue_and_guess_refusals_are_said_in_french(tmp_path: Path) -> None:
         "Refusé : Voleur est sur la grille. Hannah, un autre indice, s'il vous plaît.",
         "Refusé : Feuille fait partie de portefeuille, qui est sur la grille.",
         "Un indice, c'est un seul mot, et glace vanille en fait deux.",
-        "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?",
+        "Dites aussi un nombre, Hannah : océan, pour combien de mots ?",
         "Touchez au moins un mot avant de passer.",
         "Hannah, les maîtres-espions ne devinent pas. Thomas, quel mot ?",
         "Sophie, c'est à l'équipe rouge de deviner.",
@@ -179,7 +195,7 @@ def test_table_mode_colour_refusals_are_said_in_french(tmp_path: Path) -> None:
                f"{spymaster}: rouge"]
     run = play(tmp_path, opts, script, state=fixed_game(opts), name="table")
     text = run.text
-    assert text.count("est un simple passant.") == 7
+    assert text.count("passant.") == 7  # each bystander, in one of its wordings
     assert f"{other}, seul {spymaster} voit la clé." in text
     assert "Les 7 passants sont déjà couverts." in text
     assert french("no_bystander_left", total=7) in text

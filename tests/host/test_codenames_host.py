@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripted import Run, run_script
 
+from tests.support.scripted import Run, game_over_of, run_script
 from voice_host.games.codenames import CodenamesState, Colour, Team, clue_problem
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
@@ -90,7 +90,7 @@ def test_host_mode_red_wins_by_finding_all_agents(tmp_path: Path, confirm: str) 
     assert set(run.secrets) == {"Hannah", "Sophie"}
     assert all(w in " ".join(run.secrets["Sophie"]) for w in key_of(state)[Colour.BLUE])
     assert "Assassin:" not in run.text
-    assert "Hannah, your secret is in the file with your name" in run.text
+    assert "Hannah and Sophie: your secrets are in the files with your names" in run.text
     assert "secret-Hannah.txt" not in run.text
 
 
@@ -249,7 +249,7 @@ def test_invalid_clue_is_refused_with_its_reason_and_nothing_changes(tmp_path: P
      ["Un indice, c'est un seul mot, et glace vanille en fait deux.",
       "Un indice, c'est un seul mot, et pomme de terre en fait trois.",
       "Les nombres ne sont pas permis comme indice : on ne distingue pas sept du nombre",
-      "Dites aussi un nombre, Hannah : ocean, pour combien de mots ?"]),
+      "Dites aussi un nombre, Hannah : océan, pour combien de mots ?"]),
 ])
 def test_a_clue_that_is_not_one_word_and_a_number_gets_its_reason(
         tmp_path: Path, lang: str, script: list[str], said: list[str]) -> None:
@@ -289,10 +289,10 @@ def test_bad_guesses_are_refused_and_change_nothing(tmp_path: Path) -> None:
     assert "Sophie, it is the red team's turn to guess." in text
     assert "Hannah, spymasters don't guess. Thomas, which word?" in text
     assert f"{first.capitalize()} is already covered: it is red." in text
-    # the word off the board is no command: Thomas, who was asked, gets only the soft cue
+    # the word off the board, from Thomas, who was asked: said to be off the board
     assert "that was not a command I know" not in text
-    assert [(e["transcript"], e["cue"]) for e in run.events("ignored")] == [(off_board, True)]
-    assert "HOST: (listening) \n" in text
+    assert f"HOST: {off_board} is not on the board.\n" in text
+    assert not run.events("ignored") and run.events("refused")
     assert "Zed" in text.splitlines()[-2]  # the unknown name is answered, nothing applied
     s = run.state
     assert s.phase() == "guess" and s.guesses_made == 1 and len(s.uncovered_words()) == 24
@@ -477,7 +477,8 @@ def test_cli_play_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                  "text", "--confirm", "never", "--seed", "31", "--log", str(log),
                  "--save", str(save)])
     assert code == 0
-    last = json.loads(log.read_text(encoding="utf-8").splitlines()[-1])
+    last = game_over_of([json.loads(line) for line in
+                         log.read_text(encoding="utf-8").splitlines()])
     assert last == {"event": "game_over", "winner": [first.value],
                     "scores": {first.value: 9, first.other.value: 0},
                     "reason": "all_agents_found"}
@@ -593,11 +594,12 @@ def test_wav_script_lines_go_through_the_recognizer_with_each_phase_grammar(
     for i, _text in enumerate(heard):
         wav = tmp_path / f"u{i}.wav"
         write_wav(wav, tone)
-        script_lines.append(f"{'Hannah' if i == 0 else 'Thomas'}: {wav.name}")
-        if i == 0 and confidence < PLAIN_RECOGNIZER:
-            # a clue heard with less than plain confidence is confirmed: it cannot be
-            # taken back once the operatives heard it
-            script_lines.append("Hannah: yes")
+        who = 'Hannah' if i == 0 else 'Thomas'
+        script_lines.append(f"{who}: {wav.name}")
+        if confidence < PLAIN_RECOGNIZER:
+            # a clue or a guess heard with less than plain confidence is confirmed: neither
+            # can be taken back once the table heard it
+            script_lines.append(f"{who}: yes")
     script = tmp_path / "wav-script.txt"
     script.write_text("\n".join(script_lines) + "\n", encoding="utf-8")
     recognizer = ScriptedRecognizer(heard, confidence=confidence)

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -273,22 +274,23 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
         channel.publish(state)
         channel.caption("Play your mission cards on your phones.")  # what the host says
         wait_text(second, "log", "Host: Play your mission cards on your phones.")
-        wait_for(first, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#choices button")) == 2,
-                 "two cards for the spy")
-        wait_for(second, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#choices button")) == 1,
-                 "one card for the hero")
-        assert text_of(second, "choices").strip().endswith("Play success")
+        # the same two cards, in the same words, on the spy's and the hero's phones
+        for driver, who in ((first, "spy"), (second, "hero")):
+            wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR,
+                                                           "#choices button")) == 2,
+                     f"two cards for the {who}")
+        assert text_of(first, "act") == text_of(second, "act")
 
         # the card requests: one size for every choice (the spy's sabotage, the hero's success)
         card_sizes: list[int] = []
-        original_body = server._body
+        original_body = server.read_body
 
         async def recording(request: Any) -> Any:
             if request.url.path.endswith("/act"):
                 card_sizes.append(int(request.headers.get("content-length", "0")))
             return await original_body(request)
 
-        monkeypatch.setattr(server, "_body", recording)
+        monkeypatch.setattr(server, "read_body", recording)
         # "Hide my secret" hides the role, the cards (how many), the question, the code
         first.find_element(By.CSS_SELECTOR, "[data-choice=sabotage]").click()
         wait_text(first, "choices", "Play sabotage?")
@@ -304,6 +306,11 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
         wait_text(first, "choices", "Play sabotage?")
         first.find_element(By.ID, "confirm-yes").click()
         wait_text(first, "choices", "Sent")
+        # a hero who taps sabotage is told, on their own page only, what the rules say
+        second.find_element(By.CSS_SELECTOR, "[data-choice=sabotage]").click()
+        second.find_element(By.ID, "confirm-yes").click()
+        wait_text(second, "act-error", "Heroes can only play success.")
+        assert "Heroes can only" not in visible_text(first)
         second.find_element(By.CSS_SELECTOR, "[data-choice=success]").send_keys(Keys.ENTER)
         wait_for(second, lambda d: d.switch_to.active_element.get_attribute("id")
                  == "confirm-question", "focus on the confirmation question")
@@ -311,8 +318,8 @@ def test_players_claim_confirm_and_then_see_only_their_secret(
         wait_text(second, "private-log", "Your card is played face down")
 
         played = [channel.wait_for_action(WAIT, state) for _ in range(2)]
-        print(f"card requests (sabotage, success): {card_sizes} bytes (before: 21 and 20)")
-        assert len(card_sizes) == 2 and card_sizes[0] == card_sizes[1]
+        print(f"card requests (sabotage, refused sabotage, success): {card_sizes} bytes")
+        assert len(card_sizes) == 3 and len(set(card_sizes)) == 1
         events = [e for action in played if action for e in state.apply(action)]
         channel.publish(state)
         result = next(e for e in events if isinstance(e, MissionResult))
@@ -630,7 +637,7 @@ def test_every_view_passes_an_axe_audit(browsers: Any) -> None:
         claim_in_browser(driver, channel, ici.speaker)
         tokens = seat_table(channel, ici)
         channel.countdown(8)
-        wait_text(driver, "secret", "Ton message")
+        wait_text(driver, "secret", "Votre message")
         audit("ici londres speaker seat (French)")
         picker = ici.current_players()[0]
         claim_in_browser(driver, channel, picker, tokens[picker])

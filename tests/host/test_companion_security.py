@@ -1,5 +1,5 @@
 """The companion page attacked the way a cheating player or a hostile page on the same Wi-Fi
-would, only on 127.0.0.1: every attack of issue 13 replayed and refused (status, body,
+would, only on 127.0.0.1: every attack on the page replayed and refused (status, body,
 nothing raw on the host's terminal, memory bounded). Each test is bounded in requests and
 time and stops by itself; nothing asserts a duration."""
 
@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -33,9 +34,6 @@ from voice_host.host.companion.server import (  # noqa: E402
 )
 
 PLAYERS = ["Ada", "Ben", "Cy", "Di", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 class Terminal:

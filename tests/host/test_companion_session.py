@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from companion_phone import page_origin
+
+from tests.support.companion_phone import page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -23,11 +24,15 @@ websockets = pytest.importorskip("websockets", reason="websockets is not install
 
 pytestmark = pytest.mark.network  # a local server on 127.0.0.x
 
+from tests.support.scripted import game_over_of  # noqa: E402
 from voice_host import cli  # noqa: E402
+from voice_host.games.ici_londres import IciLondresState  # noqa: E402
+from voice_host.games.icons import ICON_NAMES  # noqa: E402
 from voice_host.games.resistance import ResistanceState, Role, Setup  # noqa: E402
 from voice_host.host.adapters import make_adapter, new_game  # noqa: E402
 from voice_host.host.companion import CompanionChannel, CompanionOutput  # noqa: E402
 from voice_host.host.companion.hub import seat_audience  # noqa: E402
+from voice_host.host.companion.strings import page_text  # noqa: E402
 from voice_host.host.core.registry import registration  # noqa: E402
 from voice_host.host.core.session import Session, SessionOptions, Stop  # noqa: E402
 from voice_host.host.core.store import EventLog  # noqa: E402
@@ -35,9 +40,6 @@ from voice_host.host.core.values import Heard, HeardKind, ListenRequest  # noqa:
 from voice_host.host.io.terminal import ScriptListener, TextOutput  # noqa: E402,E501
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan", "Eve"]
-
-
-pytestmark = pytest.mark.network
 
 
 def take_seats(client: httpx.Client, channel: CompanionChannel,
@@ -60,7 +62,7 @@ def cards(view: dict[str, Any]) -> list[str]:
 
 class Phones:
     """Five players' phones: they claim their seats, read their views and play a card when
-    their page offers one (spies sabotage, heroes can only succeed)."""
+    their page offers them (spies sabotage, heroes succeed)."""
 
     def __init__(self, channel: CompanionChannel) -> None:
         self.channel = channel
@@ -94,7 +96,9 @@ class Phones:
                     choices = cards(view)
                     self.offered[seat].update(choices)
                     if choices and not view["sent"]:
-                        choice = "sabotage" if "sabotage" in choices else "success"
+                        # every team member sees both cards: spies sabotage, heroes succeed
+                        spy = view["view"]["role"] == "spy"
+                        choice = "sabotage" if spy else "success"
                         answer = self.client.post(
                             f"/api/seat/{seat}/act", json={"choice": choice},
                             headers={"X-Seat-Token": self.tokens[seat]})
@@ -163,13 +167,15 @@ def test_a_whole_resistance_game_with_the_host_dealing_to_phones(tmp_path: Path)
 
     assert phones.errors == []
     assert stop is Stop.FINISHED
-    over = json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])
-    assert over["event"] == "game_over"
+    over = game_over_of([json.loads(line) for line in
+                         log_path.read_text(encoding="utf-8").splitlines()])
     assert over["winner"] == ["spies"] and over["scores"] == {"heroes": 0, "spies": 3}
-    # every card came from a phone: the spy sabotaged, heroes were offered success only
+    # every card came from a phone: the spy sabotaged, heroes succeeded; every team member
+    # was offered the same two cards, whatever their role
     assert sorted(phones.played).count((spy, "sabotage")) == 3
     assert all(choice == "success" for seat, choice in phones.played if seat != spy)
-    assert all(phones.offered[h] <= {"success"} for h in heroes)
+    assert all(phones.offered[p] == {"success", "sabotage"}
+               for p in PLAYERS if phones.offered[p])
     # each phone got its own role, privately; nothing secret was printed or written to a file
     assert phones.roles_seen == {p: r.value for p, r in roles.items()}
     assert all(phones.private[p] for p in PLAYERS)
@@ -429,8 +435,8 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
     assert phones.errors == []
     assert stop is Stop.FINISHED, said[-2000:]
     seen = phones.secrets()
-    assert json.loads(log_path.read_text(encoding="utf-8").splitlines()[-1])["event"] \
-        == "game_over"
+    assert game_over_of([json.loads(line) for line in
+                         log_path.read_text(encoding="utf-8").splitlines()])
     if game == "resistance":
         assert all(s == {"role"} for s in seen.values())
         assert phones.played  # every mission card came from a phone
@@ -503,10 +509,81 @@ def test_every_game_plays_to_the_end_with_votes_picks_and_guesses_on_the_phones(
     expected = {"resistance": {"vote"}, "ici-londres": {"pick"}, "codenames": {"guess"}}[game]
     assert expected <= kinds, kinds
     events = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
-    assert events[-1]["event"] == "game_over"
+    assert game_over_of(events)
     if lang == "fr":  # the host spoke French about the phones too
         assert "a un téléphone." in said and "has a phone" not in said
         assert "votre page compagnon" in said and "companion page" not in said
+
+
+class SlowPhones(PhonePlayers):
+    """Phones whose players take their time: a choice is sent now and then, so the host
+    waits through several silent slices between two votes."""
+
+    def choose(self, view: dict[str, Any]) -> str | None:
+        return super().choose(view) if self.rng.random() < 0.1 else None
+
+
+def test_a_table_voting_on_phones_hears_no_nagging(tmp_path: Path) -> None:
+    opts = {**GAMES["resistance"], "seed": 9}
+    stop, phones, said, _ = play_with_phones("resistance", opts, SlowPhones, QuietBots,
+                                             tmp_path / "log.jsonl", silence_timeout=3)
+    assert stop is Stop.FINISHED, said[-2000:]
+    assert phones.errors == []
+    events = [json.loads(line) for line in (tmp_path / "log.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    waits = [e for e in events if e["event"] == "reprompt" and e.get("phones")]
+    assert waits, "the phones never kept the host waiting: the test proves nothing"
+    assert "I did not hear anything" not in said
+    # whom the host waits for, at most once per prompt (between two prompts said)
+    assert said.count(": on your phone, or aloud.") + said.count(
+        "Still waiting for a card from") == len(waits)
+    per_prompt = [0]
+    for e in events:
+        if e["event"] == "prompt":
+            per_prompt.append(0)
+        elif e in waits:
+            per_prompt[-1] += 1
+    assert max(per_prompt) == 1
+
+
+class EarlyTappers(QuietBots):
+    """Quiet bots whose table also taps an icon on every receiver's phone each time the
+    Speaker is asked for the coded sentence, before anyone may guess."""
+
+    early: list[tuple[str, int, str, list[str]]]
+
+    def listen(self, request: ListenRequest) -> Heard:
+        if request.record and self.phones is not None and self.session is not None:
+            state = self.session.state
+            assert isinstance(state, IciLondresState)
+            free = [i for i in ICON_NAMES if i not in state.named_icons]
+            for seat in state.receivers:
+                view = next(i for i in self.phones.seat(seat)["items"] if i["type"] == "view")
+                answer = self.phones.client.post(
+                    f"/api/seat/{seat}/act", json={"choice": f"pick:{free[0]}"},
+                    headers={"X-Seat-Token": self.phones.tokens[seat]})
+                self.early.append((seat, answer.status_code, answer.json().get("reason", ""),
+                                   [c["id"] for c in view["choices"]]))
+        return super().listen(request)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_tap_before_the_coded_sentence_is_refused_and_never_scored(
+        lang: str, tmp_path: Path) -> None:
+    opts = {**GAMES["ici-londres"], "seed": 9, "lang": lang}
+    EarlyTappers.early = []
+    log_path = tmp_path / "log.jsonl"
+    stop, phones, said, _ = play_with_phones("ici-londres", opts, PhonePlayers, EarlyTappers,
+                                             log_path, lang=lang, silence_timeout=600)
+    assert stop is Stop.FINISHED, said[-2000:]
+    early = EarlyTappers.early
+    assert len(early) >= 2 * 3  # two receivers in each of the three rounds
+    # no icon was offered before the coded sentence, and every early tap was refused with
+    # the page's sentence: none was kept, so none could be scored when guessing opened
+    assert all(choices == [] for _, _, _, choices in early)
+    assert {(code, reason) for _, code, reason, _ in early} == {
+        (422, page_text(lang, "refusal.not_now"))}
+    assert phones.errors == []
 
 
 # --------------------------------------------------------------------------- resume

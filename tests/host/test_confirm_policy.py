@@ -4,15 +4,12 @@ or an irreversible move that was not said plainly -- and "plainly" is read from 
 
 from __future__ import annotations
 
-import io
-import random
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from voice_host.games.codenames import CodenamesState, GiveClue, clue_problem
+from tests.support.codenames_table import OPTS, clue_word, dealt, table_session
+from voice_host.games.codenames import CodenamesState, GiveClue
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.adapter import Decision
 from voice_host.host.core.confirm import (
@@ -22,12 +19,9 @@ from voice_host.host.core.confirm import (
     said_plainly,
     why_confirm,
 )
-from voice_host.host.core.secrets import Delivery, Via
-from voice_host.host.core.session import Session, SessionOptions, Stop
-from voice_host.host.core.store import EventLog
+from voice_host.host.core.session import Stop
 from voice_host.host.core.understanding import understand
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest
-from voice_host.host.io.terminal import TextOutput
+from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import IntentMatch
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection
 
@@ -48,23 +42,6 @@ CLUE = GiveClue("Hannah", "ocean", 2)
 def test_why_confirm(decision: Decision, confidence: float, plain: bool, mode: str,
                      why: Why) -> None:
     assert why_confirm(decision, confidence=confidence, plain=plain, mode=mode) is why
-
-
-RED, BLUE = ["Hannah", "Thomas"], ["Sophie", "Oliver"]
-OPTS: dict[str, Any] = {"deal": "host", "lang": "en", "red": RED, "blue": BLUE, "first": "red",
-                        "words": "en", "invalid_clue": "refuse", "seed": 7}
-
-
-def _dealt() -> CodenamesState:
-    state = new_game("codenames", OPTS)
-    assert isinstance(state, CodenamesState)
-    state.apply(state.chance_action(random.Random(OPTS["seed"])))
-    return state
-
-
-def _clue_word(state: CodenamesState) -> str:
-    return next(w for w in ("ocean", "music", "winter", "money", "garden")
-                if clue_problem(w, state.words) is None)
 
 
 def _judged(free: str, grammar: str | None, *, accepted: bool = True,
@@ -97,8 +74,8 @@ def _plain(heard: Heard, state: CodenamesState) -> tuple[bool, IntentMatch | Non
                                   "free_spells_it_otherwise", "free_repeats_the_sentence",
                                   "free_repeat_cut", "free_homophone"])
 def test_a_clue_is_said_plainly(case: str) -> None:
-    state = _dealt()
-    word = _clue_word(state)
+    state = dealt()
+    word = clue_word(state)
     heard = {"agree": _judged(f"{word} two", f"{word} two", confidence=0.8),
              "free_unsure_grammar_sure": _judged(f"{word} too", f"{word} two",
                                                  free_logp=-2.0),
@@ -127,8 +104,8 @@ def test_a_clue_is_said_plainly(case: str) -> None:
                                   "grammar_unsure", "free_looped", "typed_guess",
                                   "free_backs_nothing", "free_loops_on", "free_near_miss"])
 def test_a_clue_is_not_plain_without_the_evidence(case: str) -> None:
-    state = _dealt()
-    word = _clue_word(state)
+    state = dealt()
+    word = clue_word(state)
     if case == "typed_guess":
         # a typed line read with a near-miss word is no plain reading either
         match = IntentMatch("clue", {"word": word, "number": 2}, 0.8, f"{word} two")
@@ -170,36 +147,9 @@ def test_typed_and_one_reading_recognizers() -> None:
     assert not said_plainly(rival, match, None)
 
 
-class Table:
-    """A listener that hands over prepared utterances, then ends."""
-
-    def __init__(self, heard: Sequence[Heard]) -> None:
-        self.heard = list(heard)
-        self.requests: list[ListenRequest] = []
-
-    def listen(self, request: ListenRequest) -> Heard:
-        self.requests.append(request)
-        return self.heard.pop(0) if self.heard else Heard(HeardKind.END)
-
-    def close(self) -> None:
-        pass
-
-
-def _session(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, io.StringIO, Table]:
-    out = io.StringIO()
-    table = Table(heard)
-    adapter = make_adapter("codenames", OPTS,
-                           secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
-    session = Session(adapter=adapter, state=new_game("codenames", OPTS),
-                      rng=random.Random(OPTS["seed"]), output=TextOutput(out), listener=table,
-                      options=SessionOptions(confirm="auto"), game_options=OPTS,
-                      log=EventLog(tmp_path / "log.jsonl"))
-    return session, out, table
-
-
 def test_a_plainly_spoken_clue_is_taken_without_a_question(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
-    session, out, table = _session(tmp_path, [_judged(f"{word} two", f"{word} two")])
+    word = clue_word(dealt())
+    session, out, table = table_session(tmp_path, [_judged(f"{word} two", f"{word} two")])
     assert session.run(fresh=True) is Stop.INPUT_ENDED
     assert "Is that right?" not in out.getvalue()
     assert session.state.clue == (word, 2)
@@ -207,9 +157,9 @@ def test_a_plainly_spoken_clue_is_taken_without_a_question(tmp_path: Path) -> No
 
 
 def test_a_clue_the_grammar_search_did_not_accept_is_confirmed(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
-    session, out, table = _session(
+    session, out, table = table_session(
         tmp_path, [_judged(f"{word} two", f"{word} two", accepted=False), yes])
     assert session.run(fresh=True) is Stop.INPUT_ENDED
     assert f"I heard: Hannah gives the clue {word}, two. Is that right?" in out.getvalue()
@@ -288,7 +238,7 @@ def test_a_universal_command_buried_in_clear_talk_is_not_taken() -> None:
     "what is going on" (status) and answered; typed, the matcher finds no command in it."""
     from voice_host.intent import load_grammar
 
-    state = _dealt()
+    state = dealt()
     pg = load_grammar("codenames", "en").phase("guess", make_adapter(
         "codenames", OPTS).slot_values(state))
     talk = _judged("Honestly, I have no idea what is going on.", "what is going on")
@@ -308,11 +258,11 @@ def test_a_free_transcript_that_names_no_real_clue_is_no_rival(tmp_path: Path, f
 
     if not lexicon.dictionary_available("en"):
         pytest.skip("wordfreq's English list is not installed: no dictionary to ask")
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
     # the free transcript unsure (as Whisper's "marikit one" was), the grammar sentence sure
     said = _judged(free.format(word=word), f"{word} two", free_logp=-2.0)
-    session, out, table = _session(tmp_path, [said, yes])
+    session, out, table = table_session(tmp_path, [said, yes])
     session.run(fresh=True)
     assert ("Is that right?" in out.getvalue()) is asked
     assert session.state.clue == (word, 2)
@@ -325,8 +275,8 @@ def test_plainly_is_judged_with_the_recognizer_s_own_thresholds() -> None:
 
     from voice_host.speech.decision import SearchTuning
 
-    state = _dealt()
-    word = _clue_word(state)
+    state = dealt()
+    word = clue_word(state)
     # the grammar sentence is not sure enough alone; the free transcript means the same
     # move, at a mean log-probability of -0.7: confident only where the bar is lower
     heard = _judged(f"the clue is {word} to", f"the clue is {word} two", confidence=0.85,
@@ -354,9 +304,9 @@ def test_a_clue_of_a_function_word_or_no_word_is_confirmed_however_plainly_heard
 
     if not lexicon.dictionary_available("en"):
         pytest.skip("wordfreq's English list is not installed: no word frequencies")
-    clue = said.format(word=_clue_word(_dealt()))
+    clue = said.format(word=clue_word(dealt()))
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
-    session, out, _ = _session(tmp_path, [_judged(f"{clue} for two", f"{clue} for two"), yes])
+    session, out, _ = table_session(tmp_path, [_judged(f"{clue} for two", f"{clue} for two"), yes])
     session.run(fresh=True)
     assert (f"I heard: Hannah gives the clue {clue}, two. Is that right?"
             in out.getvalue()) is asked
@@ -375,13 +325,13 @@ def test_a_clue_of_a_function_word_or_no_word_is_confirmed_however_plainly_heard
 ])
 def test_a_clue_whose_word_and_number_the_free_transcript_holds_is_played_unasked(
         tmp_path: Path, free: str, asked: bool) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
     # the grammar sentence passed the rejection test, but is not sure enough alone to be
     # plain (0.8), and the free transcript reads as no move
     said = _judged(free.format(word=word), f"the clue is {word} two", confidence=0.8,
                    free_logp=-0.9, similarity=0.81)
-    session, out, _ = _session(tmp_path, [said, yes])
+    session, out, _ = table_session(tmp_path, [said, yes])
     session.run(fresh=True)
     assert ("Is that right?" in out.getvalue()) is asked, free
     assert session.state.clue == (word, 2)

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support.scripted import game_over_of
 from voice_host.cli import main
 
 pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed")
@@ -30,9 +31,10 @@ def test_demo_plays_a_whole_game_through_the_recognizer(
     assert main(["demo", "--game", "resistance", "--out", str(out), "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "Winner: heroes." in err or "Winner: spies." in err, err  # not ['spies']
-    # the confirmation policy: the target is one per ten moves, measured by the demos (the
-    # README); one game of a dozen moves (a whole table's votes in one sentence are one move)
-    # is too few for that rate on every CPU, so this guards against twice the target
+    # the confirmation policy: the target is one per ten moves, measured by the demos
+    # (docs/benchmarks.md); one game of a dozen moves (a whole table's votes in one
+    # sentence are one move) is too few for that rate on every CPU, so this guards against
+    # twice the target
     said = re.search(r"The host asked (\d+) yes/no confirmations? in (\d+) moves\.", err)
     assert said is not None, err
     asked, moves = int(said[1]), int(said[2])
@@ -41,7 +43,7 @@ def test_demo_plays_a_whole_game_through_the_recognizer(
     natural = importlib.util.find_spec("piper") is not None
     assert ("Players: Piper's en_US-joe-medium voice" in err) is natural, err
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
-    assert log[-1]["event"] == "game_over" and log[-1]["winner"] in (["heroes"], ["spies"])
+    assert game_over_of(log)["winner"] in (["heroes"], ["spies"])
     heard = [e for e in log if e["event"] == "heard"]
     assert heard and all(e["source"].endswith(".wav") for e in heard)
     assert sum(1 for e in heard if e["intent"]) >= len(heard) // 2

@@ -2,7 +2,7 @@
 chat between moves, their lines go through the session loop like every utterance (as
 spoken words), and the tally counts what the host answered (target 0) and what changed the
 game (target 0). The real demo runs the same players through Whisper (tests/host/test_demo.py
-and the README's figures)."""
+and the figures in docs/benchmarks.md)."""
 
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from test_confirm_policy import OPTS, Table, _clue_word, _dealt, _session
 
+from tests.support.codenames_table import OPTS, Table, clue_word, dealt, table_session
 from voice_host.host.adapters import make_adapter
 from voice_host.host.core.choice import PendingChoice
 from voice_host.host.core.session import Session, Stop
@@ -32,8 +32,8 @@ def _said(text: str, speaker: str | None = "Hannah") -> Heard:
 
 
 def _play(tmp_path: Path, heard: Sequence[Heard]) -> tuple[Session, str, Table]:
-    assert RIVAL not in _dealt().words
-    session, out, table = _session(tmp_path, heard)
+    assert RIVAL not in dealt().words
+    session, out, table = table_session(tmp_path, heard)
     assert session.run(fresh=True) is Stop.INPUT_ENDED
     return session, out.getvalue(), table
 
@@ -49,7 +49,7 @@ def _question(text: str) -> str:
     ("WORD", 0), ("I said WORD", 0), (RIVAL, 1), (f"the {RIVAL} one", 1),
 ])
 def test_the_answer_names_one_reading(tmp_path: Path, answer: str, which: int) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, text, table = _play(tmp_path, [_two(word), _said(answer.replace("WORD", word))])
     asked = _question(text)
     assert asked.index(word) < asked.index(RIVAL)  # the move in words, in the readings' order
@@ -60,20 +60,20 @@ def test_the_answer_names_one_reading(tmp_path: Path, answer: str, which: int) -
 
 
 def test_neither_takes_no_move_and_says_what_is_awaited(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, text, _ = _play(tmp_path, [_two(word), _said("neither")])
     assert session.state.clue is None
     assert "All right, neither." in text
 
 
 def test_the_move_said_again_is_taken_as_usual(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, _, _ = _play(tmp_path, [_two(word), _said(f"{word} one")])
     assert session.state.clue == (word, 1)
 
 
 def test_table_talk_between_leaves_the_question_waiting(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, _, _ = _play(tmp_path, [_two(word), _said("hmm which one did I say"),
                                      _said("the second one")])
     assert session.state.clue == (RIVAL, 1)
@@ -81,7 +81,7 @@ def test_table_talk_between_leaves_the_question_waiting(tmp_path: Path) -> None:
 
 def test_a_choice_word_is_no_command_once_the_question_has_lapsed(tmp_path: Path) -> None:
     """Another command understood ends the question: "second" then means nothing."""
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, _, _ = _play(tmp_path, [_two(word), _said("what's the score"),
                                      _said("the second one")])
     # a universal command keeps it waiting ...
@@ -92,14 +92,14 @@ def test_a_choice_word_is_no_command_once_the_question_has_lapsed(tmp_path: Path
 
 
 def test_repeat_asks_the_question_again(tmp_path: Path) -> None:
-    word = _clue_word(_dealt())
+    word = clue_word(dealt())
     session, text, _ = _play(tmp_path, [_two(word), _said("say that again"), _said("first")])
     assert text.count(_question(text)) == 2
     assert session.state.clue == (word, 1)
 
 
 def test_nothing_of_the_choice_is_heard_without_the_question() -> None:
-    state = _dealt()
+    state = dealt()
     slots = make_adapter("codenames", OPTS).slot_values(state)
     grammar = load_grammar("codenames", "en")
     plain = grammar.phase("clue", slots)
@@ -145,8 +145,6 @@ def test_french_readings_are_said_in_the_game_s_words(tmp_path: Path) -> None:
     its accents, so the narrator does not read "cle" aloud."""
     import io
     import random
-
-    from test_confirm_policy import Table
 
     from voice_host.host.adapters import new_game
     from voice_host.host.core.secrets import Delivery, Via

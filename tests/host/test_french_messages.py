@@ -95,7 +95,7 @@ def test_a_missing_microphone_is_said_in_french(
     monkeypatch.setattr(wiring, "make_recognizer",
                         lambda *a, **k: (ScriptedRecognizer(), "Reconnaissance : test."))
     monkeypatch.setattr(mic, "MicrophoneSource", no_microphone)
-    monkeypatch.setattr(wiring, "_has_speaker", lambda: False)
+    monkeypatch.setattr(wiring, "has_speaker", lambda: False)
     argv = ["play", "resistance", "--lang", "fr", *PLAYERS, "--output", "text",
             "--save", str(tmp_path / "game.json")]
     assert main(argv) == 2

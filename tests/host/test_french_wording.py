@@ -63,6 +63,7 @@ def test_the_recognizer_line_is_in_the_games_language(lang: str) -> None:
     from voice_host.host.core.narration import Narrator
     from voice_host.host.io.wiring import make_recognizer
 
+    pytest.importorskip("pocketsphinx", reason="pocketsphinx is not installed (speech extra)")
     recognizer, line = make_recognizer("pocketsphinx", None, lang,
                                        screen=Narrator("resistance", lang).text)
     if lang == "fr":

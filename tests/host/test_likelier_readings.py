@@ -11,8 +11,8 @@ import random
 from pathlib import Path
 
 import pytest
-from test_confirm_policy import OPTS, _session
 
+from tests.support.codenames_table import OPTS, table_session
 from voice_host.games import lexicon
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters import make_adapter, new_game
@@ -26,7 +26,7 @@ from voice_host.speech.decision import GrammarReading, Judgement, Rejection, Ver
 LIKELY, RARE = "love", "lobe"  # "love" is in grammars/en/clue-words.txt, "lobe" is not
 
 
-def _dealt() -> CodenamesState:
+def dealt() -> CodenamesState:
     state = new_game("codenames", OPTS)
     assert isinstance(state, CodenamesState)
     state.apply(state.chance_action(random.Random(OPTS["seed"])))
@@ -52,7 +52,7 @@ def _heard(grammar: str, free: str, *, accepted: bool = True, margin: float = -0
 
 
 def _understood(heard: Heard, *, prior: bool = True) -> Understood:
-    state = _dealt()
+    state = dealt()
     pg = _phase(state)
     chosen = reading_prior(make_adapter("codenames", OPTS), state, pg) if prior else None
     return understand(heard, pg.matcher, speaker="Hannah", prior=chosen)
@@ -72,7 +72,7 @@ def _needs_dictionary() -> None:
 
 def test_the_prior_ranks_likely_words_above_rare_ones_above_no_words() -> None:
     _needs_dictionary()
-    state = _dealt()
+    state = dealt()
     prior = reading_prior(make_adapter("codenames", OPTS), state, _phase(state))
     assert prior is not None
 
@@ -145,7 +145,7 @@ def test_the_session_takes_the_likely_clue_and_confirms_it_against_its_rival(
     another real clue, so it was not said plainly), then played."""
     _needs_dictionary()
     yes = Heard(HeardKind.SPEECH, text="yes", speaker="Hannah")
-    session, out, _ = _session(tmp_path, [_heard(f"{LIKELY} one", f"{RARE} one"), yes])
+    session, out, _ = table_session(tmp_path, [_heard(f"{LIKELY} one", f"{RARE} one"), yes])
     assert session.run(fresh=True) is Stop.INPUT_ENDED
     assert "Did you mean" not in out.getvalue()
     assert f"I heard: Hannah gives the clue {LIKELY}, one. Is that right?" in out.getvalue()

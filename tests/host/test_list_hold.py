@@ -10,10 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_ici_londres_host import ListListener, play
-from test_ici_londres_host import options as londres_options
-from test_resistance_host import make_state
 
+from tests.support.codenames_table import OPTS
+from tests.support.ici_londres_table import ListListener, play
+from tests.support.ici_londres_table import options as londres_options
+from tests.support.resistance import make_state, play_missions
 from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Wants
 from voice_host.host.io.listening import (
     MicListener,
@@ -298,7 +299,7 @@ def test_what_follows_a_clue_word_that_is_no_clue_is_heard_next() -> None:
 def test_the_team_prompt_wants_the_missions_team(players: int, mission: int,
                                                  size: int) -> None:
     state, adapter = make_state(players)
-    state._mission = mission  # the table is on this mission
+    play_missions(state, mission - 1)  # the table is on this mission
     prompt = adapter.prompt(state)
     while prompt is None:  # the night first
         adapter.host_step(state)
@@ -320,13 +321,13 @@ def test_a_guess_of_both_icons_at_once_wants_two(tmp_path: Path, mode: str,
 
 
 def test_the_clue_prompt_waits_for_a_number_after_the_word() -> None:
-    from test_codenames_host import dealt
-    from test_codenames_host import options as codenames_options
+    import random
 
-    from voice_host.host.adapters import make_adapter
+    from voice_host.host.adapters import make_adapter, new_game
 
-    opts = codenames_options()
-    state = dealt(opts)
+    opts = {**OPTS, "first": None}
+    state = new_game("codenames", opts)
+    state.apply(state.chance_action(random.Random(opts["seed"])))
     adapter = make_adapter("codenames", opts)
     prompt = adapter.prompt(state)
     assert prompt is not None and prompt.phase == "clue"

@@ -119,8 +119,8 @@ def test_the_companion_page_shows_a_registered_game_and_takes_its_moves(
         toy_registered: None) -> None:
     httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
     pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
-    from tests.host.companion_phone import page_origin
     from tests.host.toy.engine import Add, TenState
+    from tests.support.companion_phone import page_origin
     from voice_host.host.companion import CompanionChannel
 
     state = TenState(["Ada", "Ben"])

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import scripted
-from phone_votes import VotingPages
-from scripted import Run
 
+from tests.support import scripted
+from tests.support.phone_votes import VotingPages
+from tests.support.scripted import Run
 from voice_host.games.resistance import CastVote
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.session import Session, SessionOptions
@@ -87,6 +87,38 @@ def test_everyone_votes_the_same(tmp_path: Path, lang: str, said: str, result: s
                      lang=lang)
     assert result in after_countdown(run, lang)
     assert len(cast(run)) == 5
+
+
+@pytest.mark.parametrize(("lang", "rest"), [
+    ("en", "the rest no"), ("en", "everyone else no"), ("en", "the others no"),
+    ("en", "all the others no"), ("en", "and the rest reject"), ("en", "no for the others"),
+    ("en", "the rest vote no"),
+    ("fr", "les autres non"), ("fr", "tous les autres non"), ("fr", "le reste non"),
+    ("fr", "le reste contre"), ("fr", "non pour les autres"), ("fr", "et les autres votent non"),
+])
+def test_the_rest_completes_a_vote_said_one_by_one(tmp_path: Path, lang: str,
+                                                  rest: str) -> None:
+    first = ["Ada and Ben", "Ben yes", "Cleo no"] if lang == "en" else \
+        ["Ada et Ben", "Ben oui", "Cleo non"]
+    run = run_script(tmp_path, [*first, rest], lang=lang)
+    assert cast(run) == [("Ben", True), ("Cleo", False), ("Ada", False), ("Dan", False),
+                         ("Eve", False)]
+    assert run.state.phase() == "team"  # rejected: the next leader proposes
+    said = "Yes: Ben. No: Ada, Cleo, Dan and Eve." if lang == "en" else \
+        "Oui : Ben. Non : Ada, Cleo, Dan et Eve."
+    assert said in after_countdown(run, lang)
+
+
+@pytest.mark.parametrize(("lang", "rest"), [("en", "the rest approve"),
+                                            ("fr", "les autres pour")])
+def test_the_rest_approving_completes_it_the_other_way(tmp_path: Path, lang: str,
+                                                       rest: str) -> None:
+    first = ["Ada and Ben", "Ben yes", "Cleo no"] if lang == "en" else \
+        ["Ada et Ben", "Ben oui", "Cleo non"]
+    run = run_script(tmp_path, [*first, rest], lang=lang)
+    assert sorted(cast(run)) == [("Ada", True), ("Ben", True), ("Cleo", False),
+                                 ("Dan", True), ("Eve", True)]
+    assert run.state.phase() == "mission"
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -169,7 +201,7 @@ def test_undo_takes_back_the_whole_sentence(tmp_path: Path, confirm: str) -> Non
     assert "Done: the last move is undone." in run.text
     undone = run.text.split("Done: the last move is undone.", 1)[1]
     # the vote is asked for again from the start, the sentence's votes all gone
-    assert "Tell me the votes, in any order" in undone
+    assert "votes?" in undone.lower()  # said in full once, now in short
     assert "Still to vote: Ada, Ben, Cleo, Dan and Eve." in undone
     assert len(run.session.undo_stack) == 1  # only the proposal is left to take back
     # the move taken back, in words (for undo to say what it undid): the whole sentence
@@ -211,7 +243,10 @@ def test_a_plain_yes_right_after_a_proposal_is_not_a_vote(tmp_path: Path,
     s = run.state
     assert s.phase() == "vote" and s.proposed_team == ("Ada", "Ben", "Eve")
     assert s.votes == {}
-    proposal = run.text.split("Dan, you lead mission 2.", 1)[1]
+    lines = run.text.splitlines()
+    asked = max(i for i, line in enumerate(lines) if "Dan" in line and "ission 2" in line
+                and "propose" not in line)
+    proposal = "\n".join(lines[asked:])
     assert "Is that right?" not in proposal  # said plainly: no yes/no question
     assert ("Whose vote is that? Say the name with it, for example: Dan and Eve yes, "
             "Ada no.") in run.text

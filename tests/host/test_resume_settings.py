@@ -289,7 +289,7 @@ def test_a_french_game_shows_its_screen_lines_in_french(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.host.io import wiring
 
-    monkeypatch.setattr(wiring, "_has_speaker", lambda: False)
+    monkeypatch.setattr(wiring, "has_speaker", lambda: False)
     code = main([*PLAY, "--lang", "fr", "--deal", "host", "--input", "text",
                  "--save", str(tmp_path / "g.json"),
                  "--script", str(_script(tmp_path, "s", ["Ada et Ben"]))])

@@ -7,8 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from test_ici_londres_host import options, play, seed_drawing
-
+from tests.support.ici_londres_table import options, play, seed_drawing
 from voice_host.host.core.values import Heard, HeardKind
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.scripted import game_over_of
 from voice_host.host.adapters import make_adapter, new_game
 from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.registry import registration
@@ -74,8 +75,7 @@ def test_bots_finish_a_host_dealt_game_and_the_log_keeps_secrets(game: str, conf
     assert session.run(fresh=True) is Stop.FINISHED
     log.close()
     entries = [json.loads(line) for line in log_path.read_text(encoding="utf-8").splitlines()]
-    assert entries[-1]["event"] == "game_over"
-    assert entries[-1]["winner"] == winner_json(session.state.outcome())
+    assert game_over_of(entries)["winner"] == winner_json(session.state.outcome())
     cls = registration(game).state_class
     secret_fields = {t.__name__: t.secret_fields for t in cls.action_types}
     for entry in entries:
@@ -159,7 +159,8 @@ STOP_CASES = [
      "yes"),
     ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
                     "votes": "together", "first": "Ada", "lang": "en", "deal": "table",
-                    "seed": 1}, ["Ada and Ben"], "stop", "yes"),
+                    "seed": 1}, ["Ada and Ben"], "quit", "yes"),  # "stop" right after
+    # a move takes it back (tests/host/test_corrections.py)
     ("resistance", {"players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,
                     "votes": "together", "first": "Ada", "lang": "fr", "deal": "table",
                     "seed": 1}, [], "arrête", "oui"),
@@ -177,7 +178,7 @@ STOP_CASES = [
 def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
         tmp_path: Path, game: str, opts: dict[str, object], before: list[str], word: str,
         yes: str) -> None:
-    from scripted import run_script
+    from tests.support.scripted import run_script
 
     run = run_script(tmp_path, game, dict(opts), [*before, word, yes], confirm="auto",
                      save=tmp_path / "game.json")
@@ -192,7 +193,7 @@ def test_stop_and_quit_alone_stop_the_game_everywhere_after_a_confirmation(
 def test_the_log_has_refusals_with_their_reason_and_one_winner_type(tmp_path: Path) -> None:
     """Every game writes ``game_over.winner`` as a list, and a command the host refuses is
     logged with its reason, whether the host or the rules engine refused it."""
-    from scripted import run_script
+    from tests.support.scripted import run_script
 
     res = run_script(tmp_path, "resistance", {
         "players": ["Ada", "Ben", "Cleo", "Dan", "Eve"], "double_agent": True,

@@ -22,7 +22,7 @@ from voice_host.host.core.messages import caption
 from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, DISCUSSION_CAP, DISCUSSION_FIRST
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.core.values import Heard, HeardKind, ListenRequest, Voice
 from voice_host.host.io.terminal import TextOutput, parse_script_line
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection
 
@@ -226,34 +226,91 @@ def test_a_near_miss_gets_help_and_a_rejected_chatter_stays_silent(tmp_path: Pat
     assert [e["why"] for e in run.events("ignored")] == ["rejected_by_recognizer"]
 
 
-def test_the_player_asked_by_name_gets_only_the_soft_cue(tmp_path: Path) -> None:
-    """Outside a discussion, a line from the player the host asked that is no answer gets
-    the listening cue, never words; the others' talk gets nothing."""
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"],
+TALK = "I am so tired today after all that work"
+"""A line that is clearly talk: sure words, longer than a command."""
+
+
+def reasks(run: Any) -> list[str | None]:
+    return [e["speaker"] for e in run.events("reask")]
+
+
+def test_the_player_asked_by_name_is_reasked_and_their_talk_gets_only_the_cue(
+        tmp_path: Path) -> None:
+    """Outside a discussion, a line from the player the host asked that it cannot read gets
+    a short re-ask naming what it needs; clear talk from that player (words mostly not the
+    phase's, or a long sentence) gets the listening cue, never words; the others' talk gets
+    nothing."""
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss",
+                          "Ada: so tired today", f"Ada: {TALK}"],
                opts=resistance(votes="count"))
     assert run.events("prompt")[-1]["expected"] == ["Ada"]  # Ada is asked for the count
     assert not helped(run.text, "en")
     ignored = run.events("ignored")
-    assert [(e["speaker"], e["cue"]) for e in ignored] == [("Ben", False), ("Ada", True)]
-    assert run.text.count("HOST: (listening) \n") == 1
+    assert [(e["speaker"], e["cue"]) for e in ignored] == [
+        ("Ben", False), ("Ada", True), ("Ada", True)]
+    assert run.text.count("HOST: (listening) \n") == 2
+    assert reasks(run) == ["Ada"]
+    assert "Sorry, Ada: " in run.text
 
 
-def test_the_cue_goes_to_the_voter_asked_and_to_an_unknown_voice_when_one_player_is_asked(
+def test_the_reask_goes_to_the_voters_awaited_and_to_an_unknown_voice_when_one_is_asked(
         tmp_path: Path) -> None:
-    """The vote asks the players in turn ("... Hannah?"): the one asked first gets the cue.
-    A microphone does not know who spoke: a prompt waiting for one player alone cues any
-    line that is no answer, a prompt waiting for several never does."""
-    unnamed = Heard(HeardKind.SPEECH, text="so tired today", spoken=True, source="mic")
-    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: so tired today"])
+    """The vote waits for every voter still to vote: any of them is re-asked (their talk
+    gets the cue), a player who voted gets nothing. A microphone does not know who spoke:
+    a prompt waiting for one player alone re-asks any line that is no answer, a prompt
+    waiting for several never does."""
+    unnamed = Heard(HeardKind.SPEECH, text="boss", spoken=True, source="mic")
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: what a long day", "Ada: boss",
+                          "Cleo: bus", "Dan: Dan yes", "Dan: boss"])
     assert run.events("prompt")[-1]["expected"][0] == "Ada"  # "Tell me the votes ... Ada?"
     assert [(e["speaker"], e["cue"]) for e in run.events("ignored")] == [
-        ("Ben", False), ("Ada", True)]
+        ("Ben", True), ("Dan", False)]
+    assert reasks(run) == ["Ada", "Cleo"]
     run = play(tmp_path, ["Ada: Ada and Ben", unnamed])
     assert [e["cue"] for e in run.events("ignored")] == [False]  # several voters expected
+    assert not reasks(run)
     run = play(tmp_path, ["Ada: Ada and Ben", unnamed], opts=resistance(votes="count"))
-    assert [e["cue"] for e in run.events("ignored")] == [True]  # only Ada gives the count
+    assert reasks(run) == ["Ada"]  # only Ada gives the count
     run = play(tmp_path, [unnamed])
     assert [e["cue"] for e in run.events("ignored")] == [False]  # a discussion: never
+    assert not reasks(run)
+
+
+def test_a_voice_known_to_be_awaited_is_reasked_and_another_voice_is_not(
+        tmp_path: Path) -> None:
+    def said(seat: str) -> Heard:
+        return Heard(HeardKind.SPEECH, text="boss", spoken=True, source="mic",
+                     voice=Voice(seat, 0.95))
+
+    run = play(tmp_path, ["Ada: Ada and Ben", said("Dan"), said("Zed")])
+    assert reasks(run) == ["Dan"]  # Dan still has to vote; nobody called Zed does
+
+
+def test_reasks_vary_and_say_more_after_two_misses(tmp_path: Path) -> None:
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ada: boss", "Ada: bus",
+                          "Ada: hmm well", "Ada: uh"], opts=resistance(votes="count"))
+    lines = [line for line in run.text.splitlines() if "Ada" in line and (
+        "?" in line or "say" in line.lower() or "Try this" in line)][-4:]
+    assert [e["misses"] for e in run.events("reask")] == [1, 2, 3, 4]
+    said = run.text.split("HOST: ")
+    reasked = [x.strip() for x in said if x.startswith(("Sorry, Ada", "Ada, I missed",
+                                                        "Once more, Ada", "I didn't catch",
+                                                        "Ada, say for example",
+                                                        "Ada, you can say", "Try this, Ada"))]
+    assert len(reasked) == 4, lines
+    assert all(a != b for a, b in zip(reasked, reasked[1:], strict=False))
+    assert "for example" not in reasked[0]
+    assert "Or say help" in reasked[1] or "say help" in reasked[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_reask_text_exists_in_both_languages(lang: str) -> None:
+    from voice_host.host.core.narration import catalogue
+
+    table = catalogue(lang, "resistance")
+    for key in ("reask", "reask_plain", "reask_example"):
+        variants = table[f"common.{key}"]
+        assert isinstance(variants, list) and len(variants) >= 3
 
 
 # --------------------------------------------------------------------------- patience
@@ -360,3 +417,11 @@ def test_a_countdown_keeps_its_clock(tmp_path: Path) -> None:
     run = play(tmp_path, ["A cat eats a fish", None, None], game="ici-londres", opts=opts)
     assert run.events("timeout")
     assert not run.events("paused") and not run.events("reprompt")
+
+
+def test_a_french_reask_is_french_and_names_what_is_needed(tmp_path: Path) -> None:
+    run = play(tmp_path, ["Ada: Ada et Ben", "Ada: bosse"], opts=resistance("fr", votes="count"))
+    assert reasks(run) == ["Ada"]
+    reasked = [x for x in run.text.split("HÔTE : ") if x.startswith("Pardon, Ada : ")]
+    assert len(reasked) == 1 and reasked[0].rstrip().endswith("?")
+    assert " ou " in reasked[0] or reasked[0].count(":") == 1

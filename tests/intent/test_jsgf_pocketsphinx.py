@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from helpers import slot_values
 
+from tests.support.intent_matchers import slot_values
 from voice_host.host.core.registry import registrations
 from voice_host.intent import load_grammar
 

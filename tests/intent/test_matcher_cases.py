@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import matcher
-from intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases
-from intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D, HELD_OUT_E
+
+from tests.support.intent_cases import PLAYERS, all_cases, all_phases, case_lang, chatter_cases
+from tests.support.intent_heldout import HELD_OUT, HELD_OUT_B, HELD_OUT_C, HELD_OUT_D, HELD_OUT_E
+from tests.support.intent_matchers import matcher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import recognition_data  # noqa: E402

@@ -1,4 +1,4 @@
-"""Natural phrasings (issue 17): hedges before a move, reasons after a yes or a no, counts as
+"""Natural phrasings: hedges before a move, reasons after a yes or a no, counts as
 words, questions in many forms, and table talk that buries a word of the phase."""
 
 from __future__ import annotations
@@ -6,10 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from helpers import matcher, slot_values
-from intent_cases import TENTATIVE
-from paraphrases import chatter_split, paraphrase_cases, paraphrase_chatter, paraphrase_split
 
+from tests.support.intent_cases import TENTATIVE
+from tests.support.intent_matchers import matcher, slot_values
+from tests.support.paraphrases import (
+    chatter_split,
+    paraphrase_cases,
+    paraphrase_chatter,
+    paraphrase_split,
+)
 from voice_host.intent import load_grammar
 from voice_host.intent.normalize import is_jsgf_token
 
@@ -107,9 +112,9 @@ def test_a_hedge_after_the_move() -> None:
 
 
 def test_the_second_fresh_set() -> None:
-    """Written and measured in session 21 before the changes made for it (FRESH_B_FIRST_RUN:
+    """Written and measured before the changes made for it (FRESH_B_FIRST_RUN:
     English 37/53, French 25/30)."""
-    from paraphrases import FRESH_B, FRESH_B_CHATTER
+    from tests.support.paraphrases import FRESH_B, FRESH_B_CHATTER
 
     missed = [c[3] for c in FRESH_B if not _understood(c)]
     assert len(missed) <= 0.05 * len(FRESH_B), missed
@@ -202,7 +207,7 @@ def test_the_jsgf_offers_the_hedges_once(lang: str) -> None:
 
 
 def test_the_fresh_set_written_after_tuning() -> None:
-    from paraphrases import FRESH, FRESH_CHATTER
+    from tests.support.paraphrases import FRESH, FRESH_CHATTER
 
     missed = [c[3] for c in FRESH if not _understood(c)]
     assert len(missed) <= 0.05 * len(FRESH), missed

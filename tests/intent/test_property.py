@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers import matcher
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from intent_cases import BOARD, PLAYERS, all_phases
 
+from tests.support.intent_cases import BOARD, PLAYERS, all_phases
+from tests.support.intent_matchers import matcher
 from voice_host.games.icons import ICON_NAMES
 
 PHASES = all_phases()

@@ -83,6 +83,28 @@ def test_data_dir_follows_environment(tmp_path: Path, monkeypatch: pytest.Monkey
     assert models.models_dir() == tmp_path / "mine" / "models"
 
 
+def test_unpacked_models_are_found_beside_packaged_ones(
+        data_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An English or French model the user unpacked is found in the data folder; a language
+    only a Python package holds (the Korean test model) is found in that package."""
+    for lang in ("en", "fr"):
+        folder = data_home / "models" / models.CATALOGUE[lang].name
+        (folder / "am").mkdir(parents=True)
+        (folder / "conf").mkdir()
+        assert models.installed_model(lang) == folder
+    package = tmp_path / "site" / "fake_vosk_model"
+    (package / "model" / "am").mkdir(parents=True)
+    (package / "model" / "graph").mkdir()
+    (package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setitem(models.PACKAGED_MODELS, "xx", "fake_vosk_model")
+    assert models.installed_model("xx") == package / "model"
+    monkeypatch.setitem(models.PACKAGED_MODELS, "xx", "no_such_vosk_model_package")
+    assert models.installed_model("xx") is None
+    assert models.installed_model("zz") is None
+    assert [s.info.lang for s in models.list_models()] == ["en", "fr"]  # the catalogue's
+
+
 def test_catalogue_has_english_and_french() -> None:
     assert models.CATALOGUE["en"].name == "vosk-model-small-en-us-0.15"
     assert models.CATALOGUE["fr"].name == "vosk-model-small-fr-0.22"
@@ -202,7 +224,7 @@ def no_whisper(monkeypatch: pytest.MonkeyPatch) -> None:
     """As on a machine without the Whisper libraries."""
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "whisper_importable", lambda: False)
 
 
 def test_auto_choice_without_any_model_is_pocketsphinx(data_home: Path, no_whisper: None) -> None:
@@ -217,7 +239,7 @@ def test_auto_choice_with_installed_model_is_vosk(
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_vosk_importable", lambda: True)
+    monkeypatch.setattr(recognizers, "vosk_importable", lambda: True)
     model = data_home / "models" / models.CATALOGUE["en"].name
     (model / "am").mkdir(parents=True)
     (model / "conf").mkdir()
@@ -232,7 +254,7 @@ def test_auto_choice_falls_back_when_vosk_library_missing(
 ) -> None:
     import voice_host.speech.recognizers as recognizers
 
-    monkeypatch.setattr(recognizers, "_vosk_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "vosk_importable", lambda: False)
     model = tmp_path / "m"
     (model / "am").mkdir(parents=True)
     (model / "conf").mkdir()

@@ -23,7 +23,9 @@ from voice_host.speech.types import RecognitionGrammar, Recognizer, Samples
 from voice_host.speech.vosk_asr import (
     VoskRecognizer,
     model_vocabulary,
+    model_words,
     transcript_from_result,
+    unknown_word,
     unknown_words,
     vocabulary_warning,
 )
@@ -148,11 +150,11 @@ def test_recognizer_satisfies_protocol_and_describes_itself(
     # with the speech extra installed, auto is Whisper, and says which model it runs
     import voice_host.speech.recognizers as recognizers
 
-    if recognizers._whisper_importable() and whisper_models.locate("tiny.en") is not None:
+    if recognizers.whisper_importable() and whisper_models.locate("tiny.en") is not None:
         auto = create_recognizer("auto")
         assert isinstance(auto, Recognizer) and auto.name == "whisper"
         assert auto.description.startswith("Speech recognition: Whisper tiny.en")
-    monkeypatch.setattr(recognizers, "_whisper_importable", lambda: False)
+    monkeypatch.setattr(recognizers, "whisper_importable", lambda: False)
     assert create_recognizer("auto").name == "pocketsphinx"
 
 
@@ -186,16 +188,23 @@ def test_round_trips_across_voices_speeds_and_pitches(
 def test_streaming_gives_the_same_answer_as_whole_utterance(
     recognizer: PocketSphinxRecognizer, speech_dir: Path
 ) -> None:
-    audio = synthesize(speech_dir, "pick sophie and hannah", "en-us", 160, 50)
-    whole = recognizer.recognize(audio)
-    recognizer.start_utterance()
-    for start in range(0, len(audio), 1600):
-        recognizer.feed(audio[start : start + 1600])
-    streamed = recognizer.finish()
-    assert streamed.text == whole.text == "pick sophie and hannah"
-    assert streamed.audio_seconds == pytest.approx(len(audio) / 16000)
-    assert [w.word for w in streamed.words] == ["pick", "sophie", "and", "hannah"]
-    assert all(0.0 <= w.confidence <= 1.0 and w.end > w.start for w in streamed.words)
+    same = correct = 0
+    for sentence in COMMANDS:
+        audio = synthesize(speech_dir, sentence, "en-us", 160, 50)
+        whole = recognizer.recognize(audio)
+        recognizer.start_utterance()
+        for start in range(0, len(audio), 1600):
+            recognizer.feed(audio[start : start + 1600])
+        streamed = recognizer.finish()
+        same += streamed.text == whole.text
+        correct += streamed.text == sentence
+        assert streamed.audio_seconds == pytest.approx(len(audio) / 16000)
+        assert [w.word for w in streamed.words] == streamed.text.split()
+        assert all(0.0 <= w.confidence <= 1.0 and w.end > w.start for w in streamed.words)
+    # measured 9/9 the same and 8/9 right here: rates, since one utterance's reading may
+    # change with another espeak-ng build
+    assert same >= len(COMMANDS) - 1, f"{same}/{len(COMMANDS)} streamed as decoded whole"
+    assert correct / len(COMMANDS) >= 0.7, f"{correct}/{len(COMMANDS)} streamed right"
 
 
 @pytest.mark.model
@@ -218,15 +227,25 @@ def test_chatter_is_mostly_rejected(
 @needs_tools
 def test_grammar_switch_changes_what_can_be_heard(speech_dir: Path) -> None:
     rec = PocketSphinxRecognizer()
+    names = ["red", "green", "blue"]
     colours_jsgf = "#JSGF V1.0;\ngrammar c;\npublic <c> = red | green | blue;\n"
-    colours = RecognitionGrammar("test.colours", colours_jsgf, frozenset(["red", "green", "blue"]))
-    audio = synthesize(speech_dir, "green", "en-us", 160, 50)
+    colours = RecognitionGrammar("test.colours", colours_jsgf, frozenset(names))
+    audio = {name: synthesize(speech_dir, name, "en-us", 160, 50) for name in names}
+
+    def heard() -> list[str]:
+        return [rec.recognize(audio[name]).text for name in names]
+
     rec.set_grammar(colours)
-    assert rec.recognize(audio).text == "green"
+    before = heard()
     rec.set_grammar(VOTE)
-    assert rec.recognize(audio).text != "green"
+    during = heard()
     rec.set_grammar(colours)
-    assert rec.recognize(audio).text == "green"
+    after = heard()
+    # a word outside the phase's grammar can never come out of it
+    assert not set(during) & set(names), during
+    # measured 3/3 each time here; rates, not one utterance's reading
+    for run in (before, after):
+        assert sum(got == said for got, said in zip(run, names, strict=True)) >= 2, run
 
 
 @pytest.mark.model
@@ -263,6 +282,39 @@ def test_vosk_vocabulary_check_on_a_fake_model(tmp_path: Path) -> None:
     assert warning is not None and "wehrmacht" in warning and "resistance.vote" in warning
     assert vocabulary_warning("x", []) is None
     assert model_vocabulary(tmp_path) is None
+
+
+def _fst_with_words(path: Path, words: list[str]) -> None:
+    """An OpenFst binary header holding an output word table (what a model without
+    words.txt keeps in graph/Gr.fst), with no states after it."""
+    import struct
+
+    def text(value: str) -> bytes:
+        raw = value.encode("utf-8")
+        return struct.pack("<i", len(raw)) + raw
+
+    table = struct.pack("<i", 2125658996) + text("words.txt") + struct.pack("<q", len(words))
+    table += struct.pack("<q", len(words))
+    for key, word in enumerate(words):
+        table += text(word) + struct.pack("<q", key)
+    header = struct.pack("<i", 2125659606) + text("ngram") + text("standard")
+    header += struct.pack("<ii", 4, 2) + bytes(32)  # version; flags: output symbols only
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(header + table + bytes(16))
+
+
+def test_vosk_words_are_read_from_the_grammar_graph_without_words_txt(tmp_path: Path) -> None:
+    root = tmp_path / "m"
+    _fst_with_words(root / "graph" / "Gr.fst", ["<eps>", "!SIL", "<UNK>", "사과", "Vote", "#0"])
+    assert model_words(root) == ["<eps>", "!SIL", "<UNK>", "사과", "Vote", "#0"]
+    assert model_vocabulary(root) == frozenset({"!sil", "사과", "vote"})
+    assert unknown_word(model_words(root)) == "<UNK>"
+    assert unknown_word(["[unk]", "<UNK>"]) == "[unk]" and unknown_word(None) == "[unk]"
+    (root / "graph" / "Gr.fst").write_bytes(b"not an fst at all")
+    assert model_words(root) is None
+    heard = {"result": [{"word": "<UNK>", "start": 0.0, "end": 0.3, "conf": 1.0}],
+             "text": "<UNK>"}
+    assert transcript_from_result(heard, audio_seconds=0.3, decode_seconds=0.0).rejected
 
 
 def test_vosk_result_parsing_and_unknown_rejection() -> None:

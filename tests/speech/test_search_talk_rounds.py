@@ -1,16 +1,15 @@
 """Fewer search rounds for sure talk (``SearchTuning.talk_rounds``): a free decode written
 surely, that leaves the grammar and is mostly in words of its own ("the chips" where the
 grammar is "i vote yes"), is table talk written out clearly; its search only forces the
-grammar onto it. On made-up log-probabilities (the fake decoder of ``test_decision``), with
-the other talk skips (``skip_talk``) and the near sentences off, so that only this rule
-decides how many calls are made."""
+grammar onto it. On made-up log-probabilities (the fake decoder of
+``tests/support/fake_decoder.py``), with the other talk skips (``skip_talk``) and the near
+sentences off, so that only this rule decides how many calls are made."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from test_decision import EOT, IDS, VOCAB, VOTE, TableDecoder, ids, searches
-
+from tests.support.fake_decoder import EOT, IDS, VOCAB, VOTE, TableDecoder, ids, searches
 from voice_host.speech.decision import SearchTuning
 from voice_host.speech.search import judge
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 from dataclasses import replace
@@ -33,6 +34,9 @@ from voice_host.speech.wav import decode_wav, resample, to_int16, write_wav
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                   reason="espeak-ng is not installed (needed to make speech)")
+needs_webrtc = pytest.mark.skipif(importlib.util.find_spec("webrtcvad") is None,
+                                  reason="WebRTC's VAD (webrtcvad-wheels, speech extra) is not "
+                                         "installed")
 
 
 @cache
@@ -482,6 +486,7 @@ def test_a_steady_room_is_left_to_the_floor_test() -> None:
 
 
 @needs_espeak
+@needs_webrtc
 def test_a_quiet_player_is_heard() -> None:
     """A player far from the box: the words pass the floor test, and WebRTC's VAD, whose
     energy bar is fixed, judges them raised to a normal level (not as silence)."""
@@ -503,6 +508,7 @@ SOFT_WORDS = ("stop", "plus vite", "oui", "passe", "vote yes", "pass", "next", "
 
 
 @needs_espeak
+@needs_webrtc
 def test_soft_and_whispered_words_are_heard() -> None:
     """Short words said softly or in a whisper, 20 to 33 dB down, in a quiet room (pink noise
     at -70 dBFS, the microphone open for two seconds before). WebRTC's VAD hears every frame
@@ -547,9 +553,8 @@ class _HeardLevels:
                                                         (-54.0, None)])
 def test_a_quiet_frame_is_judged_raised_too_only_in_a_quiet_room(
         floor_dbfs: float, raised_to: float | None) -> None:
-    endpointer = Endpointer()
     deaf, hearing = _HeardLevels(False), _HeardLevels(True)
-    endpointer._vad, endpointer._quiet_vad = deaf, hearing
+    endpointer = Endpointer(vad=deaf, quiet_vad=hearing)
     for _ in range(200):  # a room whose noise sits at floor_dbfs
         endpointer.floor.update(floor_dbfs)
     t = np.arange(FRAME_SAMPLES) / SAMPLE_RATE

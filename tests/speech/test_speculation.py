@@ -4,7 +4,6 @@ talking (no model: the recognizer's streaming part with a fake decode)."""
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from types import SimpleNamespace
 from typing import Any
 
@@ -44,13 +43,7 @@ class SlowDecode:
 
 
 def recognizer(decode: SlowDecode) -> WhisperRecognizer:
-    ears = WhisperRecognizer.__new__(WhisperRecognizer)
-    ears.tuning = WhisperTuning()
-    ears._grammar = object()  # type: ignore[assignment]
-    ears._recognize = decode  # type: ignore[method-assign]
-    ears.speculated = 0
-    ears.start_utterance()
-    return ears
+    return WhisperRecognizer.without_model(tuning=WhisperTuning(), decode=decode)
 
 
 def test_a_stale_speculative_decode_is_called_off() -> None:
@@ -153,13 +146,10 @@ def test_speech_again_after_a_pause_in_such_a_room_makes_the_decode_stale() -> N
 
 
 def test_a_new_grammar_s_first_tokens_are_found_when_it_is_set() -> None:
-    from voice_host.speech.grammar_search import TokenTrie
     from voice_host.speech.types import RecognitionGrammar
 
     texts = {0: " yes", 1: " no", 2: " pass", 3: "."}
-    ears = WhisperRecognizer.__new__(WhisperRecognizer)
-    ears._texts, ears._eot, ears._vocab = texts, 4, TokenTrie(texts)
-    ears._grammars = OrderedDict()
+    ears = WhisperRecognizer.without_model(vocabulary=texts, eot=4)
     ears.set_grammar(RecognitionGrammar(
         name="vote", jsgf="#JSGF V1.0;\ngrammar g;\npublic <s> = yes | no;\n",
         words=frozenset({"yes", "no"})))

@@ -43,13 +43,7 @@ class RecordingDecode:
 
 
 def recognizer(decode: RecordingDecode, **tuning: Any) -> WhisperRecognizer:
-    ears = WhisperRecognizer.__new__(WhisperRecognizer)
-    ears.tuning = WhisperTuning(**tuning)
-    ears._grammar = object()  # type: ignore[assignment]
-    ears._recognize = decode  # type: ignore[method-assign]
-    ears.speculated = 0
-    ears.start_utterance()
-    return ears
+    return WhisperRecognizer.without_model(tuning=WhisperTuning(**tuning), decode=decode)
 
 
 def speak(ears: WhisperRecognizer, speech: int, quiet: int) -> None:

@@ -241,7 +241,7 @@ def test_no_espeak_program(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.speech import synthesizer
 
     monkeypatch.setattr(synthesizer.shutil, "which", lambda name: None)
-    with pytest.raises(SynthesisError, match="apt install espeak-ng"):
+    with pytest.raises(SynthesisError, match="apt-get install -y espeak-ng"):
         EspeakEngine()
     with pytest.raises(SynthesisError, match="does not run"):
         EspeakEngine(program="/nonexistent/espeak-ng")

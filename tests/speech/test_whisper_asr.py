@@ -41,9 +41,6 @@ PLAYERS = ("Sophie", "Thomas", "Hannah", "Oliver", "Emma")
 FESTIVAL = ("ked_diphone", "cmu_us_slt_arctic_hts")
 
 
-pytestmark = pytest.mark.model
-
-
 def speak(text: str, voice: str = "en-us", speed: int = 160) -> np.ndarray:
     if voice in FESTIVAL:
         with tempfile.TemporaryDirectory() as folder:  # text2wave's header needs a file

@@ -8,10 +8,7 @@ from voice_host.speech.whisper_asr import WhisperRecognizer, WhisperTuning
 
 
 def recognizer(tuning: WhisperTuning) -> WhisperRecognizer:
-    ears = WhisperRecognizer.__new__(WhisperRecognizer)
-    ears.tuning = tuning
-    ears._window = tuning.window_seconds
-    return ears
+    return WhisperRecognizer.without_model(tuning=tuning)
 
 
 def test_the_whole_window_unless_fitted() -> None:

@@ -41,7 +41,7 @@ def _fake_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, corrupt: boo
     entry = replace(whisper_models.CATALOGUE["base"], packages=("pkg_one", "pkg_two"),
                     sha256=hashlib.sha256(whole).hexdigest())
     monkeypatch.setitem(whisper_models.CATALOGUE, "base", entry)
-    monkeypatch.setattr(whisper_models, "_package_dir", lambda name: dirs.get(name))
+    monkeypatch.setattr(whisper_models, "package_dir", lambda name: dirs.get(name))
     return whole
 
 
@@ -87,7 +87,7 @@ def test_a_joined_copy_from_an_older_version_is_used_without_the_packages(
     for extra in ("config.json", "tokenizer.json", "vocabulary.txt"):
         (old / extra).write_text("{}")
     assert whisper_models.ensure("base") == tmp_path / "pkg_one" / "data"  # parts first
-    monkeypatch.setattr(whisper_models, "_package_dir", lambda name: None)
+    monkeypatch.setattr(whisper_models, "package_dir", lambda name: None)
     assert whisper_models.ensure("base") == old
     assert whisper_models.remove("base") == old and not old.exists()
 
@@ -110,6 +110,7 @@ def test_names_paths_and_unknown_models(data_home: Path, tmp_path: Path) -> None
 
 
 def test_hub_download_offline_says_so(data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
     import faster_whisper.utils
 
     def offline(*_args: object, **_kwargs: object) -> str:
@@ -148,6 +149,7 @@ def test_models_command_says_library_warnings_as_sentences(
     user gets one sentence, not a UserWarning with a source line."""
     import warnings
 
+    pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
     import faster_whisper.utils
 
     from voice_host.cli import main

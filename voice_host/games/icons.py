@@ -7,7 +7,8 @@ identifier), its French noun without article, and the other words people really 
 the picture (never clue associations). Plurals are the matcher's business and are not listed.
 
 Speech constraints: every English name and synonym is a single common word found in the
-US English pronunciation dictionary shipped with PocketSphinx, no two icons share a word, and
+US English pronouncing dictionary (the copy in voice_host/games/data, which PocketSphinx also
+uses), no two icons share a word, and
 no two words are near-homophones (at least two phonemes apart).
 """
 

@@ -4,24 +4,28 @@ they are pronounced, so a fused compound ("headache", "hedgehog") can be split.
 * Words: the ``wordfreq`` package (word frequencies of English and French from many sources).
   A piece counts as a word when it is common enough: at least ``MIN_ZIPF`` on the Zipf scale
   (``MIN_ZIPF_SHORT`` for three-letter pieces, where abbreviations and fragments abound).
-* Pronunciations (English only): the CMU pronouncing dictionary shipped in the pocketsphinx
-  wheel. A split is a compound only when the whole word sounds like its two parts said one
-  after the other ("head" + "ache" = "headache", but "off" + "ice" is not "office").
+* Pronunciations (English only): the CMU pronouncing dictionary (BSD licence, see
+  ``data/CMUDICT-LICENSE``), shipped in this package as ``data/cmudict-en.txt.gz``
+  (written by ``scripts/make_pronunciations.py`` from the copy PocketSphinx uses). A split is
+  a compound only when the whole word sounds like its two parts said one after the other
+  ("head" + "ache" = "headache", but "off" + "ice" is not "office"). It ships with the rules
+  so that a clue is judged the same with or without the speech extra.
 
-Both are optional: without them :func:`dictionary` returns None and :func:`sounds_joined`
-returns None, and the engine falls back to its own word list and spelling rules. Nothing here
-imports the rest of voice_host but the shared text leaf (:mod:`voice_host.text`).
+``wordfreq`` is a base dependency; without it (or without the dictionary file)
+:func:`dictionary_available` is False and :func:`sounds_joined` returns None, and the
+engine falls back to its own word list and spelling rules. Nothing here imports the rest of
+voice_host but the shared text leaf (:mod:`voice_host.text`).
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import math
-import os
 from collections.abc import Mapping
-from pathlib import Path
+from importlib import resources
 
-from voice_host.text import spelled
+from voice_host.text import fold, spelled
 
 MIN_ZIPF = 3.0
 """Zipf frequency (log10 of occurrences per billion words) a piece of four or more letters
@@ -39,7 +43,7 @@ when both parts are this common ("fire" 5.3 + "man" 5.8, not "mag" 3.7 + "net" i
 
 
 @functools.lru_cache(maxsize=4)
-def _zipf_table(language: str) -> Mapping[str, float] | None:
+def zipf_table(language: str) -> Mapping[str, float] | None:
     """Lowercase word (accents kept: "gré" is a word, "gre" in "grenouille" is not) -> its
     Zipf frequency, or None without ``wordfreq``."""
     try:
@@ -65,19 +69,19 @@ def _zipf_table(language: str) -> Mapping[str, float] | None:
 
 def dictionary_available(language: str) -> bool:
     """True when a real word list for ``language`` is installed."""
-    return _zipf_table(language) is not None
+    return zipf_table(language) is not None
 
 
 def zipf(word: str, language: str) -> float:
     """Zipf frequency of lowercase ``word`` as spelled (0 when unknown or no word list)."""
-    table = _zipf_table(language)
+    table = zipf_table(language)
     return 0.0 if table is None else table.get(spelled(word), 0.0)
 
 
 def is_dictionary_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` (as spelled) is a common word of ``language``; None without
     a word list."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     return zipf(word, language) >= (MIN_ZIPF_SHORT if len(word) <= SHORT else MIN_ZIPF)
 
@@ -91,7 +95,7 @@ words: hardly a clue, and what Whisper writes for a word it misheard ("as" for "
 def is_function_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` is among the most common words of ``language`` (at least
     ``MIN_ZIPF_FUNCTION``); None without a word list."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     return zipf(word, language) >= MIN_ZIPF_FUNCTION
 
@@ -106,7 +110,7 @@ spymaster likely means: "preble" 2.2 (a surname; both of Whisper's readings of a
 def is_unknown_word(word: str, language: str) -> bool | None:
     """Whether lowercase ``word`` is hardly a word of ``language`` (below ``MIN_ZIPF_KNOWN``
     in wordfreq's large list); None without ``wordfreq``."""
-    if _zipf_table(language) is None:
+    if zipf_table(language) is None:
         return None
     import wordfreq
 
@@ -116,36 +120,52 @@ def is_unknown_word(word: str, language: str) -> bool | None:
         return None
 
 
-def _cmudict_path() -> Path | None:
-    override = os.environ.get("VOICE_HOST_CMUDICT")
-    if override:
-        return Path(override)
-    try:
-        import pocketsphinx
-    except ImportError:
-        return None
-    path = Path(pocketsphinx.get_model_path()) / "en-us" / "cmudict-en-us.dict"
-    return path if path.is_file() else None
+PRONUNCIATIONS = "data/cmudict-en.txt.gz"
+"""The English pronouncing dictionary, inside this package (see the module's docstring)."""
+
+Pronunciations = Mapping[str, tuple[tuple[str, ...], ...]]
+"""Lowercase word -> its pronunciations (phones without stress marks)."""
+
+
+def parse_cmudict(text: str) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """A dictionary in CMU's format ("word(2) PH ONES", stress digits optional) as a table."""
+    table: dict[str, list[tuple[str, ...]]] = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 2 or parts[0].startswith(";;;"):
+            continue
+        word = parts[0].split("(")[0].casefold()
+        phones = tuple(p.rstrip("012") for p in parts[1:])
+        if phones not in table.setdefault(word, []):
+            table[word].append(phones)
+    return {w: tuple(ps) for w, ps in table.items()}
+
+
+def serialize(table: Pronunciations) -> str:
+    """The shipped file's text: "word<TAB>PH ONES | PH ONES", one line a word, sorted."""
+    return "".join(f"{word}\t{' | '.join(' '.join(p) for p in table[word])}\n"
+                   for word in sorted(table))
+
+
+def parse_shipped(text: str) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The shipped file's text back as a table (see :func:`serialize`)."""
+    table: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for line in text.splitlines():
+        word, _, phones = line.partition("\t")
+        if word and phones:
+            table[word] = tuple(tuple(p.split()) for p in phones.split(" | "))
+    return table
 
 
 @functools.lru_cache(maxsize=1)
-def _pronunciations() -> Mapping[str, tuple[tuple[str, ...], ...]] | None:
-    """English word -> its pronunciations (phones without stress), or None."""
-    path = _cmudict_path()
-    if path is None:
-        return None
-    table: dict[str, list[tuple[str, ...]]] = {}
+def pronunciations() -> Pronunciations | None:
+    """Lowercase English word -> its pronunciations, from the dictionary in this package
+    (None when the file is missing or unreadable)."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        data = resources.files(__package__).joinpath(PRONUNCIATIONS).read_bytes()
+        return parse_shipped(gzip.decompress(data).decode("utf-8"))
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile):
         return None
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) < 2:
-            continue
-        word = parts[0].split("(")[0].casefold()
-        table.setdefault(word, []).append(tuple(p.rstrip("012") for p in parts[1:]))
-    return {w: tuple(ps) for w, ps in table.items()}
 
 
 def sounds_joined(first: str, second: str, whole: str, language: str) -> bool | None:
@@ -153,7 +173,7 @@ def sounds_joined(first: str, second: str, whole: str, language: str) -> bool | 
     pronunciation is unknown (or for French, which has no dictionary here)."""
     if language != "en":
         return None
-    table = _pronunciations()
+    table = pronunciations()
     if table is None:
         return None
     a, b, w = table.get(first), table.get(second), table.get(whole)
@@ -177,3 +197,32 @@ def _reduced_match(phones: tuple[str, ...], joined: set[tuple[str, ...]]) -> boo
             if differences <= 1:
                 return True
     return False
+
+
+@functools.lru_cache(maxsize=4)
+def _written_forms(language: str) -> Mapping[str, str] | None:
+    """Folded word (no accents) -> the most common way ``language`` writes it, or None
+    without ``wordfreq``."""
+    table = zipf_table(language)
+    if table is None:
+        return None
+    best: dict[str, tuple[float, str]] = {}
+    for word, value in table.items():
+        key = fold(word)
+        if key != word and value > best.get(key, (-1.0, ""))[0]:
+            best[key] = (value, word)
+    for word, value in table.items():  # a word written without accents stays so if likelier
+        if word in best and value >= best[word][0]:
+            del best[word]
+    return {key: word for key, (_, word) in best.items()}
+
+
+def written(word: str, language: str) -> str:
+    """``word`` with the accents ``language`` writes it with, when it was heard without them
+    (recognizers and matchers fold "étoile" to "etoile"): the most common accented spelling
+    of those letters, or ``word`` as it is when none is likelier or no word list is
+    installed."""
+    if word != fold(word):
+        return word
+    forms = _written_forms(language)
+    return word if forms is None else forms.get(word, word)

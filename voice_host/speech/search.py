@@ -182,10 +182,10 @@ def loops_back(said: Sequence[int], rest: Sequence[int],
     the end-of-text the decoder put off, when the decoder wrote the sentence's first copy
     surely (a mean log-probability of at least ``free_min_logp``, as its own transcript
     needs to be trusted). Otherwise a single word heard right and written right, whose
-    end is one step of two, was rejected on that step's margin alone (-1.6 for
+    end is one step of two, would be rejected on that step's margin alone (-1.6 for
     "tractor", written at -0.03), though the decoder wrote nothing but that word. Babble
-    looped the other way: "I vote no" guessed at -1.6 a token, then said again ever more
-    surely (calibration split, babble 12 dB: without the bar, a false action)."""
+    loops the other way: "I vote no" guessed at -1.6 a token, then said again ever more
+    surely, which the bar keeps from ending a sentence."""
     wanted = "".join(letters_of(t) for t in said)
     copy = spelled_copy(wanted, rest, letters_of)
     return bool(wanted) and copy is not None and copy[1] == wanted
@@ -474,8 +474,8 @@ def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> J
     ``unprompted``, the decoder over the same audio without the phase's words as its
     prompt): the grammar reading's, when it was scored exactly, and the free transcript's,
     when the decoder was sure of it. A grammar reading heard only through the prompt
-    (:func:`~voice_host.speech.decision.primed`) is no longer accepted
-    (``Rejection.PRIMED``); a free transcript so heard is no longer confident."""
+    (:func:`~voice_host.speech.decision.primed`) is not accepted
+    (``Rejection.PRIMED``); a free transcript so heard is not confident."""
     reading = judged.reading
     if reading is not None and (reading.bound or not reading.tokens):
         reading = None  # not scored exactly: no lift to measure
@@ -545,8 +545,8 @@ def sure_outside(free: Rollout, free_text: str, free_logp: float, looped: bool,
     (a mean log-probability of at least ``free_min_logp``, no loop), its tokens leave
     this search's grammar before they end, and of its words (at least ``foreign_words``)
     at most ``talk_share`` are words of that grammar, letter for letter. Not two words:
-    "commence please" for "commands please" (report split, a clean natural voice) is a
-    command misheard, which the search's rollouts found."""
+    "commence please" for "commands please" is a command misheard, which the search's
+    rollouts find."""
     if tuning.talk_rounds < 0 or looped or free_logp < tuning.free_min_logp:
         return False
     words = spelled_words(free_text)
@@ -609,15 +609,14 @@ def unlike_grammar(free_text: str, free_logp: float, looped: bool,
     decoder calls for such a line, is then skipped; the free transcript is still read by
     the matcher. Not where the nearest sentences are searched (``near_sentences``): there
     the decoder's words are read letter by letter, whatever words it cut them into.
-    Chosen on the English calibration split's saved outcomes: with -0.4, 3 words and
-    0.6, the search was skipped for 48 of 116 table-talk lines (123 decoder calls) and for
-    no command (none from 0.34 to 0.67; with -0.5, one, understood all the same).
+    With the defaults the search is skipped for about 40% of the benchmark's table talk
+    and for no command.
 
     A word that begins with a grammar word of four letters or more is the grammar's too
     (Whisper's inflection of it: "our guests is tired" for "our guess is tire"), and
     where a grammar has an open slot one word is (the slot takes any word: "travel for
-    tube" for the clue "travel for two" has two of three words). Both were skipped as
-    talk in five Codenames demo games."""
+    tube" for the clue "travel for two" has two of three words): without these, such
+    commands would be skipped as talk."""
     if (tuning.near_sentences > 0 or not free_text or looped
             or free_logp < tuning.foreign_logp):
         return False
@@ -694,11 +693,8 @@ def hopeless(decoder: Decoder, sentences: Sequence[Scored], base: Judgement,
     them a restricted rollout's, not scored again: those are upper bounds of the exact
     margins (see :func:`settled`), and a lower margin is never accepted where a higher one
     was rejected, so scoring them again (a decoder call) cannot make the judgement an
-    acceptance. Table talk the search forced onto the grammar ended this way: on the
-    English report split most searches slower than 300 ms were such talk, rejected after
-    that last call. Skipping it decided every utterance as before on both splits; decoder
-    calls 804 -> 729 (calibration) and 809 -> 736 (report, ``--realtime``: p95 from the cut
-    to the intent 396 ms before, 291 and 482 ms on two runs after)."""
+    acceptance. Table talk the search forced onto the grammar ends this way, and that last
+    call would be most of the slowest searches' time; skipping it changes no outcome."""
     return all(base.rejection_of(reading_of(decoder, s, base), tuning) is not Rejection.NONE
                for s in sentences)
 

@@ -47,6 +47,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from voice_host.speech.install import apt_install, pip_install
 from voice_host.speech.mic import SpeakerPlayer
 from voice_host.speech.pronounce import ESPEAK_VOICES
 from voice_host.speech.pronunciation import Pronunciation, spans
@@ -156,7 +157,7 @@ class Pyttsx3Engine:
         try:
             import pyttsx3
         except ImportError:
-            raise SynthesisError("pyttsx3 is not installed: pip install pyttsx3.") from None
+            raise SynthesisError(f"pyttsx3 is not installed: {pip_install('pyttsx3')}") from None
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self._engine: Any = pyttsx3.init()
@@ -246,7 +247,7 @@ class EspeakEngine:
         found = program or shutil.which("espeak-ng") or shutil.which("espeak")
         if not found:
             raise SynthesisError(
-                "No speech engine found. Install espeak-ng: sudo apt install espeak-ng."
+                f"No speech engine found. Install espeak-ng: {apt_install('espeak-ng')}"
             )
         self.program = found
         """Path of the espeak program."""

@@ -3,19 +3,24 @@
 Each grammar gets its own ``KaldiRecognizer`` built with the phase's words plus ``[unk]``
 (cached, so switching phases is cheap); an open-vocabulary grammar (``jsgf is None``) uses the
 model's full vocabulary.  Vosk silently drops words its model does not know, so every grammar
-word is checked against the model's ``words.txt`` and the unknown ones are reported.
+word is checked against the model's words (its ``words.txt``, or the word table inside the
+runtime-grammar graph ``graph/Gr.fst`` of a model shipped without one) and the unknown ones are
+reported.  The escape word that lets out-of-grammar speech out is the model's own: ``[unk]``
+in most models, ``<UNK>`` in some.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import struct
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from voice_host.speech.install import pip_install
 from voice_host.speech.types import (
     SAMPLE_RATE,
     RecognitionGrammar,
@@ -27,12 +32,16 @@ from voice_host.speech.types import (
 )
 
 INSTALL_HINT = (
-    "Vosk is not installed. Install it with: pip install vosk "
-    "(or pip install 'voice-host[speech]'), or use --asr pocketsphinx."
+    f"Vosk is not installed. Install it with: {pip_install('vosk')}, or use --asr pocketsphinx."
 )
 UNKNOWN = "[unk]"
+UNKNOWN_SPELLINGS = (UNKNOWN, "<UNK>", "<unk>")
+"""How models spell the word for speech outside the vocabulary, in the order looked for."""
 
 _WORDS_FILES = ("graph/words.txt", "words.txt", "graph/phones/words.txt")
+_GRAMMAR_GRAPH = "graph/Gr.fst"
+_FST_MAGIC = 2125659606
+_SYMBOLS_MAGIC = 2125658996
 
 
 def _import_vosk() -> Any:
@@ -43,20 +52,79 @@ def _import_vosk() -> Any:
     return vosk
 
 
-def model_vocabulary(model_path: str | Path) -> frozenset[str] | None:
-    """The words a Vosk model can output (from its ``words.txt``), or None when not found."""
+def model_words(model_path: str | Path) -> list[str] | None:
+    """Every word of a Vosk model as the model spells it (from its ``words.txt``, else from
+    the word table of its ``graph/Gr.fst``), or None when neither can be read."""
     root = Path(model_path)
     for relative in _WORDS_FILES:
         path = root / relative
         if path.is_file():
-            words: set[str] = set()
             with open(path, encoding="utf-8", errors="replace") as handle:
-                for line in handle:
-                    parts = line.split()
-                    if parts and not parts[0].startswith(("<", "#")):
-                        words.add(parts[0].lower())
-            return frozenset(words)
+                return [parts[0] for line in handle if (parts := line.split())]
+    graph = root / _GRAMMAR_GRAPH
+    if graph.is_file():
+        try:
+            return fst_output_words(graph)
+        except (OSError, ValueError, struct.error, UnicodeDecodeError):
+            return None
     return None
+
+
+def fst_output_words(path: Path) -> list[str]:
+    """The output word table stored in an OpenFst binary file's header (Kaldi's lookahead
+    grammar graph keeps the model's words.txt there). ValueError when it holds none."""
+    data = path.read_bytes()
+    at = 0
+
+    def number(fmt: str) -> int:
+        nonlocal at
+        value = struct.unpack_from(fmt, data, at)[0]
+        at += struct.calcsize(fmt)
+        return int(value)
+
+    def string() -> str:
+        nonlocal at
+        size = number("<i")
+        at += size
+        return data[at - size:at].decode("utf-8")
+
+    if number("<i") != _FST_MAGIC:
+        raise ValueError(f"{path} is not an OpenFst file")
+    string(), string()  # the FST's type and its arcs' type
+    number("<i")  # version
+    flags = number("<i")
+    at += 32  # properties, start state, state and arc counts
+    tables: list[list[str]] = []
+    for bit in (1, 2):  # input symbols, then output symbols
+        if not flags & bit:
+            continue
+        if number("<i") != _SYMBOLS_MAGIC:
+            raise ValueError(f"{path} has a damaged word table")
+        string()  # the table's name
+        number("<q")  # the next free key
+        words = []
+        for _ in range(number("<q")):
+            words.append(string())
+            at += 8  # the word's key
+        tables.append(words)
+    if not tables:
+        raise ValueError(f"{path} holds no word table")
+    return tables[-1]
+
+
+def model_vocabulary(model_path: str | Path) -> frozenset[str] | None:
+    """The words a Vosk model can output, lowercase (markers such as ``<eps>`` and ``#0`` left
+    out), or None when they cannot be read."""
+    words = model_words(model_path)
+    if words is None:
+        return None
+    return frozenset(w.lower() for w in words if not w.startswith(("<", "#")))
+
+
+def unknown_word(words: list[str] | None) -> str:
+    """The model's word for out-of-vocabulary speech (``[unk]`` when it cannot be told)."""
+    present = set(words or ())
+    return next((w for w in UNKNOWN_SPELLINGS if w in present), UNKNOWN)
 
 
 def unknown_words(grammar: RecognitionGrammar, vocabulary: frozenset[str] | None) -> list[str]:
@@ -97,8 +165,12 @@ class VoskRecognizer(StreamingRecognizer):
             raise RecognizerUnavailable(f"The Vosk model at {path} could not be loaded.") from error
         self._vosk = vosk
         self.model_path = path
-        self.vocabulary = model_vocabulary(path)
-        """The model's words, or None when its words.txt could not be found."""
+        words = model_words(path)
+        self.vocabulary = None if words is None else frozenset(
+            w.lower() for w in words if not w.startswith(("<", "#")))
+        """The model's words, or None when they could not be read."""
+        self.unknown_word = unknown_word(words)
+        """The model's word for speech outside the grammar (``[unk]`` or ``<UNK>``)."""
         self.warnings: list[str] = []
         """Sentences about grammar words the model cannot recognize."""
         self.unknown: dict[str, list[str]] = {}
@@ -134,7 +206,8 @@ class VoskRecognizer(StreamingRecognizer):
             if key == "__open__":
                 recognizer = self._vosk.KaldiRecognizer(self._model, SAMPLE_RATE)
             else:
-                phrase_list = json.dumps(words + [UNKNOWN])
+                # raw UTF-8: Vosk reads "\\u00e9" escapes as the letters, not as "é"
+                phrase_list = json.dumps(words + [self.unknown_word], ensure_ascii=False)
                 recognizer = self._vosk.KaldiRecognizer(self._model, SAMPLE_RATE, phrase_list)
             recognizer.SetWords(True)
             self._cache[key] = recognizer
@@ -202,10 +275,14 @@ class VoskRecognizer(StreamingRecognizer):
         )
 
 
+_UNKNOWN_LOWER = frozenset(w.lower() for w in UNKNOWN_SPELLINGS)
+
+
 def transcript_from_result(
     result: dict[str, Any], *, audio_seconds: float, decode_seconds: float
 ) -> Transcript:
-    """Turn Vosk's final-result JSON into a Transcript (``[unk]`` marks out-of-grammar speech).
+    """Turn Vosk's final-result JSON into a Transcript (``[unk]`` or ``<unk>``, in any case,
+    marks out-of-grammar speech).
 
     The utterance is rejected when at least half of the words heard were ``[unk]``.
     """
@@ -214,7 +291,7 @@ def transcript_from_result(
     unknown = 0
     for item in items:
         word = str(item.get("word", "")).lower()
-        if word == UNKNOWN:
+        if word in _UNKNOWN_LOWER:
             unknown += 1
             continue
         words.append(
@@ -229,7 +306,7 @@ def transcript_from_result(
         words = [
             WordInfo(word=w, start=0.0, end=0.0, confidence=0.0)
             for w in str(result["text"]).lower().split()
-            if w != UNKNOWN
+            if w not in _UNKNOWN_LOWER
         ]
     rejected = unknown > 0 and unknown * 2 >= unknown + len(words)
     if rejected:

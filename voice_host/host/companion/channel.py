@@ -7,14 +7,15 @@ The session loop (or a test) drives it from its own thread:
   ``lock_seats()`` once every player confirmed: only then does any seat see its secrets;
 * ``publish(state)`` after every applied action: the public view goes to the table views,
   each seat's ``player_view`` to that seat only, with the secret inputs it may send now;
-* ``deliver(line)`` a PRIVATE host line to the one player it is for;
-  ``caption(text)`` a public line (what the host says) to every page; ``countdown(n)``;
+* ``deliver(line)`` a PRIVATE host line to the one player it is for; ``caption(text)`` a
+  public line (what the host says) to every page; ``countdown(n)``; ``recap(lines)``;
+* ``open_turn(seats)``: the seats the host asks now (its current prompt): anything sent out
+  of turn is refused at once with a sentence, never kept for later (see :mod:`.turns`);
 * ``take_actions(state)`` / ``wait_for_action(timeout, state)``: the inputs the pages sent
   (mission cards, votes, picks, guesses), already checked by the engine (on a copy of the
-  state), in the order they came;
+  state), in the order they came, checked again when taken;
 * ``to_json()`` / ``restore()``: the room code and seats, kept with the saved game so a
-  resumed game keeps every phone;
-* ``stop()``.
+  resumed game keeps every phone; ``stop()``.
 """
 
 from __future__ import annotations
@@ -27,8 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from voice_host.games import Action, GameError, GameState, IllegalAction
-from voice_host.games.base import actor
+from voice_host.games import Action, GameState, IllegalAction
 from voice_host.host.companion import games
 from voice_host.host.companion.address import (
     host_allowed,
@@ -38,11 +38,13 @@ from voice_host.host.companion.address import (
     qr_text,
 )
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
+from voice_host.host.companion.inputs import PhoneInputs
 from voice_host.host.companion.news import SeatNews
 from voice_host.host.companion.padding import bucket, size_of
 from voice_host.host.companion.seat_room import SeatRoom
-from voice_host.host.companion.seats import SeatBook, safe
+from voice_host.host.companion.seats import SeatBook
 from voice_host.host.companion.strings import fill, game_page_strings
+from voice_host.host.companion.turns import TurnGate
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.registry import registration
@@ -60,7 +62,7 @@ SEQ_ROOM = 24
 """Bytes kept for the sequence number the hub adds."""
 
 
-class CompanionChannel(SeatRoom):
+class CompanionChannel(PhoneInputs, SeatRoom):
     """Private views and private input for one game, over a small local web server."""
 
     def __init__(self, game: str, players: Sequence[str], *, host: str = "127.0.0.1",
@@ -90,7 +92,10 @@ class CompanionChannel(SeatRoom):
         self._state_json: dict[str, Any] | None = None
         self._published: GameState | None = None  # read back from _state_json, once
         self._shadow: GameState | None = None
-        self._queue: deque[Action] = deque()
+        self._queue: deque[tuple[Action, int, str]] = deque()
+        """Inputs waiting for the host, each with the turn it was sent in and its seat."""
+        self.turns = TurnGate()
+        """Whom the host asks now on the phones (see :mod:`.turns`)."""
         self._server: Any = None
         self._clock_shown = False
         self._port = 0
@@ -112,12 +117,13 @@ class CompanionChannel(SeatRoom):
         ``OSError`` with a plain sentence when the address or port cannot be used."""
         from voice_host.host.companion.server import ServerThread, build_app
 
+        self.seats.brakes.own = own = frozenset(self.own_addresses())  # its own codes only
         try:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
                     client=address, seat=None, what="connection", reason=what),
-                own=self.own_addresses())
+                own=own)
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
@@ -215,6 +221,7 @@ class CompanionChannel(SeatRoom):
             self._state_cls = type(state)
             self._state_json = state.to_json()
             self._published = None
+            self.turns.follow(state, games.phone_turn(self.game, state))
             self._rebuild_shadow()
             table = {"type": "view", "game": self.game, "view": state.public_view()}
             self.hub.post(TABLE, table, keep="latest")
@@ -241,96 +248,22 @@ class CompanionChannel(SeatRoom):
 
     def caption(self, text: str) -> None:
         """A public line the host says, shown on every page (nothing by sound alone)."""
-        message = {"type": "caption", "text": text}
-        self.hub.post(TABLE, message)
+        self._to_every_page({"type": "caption", "text": text})
+
+    def recap(self, lines: Sequence[str]) -> None:  # for the table's end screen and every seat
+        self._to_every_page({"type": "recap", "lines": list(lines)}, keep="latest")
+
+    def _to_every_page(self, message: dict[str, Any], *, keep: str = "") -> None:
+        self.hub.post(TABLE, message, keep=keep)
         for player in self.players:
-            self.hub.post(seat_audience(player), message)
+            self.hub.post(seat_audience(player), message, keep=keep)
 
     def countdown(self, remaining: int | None) -> None:
         """The countdown's seconds left (None when it stops), for every page."""
         self._clock_shown = remaining is not None
-        message = {"type": "countdown", "remaining": remaining}
-        self.hub.post(TABLE, message, keep="latest")
-        for player in self.players:
-            self.hub.post(seat_audience(player), message, keep="latest")
-
-    # ------------------------------------------------------------------ pages -> host
-
-    def submit(self, seat: str, choice: str) -> tuple[bool, str]:
-        """A seat's input (from the server's thread). Checked by the engine on a copy of the
-        game; queued for the host when legal. Returns (accepted, sentence for the page)."""
-        with self._lock:
-            if self._shadow is None or not self._may_show(seat):
-                return False, self.words("refusal.not_started")
-            try:
-                action = games.private_action(self.game, seat, choice, self._shadow)
-            except games.ChoiceError:
-                return False, self.words("refusal.unknown_choice")
-            try:
-                self._shadow.apply(action)
-            except IllegalAction as exc:
-                return False, self.refusal(exc)
-            except GameError as exc:
-                return False, str(exc)
-            self._queue.append(action)
-            self._arrived.notify_all()
-            log.info("companion: input from %s queued", safe(seat))
-            self._post_view(seat, self._seat_view(seat, None))
-        done = "sent_card" if games.is_private(self.game, action) else "sent"
-        return True, self.words(f"choice.{done}")
-
-    def pending(self) -> int:
-        """Secret inputs waiting for the host."""
-        with self._lock:
-            return len(self._queue)
-
-    def take_actions(self, state: GameState | None = None) -> list[Action]:
-        """Every queued secret input, oldest first. With ``state``, each is checked again
-        against a copy of it (the game may have changed, e.g. by undo) and dropped with a
-        private note to its player when it no longer fits."""
-        with self._lock:
-            actions = list(self._queue)
-            self._queue.clear()
-        if state is None or not actions:
-            return actions
-        trial = state.copy()
-        return [action for action in actions if self._fits(trial, action)]
-
-    def wait_for_action(self, timeout: float, state: GameState | None = None) -> Action | None:
-        """The oldest queued secret input, waiting up to ``timeout`` seconds; None if none.
-        With ``state``, it is checked again like in :meth:`take_actions`."""
-        with self._arrived:
-            if not self._queue:
-                self._arrived.wait(timeout)
-            if not self._queue:
-                return None
-            action = self._queue.popleft()
-        return action if state is None or self._fits(state.copy(), action) else None
-
-    def private_turn(self, state: GameState) -> tuple[str, ...]:
-        """Players who must now act on their page (the host waits for the channel)."""
-        return games.private_turn(self.game, state)
-
-    def phone_turn(self, state: GameState) -> tuple[str, ...]:
-        """Players who may now answer on their page (or aloud)."""
-        ready = self.seats.locked or not self.wait_for_everyone
-        return games.phone_turn(self.game, state) if ready else ()
+        self._to_every_page({"type": "countdown", "remaining": remaining}, keep="latest")
 
     # ------------------------------------------------------------------ internals
-
-    def _rebuild_shadow(self) -> None:
-        """The published state with the still-queued inputs applied (lock held)."""
-        assert self._state_cls is not None and self._state_json is not None
-        shadow = self._state_cls.from_json(self._state_json)
-        kept: deque[Action] = deque()
-        for action in self._queue:
-            try:
-                shadow.apply(action)
-            except IllegalAction:
-                continue
-            kept.append(action)
-        self._queue = kept
-        self._shadow = shadow
 
     def _published_state(self) -> GameState:
         """The published state read back from its JSON once per publish (lock held)."""
@@ -349,8 +282,9 @@ class CompanionChannel(SeatRoom):
         if state is None:
             state = self._published_state()
         assert self._shadow is not None
-        offered = games.choices(self.game, self._shadow, seat, self.words)
-        waiting = any(actor(a) == seat for a in self._queue)
+        offered = [c for c in games.choices(self.game, self._shadow, seat, self.words)
+                   if self._offered(seat, c)]
+        waiting = any(sender == seat for _, _, sender in self._queue)
         return {
             "type": "view", "game": self.game, "view": state.player_view(seat),
             "choices": [{"id": c.id, "label": c.label, "confirm": c.confirm, "kind": c.kind,
@@ -385,15 +319,3 @@ class CompanionChannel(SeatRoom):
                       keep="latest")
         self.hub.post(seat_audience(seat), {"type": "notice", "key": "code_replaced"})
         self.seats.on_change()  # a kept game keeps the new code
-
-    def _fits(self, trial: GameState, action: Action) -> bool:
-        """Apply ``action`` to the throw-away copy ``trial``; when the rules refuse it, tell
-        its player privately why and return False."""
-        try:
-            trial.apply(action)
-        except IllegalAction as exc:
-            seat = actor(action)
-            if seat is not None:
-                self.tell(seat, self.words("choice.not_played", reason=self.refusal(exc)))
-            return False
-        return True

@@ -5,7 +5,8 @@ engine's views. Each game's part is a module of its host package (its registrati
 Secret inputs are taken only on the page (a Resistance mission card in host deal mode);
 votes, Ici Londres picks and Codenames guesses can be given on the page *or* aloud. The choices
 offered to a seat are the engine's own legal actions for that player, so a hero is offered
-only success, and the seat is always the actor (the page never says who acts).
+both mission cards (the rules refuse a hero's sabotage, on that page only), and the seat is
+always the actor (the page never says who acts).
 
 Choice ids the page sends back: ``success``/``sabotage`` (mission card), ``vote:yes`` /
 ``vote:no``, ``pick:ICON`` or ``pick:ICON+ICON`` and, for the Speaker with physical cards,

@@ -46,11 +46,16 @@ from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from voice_host.host.companion.http_guard import (
-    MAX_BODY,
+    MALFORMED,
     Guard,
     SecurityHeaders,
+    Shield,
+    json_object,
+    read_body,
     refused,
     same_origin,
+    text_field,
+    writable,
 )
 from voice_host.host.companion.hub import TABLE, seat_audience
 from voice_host.host.companion.limits import FairSlots, Slot
@@ -100,30 +105,6 @@ def _refused(reason: str, status: int) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """The JSON object of a POST, read at most :data:`MAX_BODY` bytes far (a body without a
-    length is cut off there too)."""
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise SeatError("too_long", 413)
-    try:
-        data = json.loads(bytes(raw) or b"{}")
-    except ValueError:
-        raise SeatError("not_understood", 400) from None
-    if not isinstance(data, dict):
-        raise SeatError("not_understood", 400)
-    return data
-
-
-def _text(data: dict[str, Any], key: str, limit: int = 100) -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > limit:
-        raise SeatError("not_understood", 400)
-    return value
-
-
 def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     """The ASGI application of ``channel``."""
     seats = channel.seats
@@ -134,7 +115,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     tables: FairSlots[WebSocket] = FairSlots(
         TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS, own)
 
-    def refuse(exc: SeatError) -> JSONResponse:
+    def refuse(exc: SeatError, request: Request | None = None) -> JSONResponse:
+        if request is not None and exc.key in MALFORMED:
+            seats.refuse(client=_client(request), seat=None, what="malformed request",
+                         reason=exc.reason)
         return refused(exc, lang)
 
     async def seat_page(request: Request) -> Response:
@@ -163,24 +147,24 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def room(request: Request) -> Response:
         try:
-            data = await _body(request)
-            seats.check_room(_text(data, "room"), client=_client(request),
+            data = await read_body(request)
+            seats.check_room(text_field(data, "room"), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game, "room": seats.room_code,
                              **channel.seat_list()})
 
     async def claim(request: Request) -> Response:
         token = request.headers.get(TOKEN_HEADER)
         try:
-            data = await _body(request)
-            granted = seats.claim(_text(data, "room"), _text(data, "seat"),
-                                  move_code=_text(data, "move_code", 20),
-                                  ticket=_text(data, "ticket", 60), token=token or None,
+            data = await read_body(request)
+            granted = seats.claim(text_field(data, "room"), text_field(data, "seat"),
+                                  move_code=text_field(data, "move_code", 20),
+                                  ticket=text_field(data, "ticket", 60), token=token or None,
                                   client=_client(request), trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         if granted.ticket:  # the host asks the table; the phone asks again with its ticket
             return JSONResponse({"ok": True, "seat": granted.seat, "pending": True,
                                  "ticket": granted.ticket}, status_code=202)
@@ -201,7 +185,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         try:
             seat = authorised(request, "read view")
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         body = padded_json({"ok": True, **channel.seat_hello(seat),
                             "items": channel.seat_snapshot(seat)}, step=VIEW_BUCKET)
         return Response(body, media_type="application/json")
@@ -209,10 +193,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def act(request: Request) -> Response:
         try:
             seat = authorised(request, "act")
-            data = await _body(request)
-            choice = _text(data, "choice", 80)
+            data = await read_body(request)
+            choice = text_field(data, "choice", 80)
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         ok, text = channel.submit(seat, choice)
         if not ok:
             return _refused(text, 422)
@@ -222,30 +206,30 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def confirm(request: Request) -> Response:
         try:
             seat = authorised(request, "confirm")
-            await _body(request)
+            await read_body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True})
 
     async def leave(request: Request) -> Response:
         name = request.path_params["name"]
         seat = seats.seat_named(name) or name
         try:
-            await _body(request)
+            await read_body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         channel.hub.close_audience(seat_audience(seat))
         return JSONResponse({"ok": True})
 
     async def table(request: Request) -> Response:
         try:
-            data = await _body(request)
-            seats.check_room(_text(data, "room", 20), client=_client(request),
+            data = await read_body(request)
+            seats.check_room(text_field(data, "room", 20), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game,
                              "items": channel.table_snapshot()})
 
@@ -268,39 +252,39 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         table_slot: Slot[WebSocket] | None = None
         try:
             await ws.accept()
-            first = json.loads(await asyncio.wait_for(ws.receive_text(),
-                                                      timeout=FIRST_MESSAGE_TIMEOUT))
-            if not isinstance(first, dict):
-                raise ValueError
+            first = json_object(await asyncio.wait_for(ws.receive_text(),
+                                                        timeout=FIRST_MESSAGE_TIMEOUT))
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(str(first.get("room", ""))[:20], client=client,
-                                 trusted=trusted(ws))
+                seats.check_room(text_field(first, "room", 20), client=client, trusted=trusted(ws))
                 table_slot = tables.admit(client, ws, lambda: None, lambda: False)
                 if table_slot is None:
                     raise SeatError("too_many_sockets", 429)
                 audience = TABLE
                 hello = channel.table_hello()
             else:
-                name = str(first.get("seat", ""))[:100]
+                name = text_field(first, "seat")
                 seat = seats.seat_named(name) or name
                 token = first.get("token")
-                seats.check(seat, token if isinstance(token, str) else None, client=client,
-                            what="open seat")
+                seats.check(seat, token if isinstance(token, str) and writable(token)
+                            else None, client=client, what="open seat")
                 audience = seat_audience(seat)
                 hello = channel.seat_hello(seat)
                 if channel.hub.client_count(audience) >= SOCKETS_PER_SEAT:
                     raise SeatError("too_many_sockets", 429)
         except SeatError as exc:
             tables.release(table_slot)
-            if exc.key == "too_many_sockets":
+            if exc.key == "too_many_sockets" or exc.key in MALFORMED:
                 seats.refuse(client=client, seat=None, what="websocket", reason=exc.reason)
             await _send_and_close(ws, {"type": "refused", "reason": exc.text(lang),
                                        "key": exc.key, "status": exc.status}, 4403)
             return
-        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError):
+        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            # KeyError: a binary frame where the page sends text
             tables.release(table_slot)
+            seats.refuse(client=client, seat=None, what="websocket",
+                         reason="no first message it could read")
             await _send_and_close(ws, {"type": "refused", "status": 400,
                                        "reason": SeatError("not_understood", 400).text(lang)},
                                   4400)
@@ -340,7 +324,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=static_dir), name="static"),
     ]
-    return SecurityHeaders(Guard(Starlette(routes=routes), channel))
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # the sentence; the error itself is logged in one line by Shield, which sees it next
+        return refused(SeatError("server_error", 500), lang)
+
+    app = Starlette(routes=routes, exception_handlers={Exception: server_error})
+    return SecurityHeaders(Shield(Guard(app, channel), channel))
 
 
 async def _send_and_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:

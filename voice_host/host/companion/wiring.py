@@ -15,12 +15,13 @@ from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
+from voice_host.speech.install import extra_install
 
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
 INSTALL_HINT = ("The companion page needs the companion extra: "
-                "pip install 'voice-host[companion]'.")
+                f"{extra_install('companion')}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,19 +46,33 @@ class SeatsFile:
     """The seats file of a game, written only when what it keeps really changed (a flood of
     claims and leaves, or a confirmation sent twice, does not rewrite it each time)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, lang: str = "en") -> None:
         self.path = path
+        self.lang = lang
         self.writes = 0
+        self.failing = False
         self._text = ""
         self._lock = threading.Lock()  # the server's and the host's threads both change seats
 
     def keep(self, data: dict[str, Any]) -> bool:
-        """Write ``data`` if it differs from what was written last; True when written."""
+        """Write ``data`` if it differs from what was written last; True when written. A
+        write the disk refuses (full, read-only) is said once on the screen and tried again
+        at the next change: the seats stay in memory, the game goes on."""
         with self._lock:  # read and write together, so the newest seats are written last
             text = json.dumps(data, sort_keys=True)
             if text == self._text:
                 return False
-            atomic_write_text(self.path, text)
+            try:
+                atomic_write_text(self.path, text)
+            except OSError as exc:
+                if not self.failing:
+                    print(in_language(
+                        f"(The seats cannot be kept in {safe(str(self.path), 200)}: "
+                        f"{(exc.strerror or str(exc)).lower()}. The phones keep their "
+                        "seats while the game runs.)", self.lang), file=sys.stderr)
+                self.failing = True
+                return False
+            self.failing = False
             self._text = text
             self.writes += 1
             return True
@@ -143,7 +158,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     except OSError as exc:
         raise WiringError(str(exc)) from None
     if kept is not None:
-        keep_seats_in(channel, SeatsFile(kept))
+        keep_seats_in(channel, SeatsFile(kept, config.lang))
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)

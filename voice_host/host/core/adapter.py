@@ -144,6 +144,11 @@ class GameAdapter(Protocol):
         """Icons already named this round (Ici Londres), or what fits the game."""
         ...
 
+    def recap(self, state: GameState) -> list[Line]:
+        """At the end of a game: the roles revealed and the moments worth retelling, in the
+        game's language (empty before the end)."""
+        ...
+
     def plausible(self, state: GameState, match: IntentMatch) -> bool:
         """Whether a reading names a move a player could mean: a reading that does not (a
         Codenames clue that is no word, "marikit") is no rival to another reading."""
@@ -272,3 +277,6 @@ class BaseAdapter:
 
     def plausible(self, state: GameState, match: IntentMatch) -> bool:
         return True
+
+    def recap(self, state: GameState) -> list[Line]:
+        return []

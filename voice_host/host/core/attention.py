@@ -19,15 +19,21 @@ always answered, and so is a line read two ways that are each confident enough t
 including a line the recognizer itself rejected -- is silent: it is logged as an
 ``ignored`` event with its transcript and why.
 
-The one sound a silent line may get is the soft ``listening`` cue, and only where a player
-was asked for something, outside a discussion: the prompt names the player who answers
-("Hannah, how many sabotage cards?", "Still to vote: ... Hannah?"), and the line came from
-that player (when the speaker is known) or, when it is not known (a microphone), the prompt
-waits for that one player alone. It tells the player the host is still waiting for their
-answer without talking over the table."""
+The players the host **waits for** are never left in silence: outside a discussion, when the
+prompt names the players who answer ("Hannah, how many sabotage cards?", "Still to vote:
+... Hannah?", "Everyone at once! Thomas, Sophie and Oliver ...") and the line came from one
+of them (the speaker is known from a script line or by voice) or, when it is not known (a
+microphone), the prompt waits for one player alone, a line the host cannot read gets a
+short spoken re-ask naming what it needs ("Sorry, Ben: pass, or a word?"; a few variants,
+never the same twice in a row); from the second miss on, one example sentence and the
+other ways to answer (the phone, help).
+Only a line that is clearly talk (sure words, longer than a command, or the recognizer
+found it far from the grammar: :func:`clearly_talk`) gets, from that player, the soft
+``listening`` cue instead: the player is talking, not answering."""
 
 from __future__ import annotations
 
+import copy
 import enum
 import tomllib
 from dataclasses import dataclass, replace
@@ -36,9 +42,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
-from voice_host.host.core.understanding import Understood
+from voice_host.host.core.understanding import (
+    VOICE_SURE,
+    Understood,
+    phase_vocabulary,
+    tuning_of,
+)
+from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
+from voice_host.intent import PhaseGrammar
+from voice_host.intent.expand import iter_words
 from voice_host.intent.grammar import grammar_dir
+from voice_host.speech.decision import Rejection
 from voice_host.text import tokenize
 
 if TYPE_CHECKING:
@@ -68,8 +83,10 @@ class Answer(enum.StrEnum):
 
     HELP = "help"
     """Say it was not understood and how to get help (the line was meant for the host)."""
+    REASK = "reask"
+    """Say briefly what the host needs (the player asked tried to answer)."""
     CUE = "cue"
-    """Only the soft listening cue (the player asked by name said something else)."""
+    """Only the soft listening cue (the player asked by name is talking)."""
     SILENT = "silent"
     """Nothing: table talk."""
 
@@ -120,24 +137,81 @@ def near_miss(heard: Heard, understood: Understood) -> bool:
 
 
 def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: bool,
-               speaker: str | None) -> tuple[Answer, str]:
-    """What to do with a line that was not understood as a command, and why (logged)."""
+               speaker: str | None, phase: PhaseGrammar | None = None
+               ) -> tuple[Answer, str]:
+    """What to do with a line that was not understood as a command, and why (logged);
+    ``phase``: the prompt's grammar (what its moves say, to tell talk from an answer)."""
     if called:
         return Answer.HELP, "addressed"
     if typed(heard):
         return Answer.HELP, "typed"
+    why = understood.why_not or "no_match"
+    if asked(heard, prompt, speaker):
+        return (Answer.CUE if clearly_talk(heard, phase) else Answer.REASK), why
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
-    return (Answer.CUE if asked(heard, prompt, speaker) else Answer.SILENT), \
-        understood.why_not or "no_match"
+    return Answer.SILENT, why
+
+
+TALK_WORDS = 6
+"""A line of at least this many sure words that reads as no command is talk (a command is
+shorter: the longest common ones, a whole table's votes, are said as a list of names)."""
+TALK_SHARE = 0.5
+"""A line of three words or more, sure, of which at most this share are words of the
+phase's own sentences and values, is talk ("this is getting really tense" at a pick)."""
+
+
+def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None) -> bool:
+    """Whether a line the host could not read is clearly talk rather than an attempt at an
+    answer: the recognizer found it far from every sentence of the grammar (sure talk
+    longer than any, or in words the grammar lacks); or its words are sure (typed, a
+    script's line, a recognizer's only transcript, or a free transcript the decoder was
+    sure of) and either they are ``TALK_WORDS`` or more, or mostly not the words of the
+    phase's own moves (:data:`TALK_SHARE`, :func:`own_words`). An unsure transcript is
+    misheard words, which may have been an answer."""
+    judgement = heard.judgement
+    if judgement is None:
+        words = tokenize(heard.text)
+    else:
+        if judgement.reason in (Rejection.TALK, Rejection.FOREIGN):
+            return True
+        if judgement.looped or judgement.free_logp < tuning_of(heard).free_min_logp:
+            return False
+        words = tokenize(judgement.free_text)
+    if len(words) >= TALK_WORDS:
+        return True
+    if phase is None or len(words) < 3:
+        return False
+    own = own_words(phase)
+    return sum(w in own for w in words) <= TALK_SHARE * len(words)
+
+
+def own_words(phase: PhaseGrammar) -> frozenset[str]:
+    """The words of the phase's own moves (not the commands of every phase): the literal
+    words of their sentences and the one-word forms of their lists' values."""
+    rules = phase.rules
+    words = {w for e in phase.entries if e.phases != ("*",) for t in e.templates
+             for w in iter_words(t, rules)}
+    return frozenset(words) | frozenset(phase_vocabulary(phase))
+
+
+def voice_seat(heard: Heard) -> str | None:
+    """The player whose voice said ``heard``, when speaker identification is sure of it."""
+    voice = heard.voice
+    if voice is None or voice.seat is None or voice.confidence < VOICE_SURE:
+        return None
+    return voice.seat
 
 
 def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
-    """The line came from the player the prompt asks (see the module's rule for the cue)."""
+    """The line came from a player the prompt waits for (see the module's rule)."""
     if prompt.discussion or not prompt.expected:
         return False
-    if heard.speaker is not None:  # who spoke is known: the one named first is asked
-        return speaker == prompt.expected[0]
+    by_voice = voice_seat(heard) if heard.speaker is None else None
+    if by_voice is not None:  # known by voice: any player still awaited
+        return by_voice in prompt.expected
+    if heard.speaker is not None:  # who spoke is known: any player still awaited
+        return speaker in prompt.expected
     return len(prompt.expected) == 1
 
 
@@ -145,11 +219,88 @@ def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understo
                   speaker: str | None, called: bool) -> None:
     """A line not understood as a command: help when it was meant for the host, else
     ignore it (logged, with the soft cue where the module's rule gives one)."""
-    answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker)
+    if not prompt.discussion and lone_answer(s, prompt, heard):
+        # "yes", "miss" to a question that is not yes-or-no: that question, again
+        s.log.write("ignored", transcript=heard.text, speaker=heard.speaker,
+                    why="answer_not_asked", source=heard.source, cue=False)
+        s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+        return
+    refusal = unknown_value_lines(s, prompt, heard, speaker, for_host=called or typed(heard)
+                                  or asked(heard, prompt, speaker))
+    if refusal is not None:  # "Frank yes": a command naming what the game does not have
+        s.log.write("refused", reason=" ".join(line.text for line in refusal),
+                    transcript=heard.text, speaker=speaker)
+        s.say(refusal)
+        return
+    answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker,
+                             phase=s.phase_grammar(prompt.phase)[0])
     if answer is Answer.HELP:
         s.say([s.narrator.line("common.not_understood")])
+        return
+    if answer is Answer.REASK:
+        player = by_name(heard, prompt, speaker)
+        s.patience.misses += 1
+        s.log.write("reask", transcript=heard.text, speaker=player, why=why,
+                    misses=s.patience.misses, source=heard.source)
+        s.say([reask(s, prompt, player, s.patience.misses)])
         return
     s.log.write("ignored", transcript=heard.text, speaker=heard.speaker, why=why,
                 source=heard.source, cue=answer is Answer.CUE)
     if answer is Answer.CUE:
         s.output.emit([Line("", lang=s.narrator.lang, cue="listening")])
+
+
+def by_name(heard: Heard, prompt: Prompt, speaker: str | None) -> str:
+    """The name of the player asked who said ``heard`` (see :func:`asked`)."""
+    return voice_seat(heard) or speaker or (prompt.expected[0] if prompt.expected else "")
+
+
+REASK_EXAMPLES = 2
+"""Example sentences a short re-ask names."""
+
+
+def needs(s: Session, prompt: Prompt, player: str) -> list[str]:
+    """What the prompt needs, as a few of its phase's own example sentences that would be
+    moves now, said by ``player`` (the adapter refuses none of them: no single votes when
+    the leader gives the count): the first of each of its moves first ("pass", "I guess
+    bell"), then the others."""
+    from voice_host.host.core.commands import UNIVERSAL
+
+    pg, matcher = s.phase_grammar(prompt.phase)
+    own = [list(phrases) for intent, phrases in pg.help_phrases(REASK_EXAMPLES).items()
+           if phrases and intent not in UNIVERSAL and intent not in pg.diagnostic_intents]
+    ordered = [p for column in zip(*(o + [""] * REASK_EXAMPLES for o in own), strict=False)
+               for p in column if p]
+    fits = []
+    kept = copy.deepcopy(s.adapter.host_state)  # interpreting may note what it read
+    for phrase in ordered:
+        match = matcher.match(phrase, speaker=player or None).best
+        if match is not None and s.adapter.interpret(s.state, match,
+                                                     player or None).action is not None:
+            fits.append(phrase)
+    s.adapter.host_state.clear()
+    s.adapter.host_state.update(kept)
+    return fits[:REASK_EXAMPLES]
+
+
+def reask(s: Session, prompt: Prompt, player: str, misses: int) -> Line:
+    """The re-ask of the ``misses``-th line of ``player`` the host could not read: short
+    and naming what it needs; from the second on, one example sentence and the other ways
+    to answer (the variants of each are said in turn: never the same twice in a row)."""
+    examples = needs(s, prompt, player)
+    if misses >= 2 and examples:
+        other = "common.reask_other_phone" if s.phones is not None else "common.reask_other"
+        return s.narrator.line("common.reask_example", player=player, example=examples[0],
+                               other=s.narrator.text(other))
+    if not examples:
+        return s.narrator.line("common.reask_plain", player=player)
+    said = examples[0] if len(examples) == 1 else s.narrator.text(
+        "common.either", first=examples[0], second=examples[1])
+    return s.narrator.line("common.reask", player=player, needs=said)
+def lone_answer(s: Session, prompt: Prompt, heard: Heard) -> bool:
+    """Whether ``heard`` is only an answer word ("yes", "miss", "touché"), perhaps with a
+    word that carries nothing ("um, yes"), said where the phase asks no yes-or-no question."""
+    settings = s.phase_grammar(prompt.phase)[0].settings
+    text = heard.judgement.free_text if heard.judgement is not None else heard.text
+    words = [w for w in tokenize(text or "") if w not in settings.discourse]
+    return bool(words) and len(words) <= 2 and all(w in settings.answer_words for w in words)

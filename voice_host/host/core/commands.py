@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt, PromptKind
-from voice_host.host.core.confirm import ask_yes_no
+from voice_host.host.core.questions import ask
 from voice_host.host.core.store import resume_key, save_name
 from voice_host.host.core.values import Heard, Stop
 from voice_host.intent import IntentMatch
@@ -93,37 +93,52 @@ def _undo(s: Session, match: IntentMatch, prompt: Prompt) -> None:
     # the move in words, as it was made (an undo step saved before version 3, or a move
     # made without words, such as a recorded message, has none: a generic sentence)
     what = last.get("move") if isinstance(last.get("move"), str) else None
-    if s.options.confirm != "never":
-        question = [s.narrator.line("common.confirm_undo_what", what=what) if what
-                    else s.narrator.line("common.confirm_undo")]
-        s.say(question)
-        if not ask_yes_no(s, prompt, question):
+
+    def answered(yes: bool | None) -> None:
+        if not yes:
             s.say_key("common.not_undone")
             return
-    s.undo_stack.pop()
-    s.restore(last)
-    s.forget_prompt()
-    s.log.write("undo", move=what)
-    s.move_said = None
-    s.save()
-    if what:
-        s.say_key("common.undone_what", what=what)
-    else:
-        s.say_key("common.undone")
+        if not s.undo_stack or s.undo_stack[-1] is not last:
+            return  # the game moved on meanwhile: nothing of that move to take back
+        s.undo_stack.pop()
+        s.recent.close()
+        s.restore(last)
+        s.forget_prompt()
+        s.log.write("undo", move=what)
+        s.move_said = None
+        s.save()
+        if what:
+            s.say_key("common.undone_what", what=what)
+        else:
+            s.say_key("common.undone")
+
+    if s.options.confirm == "never":
+        answered(True)
+        return
+    ask(s, prompt, [s.narrator.line("common.confirm_undo_what", what=what) if what
+                    else s.narrator.line("common.confirm_undo")], answered)
 
 
 def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:
-    if s.options.confirm != "never":
-        question = [s.narrator.line("common.confirm_quit")]
-        s.say(question)
-        if not ask_yes_no(s, prompt, question):
+    def answered(yes: bool | None) -> Stop | None:
+        if not yes:
             s.say_key("common.not_quit")
             return None
-    s.save()
-    s.say_key(resume_key("common.quit", s.options.save_path),
-              file=save_name(s.options.save_path))
-    s.log.write("stopped", reason="quit")
-    return Stop.QUIT
+        s.save()
+        s.say_key(resume_key("common.quit", s.options.save_path),
+                  file=save_name(s.options.save_path))
+        s.log.write("stopped", reason="quit")
+        return Stop.QUIT
+
+    if s.options.confirm == "never":
+        return answered(True)
+    ask(s, prompt, [s.narrator.line("common.confirm_quit")], answered)
+    return None
+
+
+def _stray_answer(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    # "miss" or "yes" where no yes-or-no question waits: that question, again
+    s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
 
 
 COMMANDS: dict[str, Handler] = {
@@ -142,6 +157,7 @@ COMMANDS: dict[str, Handler] = {
     "quieter": _adjust(volume=-0.2),
     "list_tried": _list_tried,
     "move_code": _move_code,
+    "stray_answer": _stray_answer,
 }
 """Intent -> its handler."""
 

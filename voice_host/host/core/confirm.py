@@ -29,13 +29,14 @@ one reading must give ``PLAIN_RECOGNIZER`` and no rival sentence."""
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
-from voice_host.host.core.understanding import Understood, tuning_of, understand
-from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest
+from voice_host.host.core.questions import ask, make_move
+from voice_host.host.core.questions import ask_yes_no as ask_yes_no
+from voice_host.host.core.understanding import Doubt, Understood, doubt_of, tuning_of
+from voice_host.host.core.values import Heard
 from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
 from voice_host.text import plain as plain_words
@@ -60,14 +61,6 @@ for the free transcript to vouch for the move's values (:func:`echoed`)."""
 PLAIN_RECOGNIZER = 0.9
 """A recognizer that gives one reading only (Vosk, PocketSphinx) heard plainly at this
 confidence or more."""
-CONFIRM_TRIES = 3
-"""Answers to a yes/no question that are neither yes nor no before the host gives up."""
-ANSWERED_DURING_CONFIRM = frozenset({
-    "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
-"""Universal commands answered while a yes/no question waits (which is then asked again);
-the others (help, repeat, undo, stop...) get the question again."""
-
-
 class Why(enum.StrEnum):
     """Why a move is confirmed (the log's ``confirmation`` event says it)."""
 
@@ -79,19 +72,31 @@ class Why(enum.StrEnum):
     """The adapter asks whatever was said (the assassin, a penalised clue)."""
     IRREVERSIBLE = "irreversible"
     """It cannot be taken back once heard, and it was not said plainly."""
+    DISAGREE = "disagree"
+    """It cannot be taken back once heard, and the utterance's two readings disagree on it
+    (:func:`~voice_host.host.core.understanding.doubt`)."""
+    VOICE = "voice"
+    """The voice that said it is another player's than the move's."""
 
 
 def why_confirm(decision: Decision, *, confidence: float, plain: bool,
-                echoed: bool = False, mode: str = "auto") -> Why:
+                echoed: bool = False, mode: str = "auto", doubt: Doubt = Doubt.NONE) -> Why:
     """The confirmation policy: why ``decision`` is asked about, or ``Why.NONE``.
     ``confidence`` is the reading's (matcher times recognizer), ``plain`` whether the move
     was said plainly (:func:`said_plainly`), ``echoed`` whether the free transcript holds
     the move's every value (:func:`echoed`: a low confidence is then no doubt about what
-    the move is), ``mode`` the ``--confirm`` option."""
+    the move is), ``mode`` the ``--confirm`` option, ``doubt`` what of the evidence
+    disagrees with the move (:func:`~voice_host.host.core.understanding.doubt`): a move
+    the table cannot take back is never made on evidence that disagrees, however confident
+    the reading, and no move is made for another player than the voice that said it."""
     if mode == "never" or decision.action is None:
         return Why.NONE
     if decision.confirm is not None:
         return Why.RISK
+    if doubt is Doubt.VOICE:
+        return Why.VOICE
+    if doubt is not Doubt.NONE and decision.irreversible is not None:
+        return Why.DISAGREE
     if confidence < CONFIRM_BELOW and not echoed:
         return Why.DOUBTFUL
     if decision.irreversible is not None and not (plain or echoed):
@@ -259,35 +264,44 @@ def confirm_decision(s: Session, decision: Decision, match: IntentMatch, prompt:
     this reading in answer to "Did you mean X, or Y?", which settles every doubt about the
     words (a risk the adapter names is still asked)."""
     assert decision.action is not None
+    doubt = Doubt.NONE
     if chosen:  # the players named it: no doubt left about the words
         confidence, plain, vouched = 1.0, True, True
     else:
-        confidence, plain, vouched = _evidence(s, match, prompt, heard, understood)
+        confidence, plain, vouched, doubt = _evidence(s, decision, match, prompt, heard,
+                                                      understood)
     why = why_confirm(decision, confidence=confidence, plain=plain, echoed=vouched,
-                      mode=s.options.confirm)
+                      mode=s.options.confirm, doubt=doubt)
     what = move_words(s, decision)
     s.move_said = what
     if why is Why.NONE:
         s.log.write("move_taken", what=what, asked=None, plain=plain, echoed=vouched)
         return True
-    question = [s.narrator.line("common.confirm", what=what)]
-    s.say(question)
-    yes = ask_yes_no(s, prompt, question)
-    s.log.write("confirmation", why=why.value, what=what, answer=yes)
-    if yes:
-        s.log.write("move_taken", what=what, asked=why.value, plain=plain)
-        return True
-    s.move_said = None
-    # what was not done, and what the host is still waiting for
-    s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
+    voice = heard.voice.seat if heard.voice is not None else None
+    question = [s.narrator.line("common.confirm_voice", voice=voice, what=what)
+                if why is Why.VOICE and voice else s.narrator.line("common.confirm", what=what)]
+
+    def answered(yes: bool | None) -> None:
+        s.log.write("confirmation", why=why.value, what=what, answer=yes)
+        if yes:
+            s.log.write("move_taken", what=what, asked=why.value, plain=plain)
+            s.move_said = what
+            make_move(s, decision)
+            return
+        s.move_said = None
+        # what was not done, and what the host is still waiting for
+        s.say([s.narrator.line("common.cancelled_what", what=what), *s.reminder(prompt)])
+
+    ask(s, prompt, question, answered)
     return False
 
 
-def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
-              understood: Understood | None) -> tuple[float, bool, bool]:
+def _evidence(s: Session, decision: Decision, match: IntentMatch, prompt: Prompt,
+              heard: Heard, understood: Understood | None
+              ) -> tuple[float, bool, bool, Doubt]:
     """What the policy weighs of a reading: its confidence, whether it was said plainly
-    (:func:`said_plainly`) and whether the free transcript vouches for its values
-    (:func:`echoed`)."""
+    (:func:`said_plainly`), whether the free transcript vouches for its values
+    (:func:`echoed`) and what of the evidence disagrees with it (:func:`doubt_of`)."""
     confidence = match.confidence * heard.confidence
     if not (heard.spoken and heard.judgement is not None):
         understood = None
@@ -302,42 +316,6 @@ def _evidence(s: Session, match: IntentMatch, prompt: Prompt, heard: Heard,
             # "marikit one" for "market one": no move a player could mean, so no rival
             understood = replace(understood, free=None)
     plain = said_plainly(heard, match, understood)
-    vouched = echoed(heard, match, understood, s.phase_grammar(prompt.phase)[0])
-    return confidence, plain, vouched
-
-
-def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
-    """Listen for a yes/no answer from the same players; None when none came.
-
-    A universal command meanwhile (score, status, slower...) is answered and the
-    ``question`` asked again; anything else that is not yes or no (a number, table talk,
-    silence) gets "please answer yes or no" and the question again, up to
-    ``CONFIRM_TRIES`` times."""
-    pg, matcher = s.phase_grammar("answer")
-    request = ListenRequest(grammar=pg, grammar_name=f"{s.adapter.game}.answer",
-                            expected=prompt.expected, timeout=s.options.silence_timeout,
-                            purpose="confirm", prompt=prompt)
-    misses = 0
-    while True:
-        heard = s.listener.listen(request)
-        if heard.kind is HeardKind.END:
-            return None
-        understood = understand(heard, matcher,
-                                speaker=s.resolve_speaker(heard.speaker, prompt))
-        best = understood.best
-        s.log.write("heard", speaker=heard.speaker, transcript=heard.text,
-                    source=heard.source, intent=best.intent if best else None,
-                    slots=dict(best.slots) if best else {},
-                    confidence=round(understood.confidence, 3))
-        if best is not None and best.intent == "answer" and \
-                best.slots.get("choice") in ("yes", "no"):
-            return bool(best.slots.get("choice") == "yes")
-        if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
-            s.universal(best, prompt)
-            s.say(question)
-            continue
-        misses += 1
-        if misses >= CONFIRM_TRIES:
-            return None
-        hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-        s.say([s.narrator.line(hint), *question])
+    phase = s.phase_grammar(prompt.phase)[0]
+    vouched = echoed(heard, match, understood, phase)
+    return confidence, plain, vouched, doubt_of(decision, match, heard, understood, phase)

@@ -1,7 +1,9 @@
 """Narration text as data: per-language TOML resources under ``host/lang/<lang>/``.
 
 A resource file maps keys to a sentence template or a list of variants (picked in turn, so
-a long game does not repeat itself word for word). Templates use ``{name}`` fields. A key
+a long game does not repeat itself word for word). A key with a ``<key>_again`` sibling is
+said in full the first time and by the sibling's (shorter) forms afterwards: the table hears
+the vote instructions once, then "Three, two, one, vote!". Templates use ``{name}`` fields. A key
 missing in French falls back to English, so a partial translation never silences the host.
 """
 
@@ -28,6 +30,12 @@ from voice_host.speech.pronunciation import Pronunciation
 def capitalized(text: str) -> str:
     """``text`` with its first letter upper-case (a sentence that opens with a field)."""
     return text[:1].upper() + text[1:]
+
+
+_PLURAL = re.compile(r"\{(\w+):((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}")
+"""``{count:card|cards}`` in a template: the word that agrees with the number ``count``
+("1 card", "2 cards"; French "0 carte", "1 carte", "2 cartes"). A form may hold fields of
+its own: ``{count:once|{count} times}``."""
 
 
 class NarrationError(KeyError):
@@ -125,6 +133,37 @@ def _elide(template: str, params: Mapping[str, Any], elided: Sequence[str],
     return re.sub(rf"\b({words}) \{{(\w+)\}}", one, template, flags=re.IGNORECASE)
 
 
+def grouped(narrator: Narrator, lines: Sequence[Line]) -> list[Line]:
+    """``lines`` with each run of two or more lines of one ``group`` (the same sentence for
+    one player after another: "Ada, your secret is in the file ...", "Ben, your secret ...")
+    said as one line of the key's ``_group`` form, naming the players together."""
+    out: list[Line] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        run, private = [line], []
+        j = i + 1
+        while j < len(lines) and line.group:
+            if lines[j].style is Style.PRIVATE:  # the secrets themselves go on as they are
+                private.append(lines[j])
+            elif lines[j].group == line.group and lines[j].lang == line.lang:
+                run.append(lines[j])
+            else:
+                break
+            j += 1
+        key = f"{line.group}_group"
+        if len(run) >= 2 and narrator.has(key, line.lang):
+            players = [str(x.player) for x in run]
+            out.extend(private)
+            out.append(narrator.line(key, lang=line.lang,
+                                     players=narrator.names(players, lang=line.lang)))
+            i = j
+        else:
+            out.append(line)
+            i += 1
+    return out
+
+
 class Narrator:
     """Turns keys and parameters into Lines in the session's language."""
 
@@ -154,6 +193,13 @@ class Narrator:
             table = catalogue("en", self.game)
             if key not in table:
                 raise NarrationError(key)
+        again = f"{key}_again"
+        if again in table:  # said once in full, then in short
+            if self._turns.get(key, 0) > 0:
+                self._turns[key] += 1
+                key = again
+            elif not isinstance(table[key], list):
+                self._turns[key] = 1
         template = table[key]
         if isinstance(template, list):
             n = self._turns.get(key, 0) if variant is None else variant
@@ -162,7 +208,24 @@ class Narrator:
         for name, value in params.items():
             if isinstance(value, Quantity):
                 params[name] = self.quantity(value, lang)
+        template = _PLURAL.sub(lambda found: self._agreed(found, params, lang), template)
         return _elide(template, params, self._elided(lang), lang).format(**params)
+
+    def singular(self, count: float, lang: str | None = None) -> bool:
+        """Whether a noun after ``count`` is singular in ``lang``: exactly one, or below
+        ``common.singular_below`` (French says "0 mission", "1 mission", English "0 missions")."""
+        lang = lang or self.lang
+        below = float(self.text("common.singular_below", lang=lang)) \
+            if self.has("common.singular_below", lang) else 0.0
+        return count == 1 or abs(count) < below
+
+    def _agreed(self, found: re.Match[str], params: Mapping[str, Any], lang: str) -> str:
+        """The form of ``{field:singular|plural}`` that agrees with the number ``field``."""
+        try:
+            count = float(params[found[1]])
+        except (KeyError, TypeError, ValueError):
+            return found[3]
+        return found[2] if self.singular(count, lang) else found[3]
 
     def _elided(self, lang: str) -> tuple[str, ...]:
         """The words ``lang`` elides before a vowel (``common.elided``: French "de que")."""
@@ -178,10 +241,7 @@ class Narrator:
         number = f"{amount.value:.{amount.digits}f}"
         if self.has("common.decimal_mark", lang):
             number = number.replace(".", self.text("common.decimal_mark", lang=lang))
-        below = float(self.text("common.singular_below", lang=lang)) \
-            if self.has("common.singular_below", lang) else None
-        rounded = round(amount.value, amount.digits)
-        one = rounded == 1 or (below is not None and abs(rounded) < below)
+        one = self.singular(round(amount.value, amount.digits), lang)
         return self.text(f"{amount.unit}_{'one' if one else 'many'}", lang=lang, n=number)
 
     def line(self, key: str, /, *, lang: str | None = None, style: Style = Style.NARRATOR,

@@ -15,6 +15,9 @@ there: it starts the quiet time again.
   speaking at all (:data:`DEFAULT_PAUSE_AFTER`, set with ``--pause-after``).
 * **A countdown** (Ici Londres' transmission) keeps its clock: when it runs out the time is
   up, as before.
+* **Phones answering** (votes, picks or guesses also taken on the phones, or a secret
+  card only they take): no "I did not hear anything" -- a table tapping phones is quiet on
+  purpose. The host says once whom it still waits for, then only when asked.
 * **Paused**: nothing is said; a command, or a valid move, goes on with the game."""
 
 from __future__ import annotations
@@ -52,12 +55,16 @@ class Patience:
         """Re-prompts of the current prompt so far."""
         self.help_said = False
         """The discussion's one hint of how to get help was said."""
+        self.misses = 0
+        """Lines of the player asked that the host could not read, since the prompt (or
+        the last move): the re-asks say more after two (``attention.reask``)."""
 
     def new_prompt(self) -> None:
         """A new prompt was said: its own schedule starts."""
         self.quiet = self.since_said = 0.0
         self.reprompts = 0
         self.help_said = False
+        self.misses = 0
 
     def heard(self) -> None:
         """Someone spoke (a move, a command, table talk, a phone's answer)."""
@@ -89,6 +96,17 @@ class Patience:
             s.save()
             return
         if self.since_said < self.interval(prompt):
+            return
+        waiting = s.phones.waiting_line(prompt) if s.phones is not None else None
+        if waiting is not None:
+            # phones answer this prompt: whom the host waits for, once; then quiet (a
+            # repeat or status still says it when asked)
+            if self.reprompts == 0:
+                self.reprompts = 1
+                self.since_said = 0.0
+                s.log.write("reprompt", phase=prompt.phase, discussion=prompt.discussion,
+                            count=self.reprompts, phones=True)
+                s.say([waiting])
             return
         self.reprompts += 1
         self.since_said = 0.0

@@ -13,7 +13,7 @@ from voice_host.games import Action, GameState
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.commands import UNIVERSAL
 from voice_host.host.core.understanding import understand
-from voice_host.host.core.values import HeardKind, ListenRequest, SlicedListener, Stop
+from voice_host.host.core.values import HeardKind, Line, ListenRequest, SlicedListener, Stop
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 LISTEN_SLICE = 1.5
 """While phones may answer, a listener that can stop early (the microphone, a terminal)
 listens this many seconds at a time, so a phone's input waits no longer than that."""
-SEAT_REMINDERS = 3
-"""How many times the host names the seats still missing before it waits quietly."""
+SEAT_REMINDERS = 0
+"""How many times the host names the seats still missing again, unasked, after saying it
+once: none (a table that is picking up phones hears it once, then when it asks)."""
 
 
 class SeatState(Protocol):
@@ -78,12 +79,21 @@ class Companion(Protocol):
         """The game changed: every page gets its view of ``state``."""
         ...
 
+    def recap(self, lines: Sequence[str]) -> None:
+        """The end of game's recap, for the table's end screen and every seat."""
+        ...
+
     def private_turn(self, state: GameState) -> tuple[str, ...]:
         """The players whose secret input (a mission card) only the phones take now."""
         ...
 
     def phone_turn(self, state: GameState) -> tuple[str, ...]:
         """The players who may answer the current prompt on their phone as well as aloud."""
+        ...
+
+    def open_turn(self, seats: Sequence[str]) -> None:
+        """The host asks ``seats`` now: only they may send a (non-secret) input from their
+        phone, and only until the phase changes; anything else is refused on the page."""
         ...
 
     def pending(self) -> int:
@@ -132,6 +142,7 @@ class PhoneDesk:
     def __init__(self, session: Session, companion: Companion) -> None:
         self.session = session
         self.companion = companion
+        companion.open_turn(())  # nobody is asked before the first prompt
 
     def slices(self) -> bool:
         """Whether the listener can listen a short while and stop (then phones and voice
@@ -145,11 +156,22 @@ class PhoneDesk:
         for a secret input. (True, stop) when the loop should go round again (or stop)."""
         s = self.session
         self.seat_news()
+        self.companion.open_turn(self.asked(prompt))
         if self.take_inputs():
             return True, None
         if self.companion.private_turn(s.state):
             return True, self.wait_private(prompt)
         return False, None
+
+    def asked(self, prompt: Prompt) -> tuple[str, ...]:
+        """The seats that may act on their phone during ``prompt``: whoever owes a secret
+        input, and the players the prompt asks when it takes a move they may tap."""
+        state = self.session.state
+        seats = set(self.companion.private_turn(state))
+        if prompt.kind is PromptKind.COMMAND:
+            may = set(self.companion.phone_turn(state))
+            seats |= may & set(prompt.expected) if prompt.expected else may
+        return tuple(p for p in state.players if p in seats)
 
     def answers_too(self, prompt: Prompt) -> bool:
         """Whether phones may answer this prompt while the host listens."""
@@ -198,7 +220,7 @@ class PhoneDesk:
                 grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
                 expected=prompt.expected, timeout=LISTEN_SLICE, prompt=prompt,
                 purpose="slice", wants=prompt.wants)
-            heard = s.listener.listen(request)
+            heard = s.listen(request)
             if heard.kind is HeardKind.SILENCE:
                 waited += LISTEN_SLICE
                 if waited >= s.options.silence_timeout:
@@ -260,7 +282,7 @@ class PhoneDesk:
         """One short listen for a universal command (help, status, stop the game ...)."""
         s = self.session
         pg, matcher = s.phase_grammar(prompt.phase)
-        heard = s.listener.listen(ListenRequest(
+        heard = s.listen(ListenRequest(
             grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}", expected=(),
             timeout=LISTEN_SLICE, prompt=prompt, purpose="slice"))
         s.last_heard = heard
@@ -272,10 +294,38 @@ class PhoneDesk:
         if best is not None and best.intent == "help":
             s.say_key("companion.waiting_help", player=s.state.players[0])
             return None
+        if best is not None and best.intent in ("repeat", "status"):
+            s.say([self.seats_line()])  # asked: who the host still waits for
+            return None
         if best is not None and best.intent in UNIVERSAL:
             return s.universal(best, prompt)
         s.say(prompt.lines)
         return None
+
+    def seats_line(self) -> Line:
+        """Whose phone the host still waits for: a seat to claim, or to confirm."""
+        s = self.session
+        seats = self.companion.seats.seats()
+        missing = [seat.name for seat in seats if not seat.claimed]
+        if missing:
+            return s.narrator.line("companion.waiting_for", names=s.narrator.names(missing))
+        return s.narrator.line("companion.waiting_confirm", names=s.narrator.names(
+            [seat.name for seat in seats if not seat.confirmed]))
+
+    def waiting_line(self, prompt: Prompt) -> Line | None:
+        """While phones may answer ``prompt``: the one line that says whom the host still
+        waits for (None when the phones answer nothing now). Said once per prompt instead
+        of "I did not hear anything": a table voting on phones is quiet on purpose."""
+        s = self.session
+        secret = self.companion.private_turn(s.state)
+        if secret:
+            return s.narrator.line("companion.waiting_card", names=s.narrator.names(secret))
+        if not self.answers_too(prompt):
+            return None
+        asked = self.asked(prompt)
+        if not asked:
+            return None
+        return s.narrator.line("companion.waiting_answer", names=s.narrator.names(asked))
 
     def show_move_code(self, name: str) -> None:
         """The host asked for one seat's move code: shown on the host's terminal only when

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from voice_host.host.core.narration import Narrator
@@ -49,11 +49,17 @@ def deliver(narrator: Narrator, sink: SecretSink | None, secret: Line, *,
     delivery = sink(secret) if sink is not None else SPOKEN
     if delivery.via is Via.FILE:
         # the table hears where in words; the file's name is on the screen (its folder)
-        return [narrator.line("common.secret_file", player=player)], delivery
+        return [_one_of(narrator.line("common.secret_file", player=player),
+                        "common.secret_file", player)], delivery
     if delivery.via is Via.COMPANION:
-        return [narrator.line(elsewhere, player=player, where=delivery.place, **params)], \
-            delivery
+        return [_one_of(narrator.line(elsewhere, player=player, where=delivery.place,
+                                      **params), elsewhere, player)], delivery
     lines = [secret]
     if sent is not None:
-        lines.append(narrator.line(sent, player=player, **params))
+        lines.append(_one_of(narrator.line(sent, player=player, **params), sent, player))
     return lines, delivery
+
+
+def _one_of(line: Line, key: str, player: str) -> Line:
+    """``line``, said for each player in turn: several in a row are said as one."""
+    return replace(line, group=key, player=player)

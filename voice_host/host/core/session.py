@@ -12,15 +12,19 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
-from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind, winner_json
-from voice_host.host.core.attention import addressed, not_a_command, without_address
+from voice_host.host.core import ending
+from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
+from voice_host.host.core.attention import (
+    addressed,
+    not_a_command,
+    voice_seat,
+    without_address,
+)
 from voice_host.host.core.choice import (
     CHOOSE_INTENT,
     PendingChoice,
@@ -30,13 +34,18 @@ from voice_host.host.core.choice import (
 )
 from voice_host.host.core.commands import COMMANDS, UNIVERSAL
 from voice_host.host.core.confirm import confirm_decision
+from voice_host.host.core.corrections import RecentMove, is_correction
 from voice_host.host.core.countdown import Countdown
+from voice_host.host.core.loop import ListenLog, SessionOptions
 from voice_host.host.core.messages import error_line
-from voice_host.host.core.patience import DEFAULT_PAUSE_AFTER, Patience
+from voice_host.host.core.narration import grouped
+from voice_host.host.core.patience import Patience
 from voice_host.host.core.phones import Companion, PhoneDesk
+from voice_host.host.core.questions import Question, answer_question, make_move
 from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
 from voice_host.host.core.registry import registration
+from voice_host.host.core.saving import keep_saving
 from voice_host.host.core.store import (
     EventLog,
     SavedGame,
@@ -44,7 +53,6 @@ from voice_host.host.core.store import (
     resume_key,
     rng_from_json,
     rng_to_json,
-    save_game,
     save_name,
 )
 from voice_host.host.core.understanding import Understood, understand
@@ -62,20 +70,6 @@ from voice_host.intent import IntentMatch, Matcher, PhaseGrammar, load_grammar
 UNDO_DEPTH = 50
 
 
-@dataclass
-class SessionOptions:
-    """How the loop behaves (from the :class:`~voice_host.host.core.config.SessionConfig`)."""
-
-    confirm: str = "auto"
-    """"auto": confirm low-confidence and irreversible actions; "never": never ask."""
-    silence_timeout: float = 12.0
-    """Seconds of silence before a re-prompt (each silent listen waits this long)."""
-    pause_after: float = DEFAULT_PAUSE_AFTER
-    """Seconds with nobody speaking before the host pauses (never in a discussion)."""
-    save_path: Path | None = None
-    """Where the game is saved after every action."""
-
-
 class Session:
     def __init__(self, *, adapter: GameAdapter, state: GameState, rng: random.Random,
                  output: Output, listener: Listener, options: SessionOptions,
@@ -86,6 +80,7 @@ class Session:
         self.adapter, self.state, self.rng = adapter, state, rng
         self.output, self.listener, self.options = output, listener, options
         self.log = log or EventLog(None)
+        self.listen_log = ListenLog(self.log)
         self.game_options = game_options or {}
         self.settings = settings or {}  # how it is played (input, output...), for resume
         self.move_said: str | None = None  # the move being made, in words, for its undo step
@@ -110,8 +105,12 @@ class Session:
         # the phones, coordinated with the voice (None without the companion page)
         self.phones = PhoneDesk(self, companion) if companion is not None else None
         self.countdown = Countdown(clock)  # the clock of timed prompts
+        self.recent = RecentMove(clock)  # the last move: a correction is heard first after it
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
+        self.question: Question | None = None  # a yes/no question waiting for its answer
+        self.unsaved: SavedGame | None = None  # not written (full disk): retried (.saving)
+        self.unsaved_why = ""
         self.choosing: PendingChoice | None = None
         """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
         command is understood, or the prompt changes: dropped in :meth:`run`)."""
@@ -119,7 +118,7 @@ class Session:
     # ------------------------------------------------------------------ output helpers
 
     def say(self, lines: Sequence[Line]) -> None:
-        lines = list(lines)
+        lines = grouped(self.narrator, lines)  # "Ada, Ben and Cleo: your roles are ..."
         for line in lines:
             if line.style != "private":
                 self.log.write("narration", text=line.text, lang=line.lang)
@@ -150,7 +149,7 @@ class Session:
             self.undo_stack[-1].setdefault("move", self.move_said)
             self.move_said = None
         snap = self.snapshot()
-        save_game(self.options.save_path, SavedGame(
+        keep_saving(self, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
             paused=self.paused, narration=self.narrator.turns, settings=self.settings))
@@ -182,14 +181,21 @@ class Session:
             if stop is not None:
                 return stop
         while True:
+            if self.question is not None:  # a yes/no question waits: its answer first
+                stop = answer_question(self)
+                if stop is not None:
+                    return stop
+                continue
             if self.state.is_terminal():
-                self.finish()
+                ending.finish(self)
                 return Stop.FINISHED
             if self.state.is_chance_node():
                 self.apply(self.adapter.chance(self.state, self.rng), record_undo=False)
                 continue
             prompt = self.adapter.prompt(self.state)
             if prompt is None:
+                if self.phones is not None:  # nobody is asked on a phone meanwhile
+                    self.phones.companion.open_turn(())
                 self.say(self.adapter.host_step(self.state))
                 self.save()
                 continue
@@ -213,6 +219,11 @@ class Session:
 
     # ------------------------------------------------------------------ listening
 
+    def listen(self, request: ListenRequest) -> Heard:
+        """The one way the host listens: logged (:class:`ListenLog`), then heard."""
+        self.listen_log.started(request)
+        return self.listener.listen(request)
+
     def listen_once(self, prompt: Prompt) -> Stop | None:
         phones = self.phones
         if phones is not None and phones.answers_too(prompt):
@@ -232,7 +243,7 @@ class Session:
         if countdown:
             self.output.tick(countdown)
         started = self.countdown.clock()
-        heard = self.listener.listen(request)
+        heard = self.listen(request)
         if left is not None and not self.paused:
             self.countdown.spend(started)
         if heard.kind is HeardKind.SILENCE:  # a silent listen waited at least its timeout
@@ -255,10 +266,11 @@ class Session:
         if heard.kind is HeardKind.SILENCE:
             return self.on_silence(prompt)
         self.patience.heard()
+        right_after = self.recent.heard()
         if prompt.kind is PromptKind.RECORD:
             return take_recording(self, prompt, heard)
         assert matcher is not None
-        speaker = self.resolve_speaker(heard.speaker, prompt)
+        speaker = self.resolve_speaker(heard.speaker or voice_seat(heard), prompt)
         if heard.speaker and speaker is None:
             self.log.write("unknown_speaker", speaker=heard.speaker, transcript=heard.text)
             self.say_key("common.unknown_speaker", name=heard.speaker,
@@ -282,6 +294,8 @@ class Session:
                        confidence=round(understood.confidence, 3),
                        recognizer_confidence=round(heard.confidence, 3),
                        rejected=heard.rejected, free=getattr(heard.judgement, "free_text", None))
+        if right_after and is_correction(heard, understood, self.narrator.lang):
+            return self.universal(IntentMatch("undo", {}, 1.0, heard.text), prompt)
         if best is None or result is None:
             not_a_command(self, prompt, heard, understood, speaker, call is not None)
             return None
@@ -337,13 +351,8 @@ class Session:
             return None
         if not dry_run(self, [decision.action, *decision.then]):
             return None
-        if not confirm_decision(self, decision, match, prompt, heard, understood,
-                                chosen=chosen):
-            return None
-        if self.apply(decision.action):
-            for action in decision.then:
-                if not self.apply(action, record_undo=False):
-                    break
+        if confirm_decision(self, decision, match, prompt, heard, understood, chosen=chosen):
+            make_move(self, decision)
         return None
 
     def apply(self, action: Action, *, record_undo: bool = True) -> bool:
@@ -355,16 +364,19 @@ class Session:
             return False
         if record_undo:
             self.push_undo(before)
+            self.recent.moved()
         # the log is for everyone: secrets (dealt roles, drawn icons, the key, secret cards,
         # private events) are masked; the save file keeps them, for resume
         self.log.write("action", action=public_record(action),
                        events=[public_record(e) for e in events])
+        # narrated before the save, so that the save keeps which wordings were said
+        lines = self.adapter.narrate(self.state, events)
         self.save()
         if self.companion is not None:
             if record_undo:  # a player's move: with physical cards the seats lock now
                 self.companion.game_started()
             self.companion.publish(self.state)
-        self.say(self.adapter.narrate(self.state, events))
+        self.say(lines)
         return True
 
     def push_undo(self, before: dict[str, Any]) -> None:
@@ -385,11 +397,3 @@ class Session:
         """The game went back (undo): the next prompt is said again, with a new clock."""
         self._last_prompt_key = None
         self.countdown.reset()
-
-    def finish(self) -> None:
-        outcome = self.state.outcome()
-        assert outcome is not None
-        self.save()
-        self.log.write("game_over", winner=winner_json(outcome),
-                       scores=dict(outcome.scores), reason=outcome.reason)
-

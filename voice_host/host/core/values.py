@@ -49,6 +49,22 @@ class Line:
     """For PRIVATE lines: the player the secret is for."""
     pause_after: float = 0.0
     """Seconds of silence after the line (night-phase pauses)."""
+    group: str | None = field(default=None, compare=False, repr=False)
+    """The narration key of a line said once per player ("Ada, your role has been sent to
+    you privately."): several in a row are said as one, by the key's ``_group`` form
+    (:func:`voice_host.host.core.narration.grouped`)."""
+    player: str | None = field(default=None, compare=False, repr=False)
+    """The player a ``group`` line is about."""
+
+
+@dataclass(frozen=True)
+class Voice:
+    """Who spoke, by voice (speaker identification): the likeliest seat and how sure."""
+
+    seat: str | None
+    """The player whose voice it is, or None when it could not tell."""
+    confidence: float = 0.0
+    """0..1: how likely that seat is."""
 
 
 class HeardKind(enum.StrEnum):
@@ -110,6 +126,8 @@ class Heard:
     """The raw audio of the utterance, when there was audio."""
     source: str = ""
     """Where it came from: a WAV path, 'keyboard', 'microphone', 'script line 12'."""
+    voice: Voice | None = None
+    """Who spoke by voice, when speaker identification ran (None: not known)."""
 
 
 @dataclass(frozen=True)

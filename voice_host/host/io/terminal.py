@@ -194,14 +194,27 @@ class ScriptListener:
     """Utterances from a script file (``--script FILE``): one per line, ``Name: utterance`` or
     ``utterance``; a line that is a path ending in ``.wav`` (optionally after ``Name:``) is
     decoded through the recognizer; ``(silence)`` stands for nobody answering; ``#`` starts a
-    comment."""
+    comment.
+
+    ``--script -`` reads the same lines from standard input (``stream``), one at a time and
+    only when the host listens, so that another program can drive a game: it reads the
+    log's ``listening`` events (what the host waits for) and writes the next line. A WAV
+    path read from a stream is relative to the working folder."""
+
+    STDIN = Path("-")
+    """The script path that stands for standard input."""
 
     def __init__(self, path: Path, decode_wav: Decoder | None = None,
-                 echo: TextIO | None = None) -> None:
+                 echo: TextIO | None = None, stream: TextIO | None = None) -> None:
         self.path = path
         self.decode_wav = decode_wav
         self.echo = echo
-        self._lines: Iterator[tuple[int, str]] = iter(self._read(path))
+        if stream is None and path == self.STDIN:
+            stream = sys.stdin
+        self.folder = Path.cwd() if stream is not None else path.parent
+        self.name = "stdin" if stream is not None else path.name
+        self._lines: Iterator[tuple[int, str]] = (
+            self._stream_lines(stream) if stream is not None else iter(self._read(path)))
 
     @staticmethod
     def _read(path: Path) -> list[tuple[int, str]]:
@@ -212,21 +225,42 @@ class ScriptListener:
                 out.append((no, line))
         return out
 
+    @staticmethod
+    def _stream_lines(stream: TextIO) -> Iterator[tuple[int, str]]:
+        """The stream's script lines, each read only when asked for (a line at a time: the
+        program that writes them waits for the host to listen)."""
+        no = 0
+        while True:
+            raw = stream.readline()
+            if not raw:
+                return
+            no += 1
+            line = raw.strip()
+            if line and not line.startswith("#"):
+                yield no, line
+
+    @staticmethod
+    def wav_path(folder: Path, text: str) -> Path:
+        """The recording a script line names: in ``folder`` (the script's; the working
+        folder for standard input) when it is there."""
+        wav = Path(text)
+        if not wav.is_absolute() and (folder / wav).exists():
+            return folder / wav
+        return wav
+
     def listen(self, request: ListenRequest) -> Heard:
         try:
             no, line = next(self._lines)
         except StopIteration:
             return Heard(HeardKind.END)
-        where = f"{self.path.name} line {no}"
+        where = f"{self.name} line {no}"
         speaker, text = parse_script_line(line, _command_words(request))
         if self.echo is not None:
             print(f"{speaker + ': ' if speaker else ''}{text}", file=self.echo, flush=True)
         if text.lower() in ("(silence)", "(nothing)", "(timeout)"):
             return Heard(HeardKind.SILENCE, speaker=speaker, source=where)
         if text.lower().endswith(".wav"):
-            wav = Path(text)
-            if not wav.is_absolute():
-                wav = (self.path.parent / wav) if (self.path.parent / wav).exists() else wav
+            wav = self.wav_path(self.folder, text)
             if self.decode_wav is None:
                 return Heard(HeardKind.ERROR, speaker=speaker, source=where,
                              error="I cannot listen to recordings without a speech recognizer.")

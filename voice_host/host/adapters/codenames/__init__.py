@@ -53,9 +53,15 @@ class CodenamesOptions(GameOptions):
     blue: tuple[str, ...] = option((), "blue team, spymaster first: C,D", required=True)
     first: str | None = option(None, "starting team (table mode: as the key card shows)",
                                choices=("red", "blue"))
-    words: str = option("en", "word list", choices=("en", "fr"))
+    words: str | None = option(None, "word list (default: the game's language)",
+                               choices=("en", "fr"))
     invalid_clue: str = option("refuse", "refuse an invalid clue, or apply the official "
                                "penalty", choices=("refuse", "penalty"))
+
+    def __post_init__(self) -> None:
+        # a French game deals French words unless --words says otherwise
+        if self.words is None:
+            object.__setattr__(self, "words", self.lang)
 
 
 def seat_teams(names: Sequence[str]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from voice_host.games import GameState, SetupError
 from voice_host.games.codenames import CodenamesState
-from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries
+from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries, recap
 from voice_host.host.adapters.codenames.words import CodenamesWords
 
 
@@ -48,3 +48,4 @@ class Adapter(CodenamesWords):
     board = queries.board
     status = queries.status
     tried = queries.tried
+    recap = recap.recap

@@ -88,14 +88,15 @@ def _malformed_clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
     if match.intent == "clue_two_words":
         # "pomme de terre": the little word between is said back too, and counted
         pieces = (match.slots.get(k) for k in ("word", "link", "word2"))
-        words = " ".join(str(x) for x in pieces if x)
+        words = " ".join(lexicon.written(str(x), s.language) for x in pieces if x)
         return reply(w, "clue_one_word", words=words, spymaster=spymaster,
                      count=w.number(len(words.split())))
     if match.intent == "clue_number_word":
         said = match.slots.get("number_word")
         return reply(w, "clue_number_word", spymaster=spymaster,
                      word=w.number(None if said == "unlimited" else as_int(said)))
-    return reply(w, "clue_say_number", spymaster=spymaster, word=str(match.slots.get("word", "")))
+    return reply(w, "clue_say_number", spymaster=spymaster,
+                 word=lexicon.written(str(match.slots.get("word", "")), s.language))
 
 
 def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
@@ -105,7 +106,8 @@ def _clue(w: CodenamesWords, s: CodenamesState, match: IntentMatch,
         return wrong
     team = s.current_team
     spymaster = s.spymaster(team)
-    word = str(match.slots.get("word", "")).strip()
+    # the matcher folds what it hears ("etoile"): the clue is shown and said as written
+    word = lexicon.written(str(match.slots.get("word", "")).strip(), s.language)
     raw = match.slots.get("number")
     number: int | None = None if raw in (None, "unlimited") else as_int(raw)
     if raw not in (None, "unlimited") and number is None:  # no number this host can read
@@ -140,7 +142,11 @@ def _guesser(s: CodenamesState, speaker: str | None) -> str:
 
 
 def _guess(w: CodenamesWords, s: CodenamesState, word: str, speaker: str | None) -> Decision:
-    return Decision(action=Guess(_guesser(s, speaker), s.find_word(word) or word))
+    # a card touched is turned over: the guess cannot be taken back once the table saw it
+    action = Guess(_guesser(s, speaker), s.find_word(word) or word)
+    return Decision(action=action, irreversible=w.t(
+        "describe_guess", team=w.team(s.team_of(action.player) or s.current_team),
+        word=action.word))
 
 
 def _pass(w: CodenamesWords, s: CodenamesState, speaker: str | None) -> Decision:

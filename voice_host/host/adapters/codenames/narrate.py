@@ -148,7 +148,23 @@ def _resolved_lines(w: CodenamesWords, event: GuessResolved) -> list[Line]:
         return [w.line("miss_neutral", cue="miss", word=word)]
     else:
         line = w.line("miss_other", cue="miss", word=word, other=w.team(event.team.other))
+    if not _changes_the_picture(event.remaining):
+        return [line]
     return [line, w.line("left", **per_team(event.remaining))]
+
+
+LEFT_EVERY = 3
+"""Agents found between two "Agents left" lines, while no team is near the end."""
+
+
+def _changes_the_picture(remaining: Sequence[tuple[str, int]]) -> bool:
+    """Whether "Agents left: ..." is worth saying after an agent was found: when a team is
+    three agents or fewer from winning, and otherwise every ``LEFT_EVERY`` agents found (the
+    score is there on request)."""
+    counts = dict(remaining)
+    left = sorted(counts.values())
+    found = 17 - sum(left)
+    return left[0] <= 3 or found % LEFT_EVERY == 0
 
 
 def _game_over_lines(w: CodenamesWords, event: GameOver, guesser: Team | None,

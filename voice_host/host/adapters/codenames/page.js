@@ -80,7 +80,8 @@ window.companionGames.register("codenames", (kit) => {
   function secret(v) {
     const you = v.you;
     if (!v.key) {
-      const summary = you.spymaster ? t("game.you_spymaster_table", { team: teamWord(you.team) })
+      const spymaster = v.deal === "host" ? "game.you_spymaster_wait" : "game.you_spymaster_table";
+      const summary = you.spymaster ? t(spymaster, { team: teamWord(you.team) })
         : t("game.you_operative", { team: teamWord(you.team) });
       return secretBlock(summary);
     }

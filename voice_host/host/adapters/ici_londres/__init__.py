@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.adapters.ici_londres import narrate, phone, prompts, queries
+from voice_host.host.adapters.ici_londres import narrate, phone, prompts, queries, recap
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.interpret import (
     decide,
@@ -88,6 +88,7 @@ class Adapter(IciLondresWords):
     on_recording = take_recording
     on_timeout = time_up
     score = queries.score
+    recap = recap.recap
     status = queries.status
     board = queries.board
     tried = queries.tried

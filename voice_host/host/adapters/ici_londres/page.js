@@ -53,9 +53,11 @@ window.companionGames.register("ici-londres", (kit) => {
         else if (n.hit === false) { words = t("game.miss_by", { name: n.player }); cls = "tried"; }
         else { words = t("game.waiting_by", { name: n.player }); cls = "tried"; }
       }
-      const other = kit.lang() === "fr" ? icon.name : icon.french;
+      // the name in the other language is a gloss, marked as that language for readers
+      const french = kit.lang() === "fr";
+      const other = el("span", { lang: french ? "en" : "fr" }, french ? icon.name : icon.french);
       list.append(el("li", { class: cls }, el("span", { class: "icon-name" },
-        iconName(icon.name) + " (" + other + ")"), el("span", { class: "icon-state" }, words)));
+        iconName(icon.name) + " (", other, ")"), el("span", { class: "icon-state" }, words)));
     });
     const tried = v.named.map((n) => iconName(n.icon) + " (" + n.player + ", " +
       (n.hit === true ? t("game.found") : n.hit === false ? t("game.a_miss")

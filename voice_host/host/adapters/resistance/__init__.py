@@ -42,7 +42,15 @@ from typing import Any, ClassVar
 from voice_host.games import GameState, IllegalAction, SetupError
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
-from voice_host.host.adapters.resistance import bots, interpret, narrate, phone, prompts, queries
+from voice_host.host.adapters.resistance import (
+    bots,
+    interpret,
+    narrate,
+    phone,
+    prompts,
+    queries,
+    recap,
+)
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
 from voice_host.host.core.narration import Narrator
@@ -64,6 +72,10 @@ class ResistanceOptions(GameOptions):
                         "and the leader says how many voted yes", choices=("together", "count"))
     night_pause: float = option(5.0, "seconds each look lasts in the night phase", low=1.0,
                                 high=30.0)
+    night: str = option("auto", "the night phase: full, every look with eyes closed; short, "
+                        "eyes closed and open again only, as the phones told each player what "
+                        "they know; auto, short when the host deals to the phones",
+                        choices=("auto", "full", "short"))
 
     @classmethod
     def upgrade(cls, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -103,6 +115,7 @@ class Adapter(ResistanceWords):
     status = queries.status
     board = queries.board
     tried = queries.tried
+    recap = recap.recap
 
 
 def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:

@@ -129,7 +129,9 @@ def _cast(w: ResistanceWords, s: ResistanceState,
     voter as actor; the next prompt repeats them back."""
     actions = [CastVote(player, approve) for player, approve in cast]
     w.remember_echo(s, cast)
-    return Decision(action=actions[0], then=tuple(actions[1:]))
+    # a vote said aloud is heard by the table: it is not easily taken back
+    return Decision(action=actions[0], then=tuple(actions[1:]),
+                    irreversible=narrate.describe(w, s, actions[0]))
 
 
 def _said_number(match: IntentMatch) -> bool:

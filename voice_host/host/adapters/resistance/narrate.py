@@ -118,6 +118,9 @@ def host_step(w: ResistanceWords, state: GameState) -> list[Line]:
     steps = [step.id for step in s.night_steps()]
     if not s.double_agent and "all_open" in steps:
         steps.insert(steps.index("all_open"), "spies_close")
+    if w.short_night:
+        steps = [step for step in steps if step in ("all_close", "all_open")]
+        lines = [w.line("night_short", pause_after=NIGHT_PAUSES["intro"])]
     for step in steps:
         lines.append(w.line(f"night_{step}", pause_after=round(NIGHT_PAUSES[step] * look,
                                                                2)))
@@ -173,9 +176,7 @@ def _narrate_one(w: ResistanceWords, s: ResistanceState, event: Event) -> list[L
                            double_agent=event.double_agent, cue="miss")]
         return [w.line("accusation_wrong", player=event.accused, cue="miss")]
     if isinstance(event, RolesRevealed):
-        parts = [w.text(f"role_{role.value}", player=player)
-                 for player, role in event.roles]
-        return [w.line("roles_revealed", roles="; ".join(parts))]
+        return []  # the recap that ends the game reveals each role with what its player did
     if isinstance(event, GameOver):
         scores = dict(event.scores)
         return [w.line(f"over_{event.reason}", cue="game_over"),

@@ -84,7 +84,9 @@ window.companionGames.register("resistance", (kit) => {
   }
 
   function secret(v) {
-    if (!v.role) return secretBlock(t("game.role_unknown"));
+    // before the deal, a host-dealt role is on its way; only with physical cards does the
+    // host not know it
+    if (!v.role) return secretBlock(t(v.deal === "host" ? "game.role_dealing" : "game.role_unknown"));
     let summary;
     if (v.role === "spy") {
       const others = v.known_spies.filter((p) => p !== v.you);

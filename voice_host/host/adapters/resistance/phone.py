@@ -19,12 +19,15 @@ def action(seat: str, choice: str, state: GameState | None) -> Action:
 
 
 def choices(state: GameState, seat: str, legal: list[Action], words: PageWords) -> list[Choice]:
+    """A seat's buttons. Every team member is shown both mission cards, whatever their
+    role, so that no screen tells a hero from a spy: a hero's sabotage is refused by the
+    rules, on that page only ("Heroes can only play success")."""
     out: list[Choice] = []
-    for act in legal:
-        if isinstance(act, PlayMissionCard) and act.player == seat:
-            which = "sabotage" if act.sabotage else "success"
+    if any(isinstance(act, PlayMissionCard) and act.player == seat for act in legal):
+        for which in ("success", "sabotage"):
             out.append(Choice(which, words(f"choice.{which}"), words(f"choice.{which}_confirm")))
-        elif isinstance(act, CastVote) and act.player == seat:
+    for act in legal:
+        if isinstance(act, CastVote) and act.player == seat:
             which = "yes" if act.approve else "no"
             out.append(Choice(f"vote:{which}", words(f"choice.vote_{which}"),
                               words(f"choice.vote_{which}_confirm"), kind="vote"))

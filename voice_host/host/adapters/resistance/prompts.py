@@ -53,10 +53,11 @@ def prompt(w: ResistanceWords, state: GameState) -> Prompt | None:
                                        players=w.names(waiting)),))
     if phase == Phase.MISSION:
         team = s.proposed_team or ()
-        lines = [w.line("mission_table", team=w.names(team), leader=leader)]
+        lines = [w.line("mission_table", team=w.names(team), leader=leader,
+                        variant=w.variant(s))]
         if s.two_sabotages_needed():
             lines.append(w.line("two_needed"))
-        lines.append(w.line("mission_prompt", leader=leader))
+        lines.append(w.line("mission_prompt", leader=leader, variant=w.variant(s)))
         expected = (leader, *[p for p in team if p != leader])
         return Prompt(lines=tuple(lines), phase="mission", expected=expected,
                       key=f"mission|{s.mission}",
@@ -84,7 +85,7 @@ def _vote_prompt(w: ResistanceWords, s: ResistanceState) -> Prompt:
     still = w.names(order)
     echo = w.echoed_votes(s)
     if not s.votes:
-        line = w.line("vote_tell", example=vote_example(w, order))
+        line = w.line("vote_tell", example=vote_example(w, order), variant=w.variant(s))
         again = w.line("vote_tell_reminder", example=vote_example(w, order))
     else:
         again = w.line("vote_reminder", players=still, player=voter)

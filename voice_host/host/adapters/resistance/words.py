@@ -26,6 +26,10 @@ class ResistanceWords(BaseAdapter):
         # host deal with the companion pages: mission cards are chosen on the phones
         self.companion = bool(options.get("companion")) and options.get("deal") == "host"
         self.look_pause = float(options.get("night_pause", 5.0))
+        night = options.get("night") or "auto"
+        # the phones show each player their role and who the spies are: the night keeps
+        # its eyes-closed ritual but not the looks the phones already told
+        self.short_night = night == "short" or (night == "auto" and self.companion)
 
     def line(self, key: str, /, **params: Any) -> Line:
         return self.narrator.line(f"resistance.{key}", **params)

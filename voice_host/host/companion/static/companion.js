@@ -1,8 +1,10 @@
 // The companion page: a seat's private screen (index.html) or the table view (table.html).
 // Everything is built with textContent (never HTML from data). Public news goes to the
-// "What happened" log, an ARIA live region; private lines go to the secret box, which is read
-// aloud only when the player turns that on. Colours always come with words. The words of the
-// page come from the host (/api/strings, English or French, the game's language).
+// "What happened" log, which is not read aloud (the host says it aloud already); private
+// lines go to the secret box, read aloud only when the player turns that on. When it becomes
+// this seat's move, the move is scrolled into view and focused, announced once in a polite
+// live region and the phone vibrates where the browser allows it. Colours always come with
+// words. The words of the page come from the host (/api/strings, the game's language).
 "use strict";
 
 (function () {
@@ -33,6 +35,10 @@
     views: 0,
     seatName: "",
     roomSeats: [],
+    active: false, // this seat's move is offered now (choices shown, nothing sent)
+    turnWhat: "", // what that move is (its instruction): a new one is announced once
+    sending: false, // a choice is on its way to the host
+    turns: 0, // how many times a move was brought to this seat
   };
   // Exposed for the browser tests: what arrived, in order.
   window.companion = { received: [], state: state };
@@ -451,14 +457,10 @@
 
   function seatsChanged(message) {
     if (!message.seats) return;
-    const before = state.seats;
+    // who took a seat is said by the host (and shown in the log as its caption): not twice
     state.seats = message.seats;
     state.locked = Boolean(message.locked);
     state.everyone = message.everyone !== false;
-    for (const seat of message.seats) {
-      const old = before.find((s) => s.name === seat.name);
-      if (old && !old.claimed && seat.claimed) announce(t("page.has_phone", { name: seat.name }));
-    }
     renderSeats();
     if (PAGE === "seat") renderWaiting();
   }
@@ -550,10 +552,24 @@
     if (PAGE === "seat") renderSeat(view);
   }
 
+  function fitWords(box) {
+    // a word that does not fit its cell (the spymaster's 5x5 key on a phone) is drawn
+    // smaller rather than broken or cut
+    for (const word of box.querySelectorAll(".key .word")) {
+      word.style.fontSize = "";
+      let size = parseFloat(getComputedStyle(word).fontSize);
+      while (size > 7 && word.scrollWidth > word.clientWidth) {
+        size -= 0.5;
+        word.style.fontSize = size + "px";
+      }
+    }
+  }
+
   function renderSeat(view) {
     const game = GAMES[state.game];
     const secret = game ? game.secret(view) : secretBlock(t("page.game_not_shown"));
     $("secret").replaceChildren(...secret.nodes);
+    fitWords($("secret"));
     if (secret.summary !== state.lastSecret) {
       state.lastSecret = secret.summary;
       privately(t("page.your_secret", { text: secret.summary }));
@@ -567,9 +583,69 @@
     return button;
   }
 
+  function stillOffered(choice) {
+    // a question open for a choice the game no longer offers is withdrawn
+    if (choice.id.startsWith("pick:")) {
+      const icons = choice.id.slice(5).split("+");
+      return icons.every((i) => state.choices.some((c) => c.id === "pick:" + i));
+    }
+    return state.choices.some((c) => c.id === choice.id);
+  }
+
+  function instruction() {
+    // what the seat is asked to do, in the words shown above its buttons
+    const kinds = state.choices.map((c) => c.kind || "card");
+    if (kinds.includes("card")) return t("page.choose_card");
+    if (kinds.includes("vote")) return t("page.choose_vote");
+    if (kinds.includes("answer")) return t("page.choose_answer");
+    if (kinds.includes("guess")) return t("page.choose_guess");
+    if (kinds.includes("pick")) {
+      const sizes = state.choices.find((c) => c.kind === "pick").sizes || [1];
+      const most = Math.max(...sizes);
+      return most === 1 ? t("page.choose_icon") : sizes.includes(1)
+        ? t("page.choose_icons_one_or_two") : t("page.choose_icons_two");
+    }
+    return t("page.choose_move");
+  }
+
+  function followTurn() {
+    // brings a new move to the player once: the live note, the scroll and focus, a buzz
+    const active = !state.sent && state.choices.length > 0;
+    const what = active ? instruction() : "";
+    const note = $("turn-note");
+    if (active && (!state.active || what !== state.turnWhat)) {
+      state.turns += 1;
+      // said once: by the private log when it is read aloud, else by the turn note
+      const news = t("page.your_turn", { what: what });
+      privately(news);
+      if (note) note.textContent = speaking() ? "" : news;
+      const act = $("act");
+      const busy = document.activeElement && ["INPUT", "TEXTAREA", "SELECT"]
+        .includes(document.activeElement.tagName);
+      if (act && !busy && !document.body.classList.contains("secret-hidden")) {
+        act.scrollIntoView({ block: "start" });
+        $("act-heading").setAttribute("tabindex", "-1");
+        $("act-heading").focus({ preventScroll: true });
+      }
+      if (navigator.vibrate) {
+        try { navigator.vibrate(200); } catch (e) { /* not allowed here */ }
+      }
+    } else if (!active && note) {
+      note.textContent = "";
+    }
+    state.active = active;
+    state.turnWhat = what;
+  }
+
   function renderChoices() {
     const box = $("choices");
+    if (state.pendingChoice && !state.sending && !stillOffered(state.pendingChoice)) {
+      // the phase changed under an open question: its buttons go, and the player is told
+      state.pendingChoice = null;
+      $("act-error").textContent = t("page.choice_gone");
+    }
     if (state.pendingChoice) return; // a confirmation question is open
+    followTurn();
     if (state.sent) {
       box.replaceChildren(el("p", {}, t("page.sent_waiting")));
       return;
@@ -591,7 +667,7 @@
       parts.push(...moves.map((c) => choiceButton(c, c.label)));
     }
     if (cards.length) {
-      // the same words for everyone: a hero's one button and a spy's two look alike
+      // the same buttons for every role: the rules refuse a hero's sabotage on this page only
       parts.push(el("p", {}, t("page.choose_card")));
       parts.push(...cards.map((c) => choiceButton(c, c.label)));
     }
@@ -604,12 +680,16 @@
     if (guesses.length) {
       parts.push(el("p", {}, t("page.choose_guess")));
       const list = el("div", { class: "word-buttons" });
-      guesses.forEach((c) => {
-        const button = choiceButton(c, c.label);
-        if (c.kind === "end_turn") button.className = "secondary";
-        list.append(button);
+      guesses.filter((c) => c.kind === "guess").forEach((c) => {
+        list.append(choiceButton(c, c.label));
       });
       parts.push(list);
+      // passing ends the team's turn: its own button, apart from the words
+      guesses.filter((c) => c.kind === "end_turn").forEach((c) => {
+        const button = choiceButton(c, c.label);
+        button.className = "secondary pass";
+        parts.push(button);
+      });
     }
     box.replaceChildren(...parts);
   }
@@ -692,8 +772,10 @@
     const stored = loadStored();
     $("act-error").textContent = "";
     const views = state.views;
+    state.sending = true;
     const res = await api("/api/seat/" + encodeURIComponent(stored.seat) + "/act",
       { method: "POST", body: JSON.stringify(paddedChoice(choice.id)) });
+    state.sending = false;
     state.pendingChoice = null;
     state.picked = [];
     if (res.status === 200) {
@@ -701,6 +783,7 @@
       if (state.views === views) state.sent = true;
       privately(res.body.text);
     } else {
+      // refused (out of turn, or against the rules): said on this page, never kept for later
       $("act-error").textContent = res.body.reason || t("page.did_not_work");
     }
     renderChoices();
@@ -737,11 +820,16 @@
   // ------------------------------------------------------------------ start
 
   function setHidden(hide) {
-    // "Hide" hides everything that comes from the secret: the role, the choices (a spy has
-    // two, a hero one), a pending question, private lines and the move code
+    // "Hide" hides everything that comes from the secret: the role, the choices, a pending
+    // question, private lines and the move code
     document.body.classList.toggle("secret-hidden", hide);
+    if (!hide && $("secret")) fitWords($("secret"));
     $("hide-secret").setAttribute("aria-expanded", hide ? "false" : "true");
     $("hide-secret").textContent = hide ? t("page.show_secret") : t("page.hide_secret");
+  }
+
+  function speaking() {
+    return $("private-log").getAttribute("aria-live") === "polite";
   }
 
   function setSpeak(on) {
@@ -765,6 +853,7 @@
       $("speak-secrets").addEventListener("change", (e) => setSpeak(e.target.checked));
       setSpeak(window.localStorage.getItem(SPEAK) === "1");
       setHidden(false);
+      window.addEventListener("resize", () => fitWords($("secret")));
     }
     const stored = PAGE === "seat" ? loadStored() : null;
     const hashRoom = roomFromHash();
