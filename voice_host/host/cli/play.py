@@ -57,6 +57,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
+    parser.add_argument("--voice", default="auto", metavar="NARRATOR",
+                        help="the narrator per language: auto (default: Piper for English, "
+                             "MBROLA or Kokoro for French, when installed; espeak-ng otherwise), "
+                             "or e.g. "
+                             "fr=espeak-ng, en=piper,fr=kokoro (the radio call is always the "
+                             "French narrator's)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")
     parser.add_argument("--save", type=Path, default=None,
                         help="save file (default: a new file in the data folder)")

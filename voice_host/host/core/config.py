@@ -78,6 +78,9 @@ class SessionConfig:
     """Utterances read from a file (``Name: words`` lines or WAV paths)."""
     output: str = "speaker"
     """``speaker``, ``text`` or ``wav:DIR``."""
+    voice: str = "auto"
+    """The narrator per language (``--voice``): ``auto`` (the best installed), or
+    ``fr=espeak-ng``, ``en=piper,fr=kokoro`` ... (``speech.synthesizer.parse_narrators``)."""
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     companion: CompanionConfig = field(default_factory=CompanionConfig)
     confirm: str = "auto"
@@ -121,7 +124,8 @@ class SessionConfig:
         if output.startswith("wav:"):
             output = f"wav:{where(Path(output[4:]))}"
         return {"input": "text" if self.script is not None else self.input,
-                "output": output, "asr": rec.asr, "whisper_model": rec.whisper_model,
+                "output": output, "voice": self.voice, "asr": rec.asr,
+                "whisper_model": rec.whisper_model,
                 "vosk_model": where(rec.vosk_model),
                 # port 0 asked for any free port: the one it got is kept with the seats
                 "companion": comp.enabled, "port": comp.port or None, "companion_host": comp.bind,
@@ -134,7 +138,8 @@ class SessionConfig:
                   options: Mapping[str, Any]) -> SessionConfig:
         """The configuration ``play``/``resume`` arguments ask for, with these game options."""
         return cls(game=game, options=dict(options), input=args.input, script=args.script,
-                   output=args.output, recognizer=RecognizerConfig.from_args(args),
+                   output=args.output, voice=getattr(args, "voice", None) or "auto",
+                   recognizer=RecognizerConfig.from_args(args),
                    companion=CompanionConfig.from_args(args), confirm=args.confirm,
                    silence_timeout=args.silence_timeout,
                    pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,

@@ -41,7 +41,7 @@ class TextOutput:
                 continue
             prefix = "[radio] " if line.style is Style.RADIO else ""
             cue = f"({caption(self.lang, line.cue)}) " if line.cue else ""
-            played = " " + in_language("[recording played back]", line.lang) \
+            played = " " + in_language("[recording played back]", self.lang) \
                 if line.recording is not None else ""
             print(f"{caption(self.lang)}{cue}{prefix}{line.text}{played}", file=self.stream,
                   flush=True)

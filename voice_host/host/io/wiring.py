@@ -36,7 +36,7 @@ from voice_host.host.io.terminal import (
 )
 from voice_host.speech import mic, recognizers
 from voice_host.speech.source import HalfDuplexGate
-from voice_host.speech.synthesizer import create_synthesizer
+from voice_host.speech.synthesizer import create_synthesizer, parse_narrators
 from voice_host.speech.types import Recognizer, SpeechError
 from voice_host.speech.wav import MAX_UTTERANCE_SECONDS, wav_seconds
 
@@ -128,7 +128,8 @@ def build_io(config: SessionConfig) -> HostIO:
         banner.append(screen("common.screen_no_speaker"))
         output = captions
     elif spec == "speaker" or out_dir is not None:
-        output = speech_output(spec, captions=captions, secrets=secrets, gate=gate)
+        output = speech_output(spec, captions=captions, secrets=secrets, gate=gate,
+                               voice=config.voice)
     else:
         raise WiringError(f"I do not know the output {spec}. Use speaker, text or wav:FOLDER.")
 
@@ -245,10 +246,11 @@ def check_script(path: Path) -> bool:
 
 
 def speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFiles,
-                  gate: HalfDuplexGate | None = None) -> SpeechOutput:
-    """Speech to the speakers (``speaker``) or to numbered WAV files (``wav:FOLDER``)."""
+                  gate: HalfDuplexGate | None = None, voice: str = "auto") -> SpeechOutput:
+    """Speech to the speakers (``speaker``) or to numbered WAV files (``wav:FOLDER``), each
+    language by its narrator (``voice``: see ``--voice``)."""
     try:
-        synth = create_synthesizer(spec, gate=gate)
+        synth = create_synthesizer(spec, gate=gate, narrators=parse_narrators(voice))
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
     synth.pronunciation = pronunciations()
