@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.test_ici_londres_host import PLAYERS3, options, play
 from tests.support import scripted
+from tests.support.ici_londres_table import PLAYERS3, options, play
 from voice_host.host.core.registry import registration
 from voice_host.intent import Matcher, SlotValues, load_grammar
 

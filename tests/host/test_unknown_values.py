@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.test_codenames_host import dealt, valid_clues
-from tests.host.test_codenames_host import options as codenames_options
-from tests.host.test_codenames_host import play as play_codenames
-from tests.host.test_ici_londres_host import PLAYERS3, options, play
 from tests.support import scripted
+from tests.support.codenames_game import dealt, valid_clues
+from tests.support.codenames_game import options as codenames_options
+from tests.support.codenames_game import play as play_codenames
+from tests.support.ici_londres_table import PLAYERS3, options, play
 
 RESISTANCE = {"deal": "table", "players": ["Ada", "Ben", "Cleo", "Dan", "Eve"],
               "double_agent": True, "first": "Ada", "votes": "together", "seed": 7}
