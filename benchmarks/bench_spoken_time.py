@@ -37,7 +37,8 @@ from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog
-from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
+from voice_host.host.core.values import Line, Style
+from voice_host.host.io.bots import TextBots
 from voice_host.host.io.terminal import TextOutput
 
 SEATS: dict[str, dict[str, Any]] = {
@@ -48,30 +49,6 @@ SEATS: dict[str, dict[str, Any]] = {
 }
 WORDS_PER_MINUTE = 165
 """espeak-ng's rate for the timing: about a narrator's pace."""
-
-
-class Bots:
-    """Players who answer every prompt with a legal move, as typed text."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.session: Session | None = None
-        self.turns = 0
-
-    def listen(self, request: ListenRequest) -> Heard:
-        assert self.session is not None
-        self.turns += 1
-        if self.turns > 3000 or self.session.state.is_terminal():
-            return Heard(HeardKind.END)
-        if request.purpose == "confirm":
-            return Heard(HeardKind.SPEECH, text="yes", speaker=request.expected[0])
-        assert request.prompt is not None
-        speaker, text = registration(self.session.adapter.game).bots(
-            self.session.adapter, self.session.state, request.prompt, self.rng)
-        return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
-
-    def close(self) -> None:
-        pass
 
 
 class Said(TextOutput):
@@ -94,7 +71,7 @@ def play(game: str, seed: int, lang: str,
     options = registration(game).complete(options)
     adapter = make_adapter(game, options)
     output = Said(lang)
-    bots = Bots(random.Random(seed))
+    bots = TextBots(random.Random(seed))
     with tempfile.TemporaryDirectory() as folder:
         session = Session(adapter=adapter, state=new_game(game, options),
                           rng=random.Random(seed), output=output, listener=bots,

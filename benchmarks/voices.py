@@ -211,17 +211,27 @@ class Kokoro:
             styles = {name: np.asarray(npz[name]) for name in npz.files}
         return cls(session, vocab, styles, (data / "model.sha256").read_text().strip())
 
+    def style_table(self, voice: str) -> np.ndarray:
+        """The style table of ``voice``: a packaged voice, or ``"a+b"``, the mean of two
+        packaged voices' tables (a voice of its own, between the two: more distinct test
+        speakers than the package has)."""
+        names = voice.split("+")
+        unknown = [n for n in names if n not in self.styles]
+        if unknown or len(names) > 2:
+            raise ValueError(f"unknown Kokoro voice {voice!r} (have {', '.join(self.styles)},"
+                             " or two of them joined by '+')")
+        return np.mean([self.styles[n] for n in names], axis=0).astype(np.float32)
+
     def speak(self, text: str, *, lang: str, voice: str, speed: float = 1.0) -> Samples:
         """``text`` said by ``voice`` in ``lang``, as 16 kHz mono int16 (not cached)."""
-        if voice not in self.styles:
-            raise ValueError(f"unknown Kokoro voice {voice!r} (have {', '.join(self.styles)})")
+        table = self.style_table(voice)
         if not 0.5 <= speed <= 2.0:
             raise ValueError("speed must be between 0.5 and 2.0")
         tokens = token_ids(kokoro_phonemes(espeak_ipa(text, lang), lang, self.vocab),
                            self.vocab)
         audio = self.session.run(None, {
             "tokens": np.array([tokens], dtype=np.int64),
-            "style": style_for(self.styles[voice], tokens),
+            "style": style_for(table, tokens),
             "speed": np.array([speed], dtype=np.float32),
         })[0]
         audio = trim(np.clip(np.asarray(audio, np.float32).ravel(), -1.0, 1.0),

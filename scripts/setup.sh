@@ -20,6 +20,14 @@ source scripts/link_command.sh
 
 PACKAGES=(python3 python3-venv python3-pip espeak-ng sox libsox-fmt-all libportaudio2 tmux)
 apt_install_missing "for voice-host" "${PACKAGES[@]}"
+# The French narrator's voice: espeak-ng with Debian's MBROLA French diphones, in Debian's
+# contrib and non-free areas; where apt does not offer it, French is Kokoro's (speech extra)
+if apt-cache policy mbrola-fr1 2>/dev/null | grep -q "Candidate: [0-9]"; then
+  apt_install_missing "for the French narrator" mbrola mbrola-fr1
+else
+  echo "For the clearest French narrator, enable Debian's contrib and non-free areas and" \
+       "install mbrola and mbrola-fr1 (French is Kokoro's meanwhile)."
+fi
 
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

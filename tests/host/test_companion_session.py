@@ -444,9 +444,16 @@ def test_every_game_plays_to_the_end_with_secrets_only_on_the_phones(
         assert seen == {"Ada": {"key"}, "Ben": set(), "Cleo": {"key"}, "Dan": set()}
     else:  # each player was Speaker once in 3 rounds and saw their two icons then
         assert seen == {p: {"message"} for p in players}
-    # and the table saw none of them
-    assert all(k not in json.dumps(channel.table_snapshot()) for k in ('"role"', '"message"',
-                                                                       '"key"'))
+    # and the table saw none of them; at the end the television's board turns the role
+    # cards over (as the players do), and shows nothing else secret
+    table = json.loads(json.dumps(channel.table_snapshot()))
+    final = next(i for i in table if i["type"] == "view")
+    board = final.pop("board")
+    assert all(k not in json.dumps(table) for k in ('"role"', '"message"', '"key"'))
+    if game == "resistance":
+        assert sorted(r["player"] for r in board["roles"]) == sorted(players)
+    else:
+        assert all(k not in json.dumps(board) for k in ('"role"', '"message"', '"key"'))
 
 
 # --------------------------------------------------------------------------- phone input

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.host.test_table_talk import play, resistance
+from tests.support.table_talk import play, resistance
 from voice_host.host.core.corrections import (
     WINDOW_SECONDS,
     correction_phrases,

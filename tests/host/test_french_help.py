@@ -24,10 +24,10 @@ script, which is English-only)."""
 KEPT = frozenset("""
     whisper vosk pocketsphinx piper espeak ctranslate https pem json jsonl wav tiny base small
     ici londres codenames speaker table host together count auto refuse penalty fragments text
-    full short
+    full short kokoro mbrola radio code hdmi qr play
     mic vote votes guess clue options extra speech microphone script secrets machine
     transmission interfaces phase phases page port arguments message phrase audio agent double
-    narration silence discussion local type mode etc hub
+    narration silence discussion local type mode etc hub on off
 """.split())
 """Words an English help text may share with its French: typed values, names, and words that
 are the same in both languages."""

@@ -126,14 +126,18 @@ def test_a_recording_played_back_is_marked_in_the_game_language() -> None:
 
     import numpy as np
 
-    out = TextOutput(stream=Stream())  # type: ignore[arg-type]
     recording = np.zeros(160, dtype=np.int16)
-    out.emit([Line("Message reçu.", lang="fr", recording=recording)])
-    out.emit([Line("Message received.", lang="en", recording=recording)])
+    french = TextOutput(stream=Stream(), lang="fr")  # type: ignore[arg-type]
+    french.emit([Line("Message reçu.", lang="fr", recording=recording)])
+    english = TextOutput(stream=Stream(), lang="en")  # type: ignore[arg-type]
+    english.emit([Line("Message received.", lang="en", recording=recording)])
+    # the French radio's "Je répète." in an English game: the label is the game's language
+    english.emit([Line("Je répète.", lang="fr", recording=recording)])
     shown = "".join(lines)
     assert "Message reçu. [enregistrement réécouté]" in shown
     assert "Message received. [recording played back]" in shown
-    assert shown.count("recording played back") == 1
+    assert "Je répète. [recording played back]" in shown
+    assert shown.count("enregistrement réécouté") == 1
 
 
 def test_parts_of_a_message_are_translated_too() -> None:

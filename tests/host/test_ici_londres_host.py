@@ -300,8 +300,9 @@ def _state_after(run: Run) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("mode", "bad", "reason"), [
-    # table talk is silent; said to the host, it gets the helpful answer
-    ("fragments", "host, the giraffe", "not a command I know"),
+    # table talk is silent; said to the host, it gets the helpful answer (an icon the
+    # game does not have: which word is not an icon)
+    ("fragments", "host, the giraffe", "There is no icon called giraffe."),
     ("fragments", "Cleo: heart", "Cleo, it is Ben's turn to guess."),
     ("fragments", "Ada: heart", "Ada is the Speaker and cannot guess."),
     ("fragments", "heart and book", "In Bribes de message you name one icon at a time."),

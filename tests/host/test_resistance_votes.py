@@ -89,6 +89,38 @@ def test_everyone_votes_the_same(tmp_path: Path, lang: str, said: str, result: s
     assert len(cast(run)) == 5
 
 
+@pytest.mark.parametrize(("lang", "rest"), [
+    ("en", "the rest no"), ("en", "everyone else no"), ("en", "the others no"),
+    ("en", "all the others no"), ("en", "and the rest reject"), ("en", "no for the others"),
+    ("en", "the rest vote no"),
+    ("fr", "les autres non"), ("fr", "tous les autres non"), ("fr", "le reste non"),
+    ("fr", "le reste contre"), ("fr", "non pour les autres"), ("fr", "et les autres votent non"),
+])
+def test_the_rest_completes_a_vote_said_one_by_one(tmp_path: Path, lang: str,
+                                                  rest: str) -> None:
+    first = ["Ada and Ben", "Ben yes", "Cleo no"] if lang == "en" else \
+        ["Ada et Ben", "Ben oui", "Cleo non"]
+    run = run_script(tmp_path, [*first, rest], lang=lang)
+    assert cast(run) == [("Ben", True), ("Cleo", False), ("Ada", False), ("Dan", False),
+                         ("Eve", False)]
+    assert run.state.phase() == "team"  # rejected: the next leader proposes
+    said = "Yes: Ben. No: Ada, Cleo, Dan and Eve." if lang == "en" else \
+        "Oui : Ben. Non : Ada, Cleo, Dan et Eve."
+    assert said in after_countdown(run, lang)
+
+
+@pytest.mark.parametrize(("lang", "rest"), [("en", "the rest approve"),
+                                            ("fr", "les autres pour")])
+def test_the_rest_approving_completes_it_the_other_way(tmp_path: Path, lang: str,
+                                                       rest: str) -> None:
+    first = ["Ada and Ben", "Ben yes", "Cleo no"] if lang == "en" else \
+        ["Ada et Ben", "Ben oui", "Cleo non"]
+    run = run_script(tmp_path, [*first, rest], lang=lang)
+    assert sorted(cast(run)) == [("Ada", True), ("Ben", True), ("Cleo", False),
+                                 ("Dan", True), ("Eve", True)]
+    assert run.state.phase() == "mission"
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_partial_sentence_is_repeated_back_with_who_is_still_to_vote(
         tmp_path: Path, lang: str) -> None:

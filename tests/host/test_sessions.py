@@ -17,7 +17,7 @@ from voice_host.host.core.adapter import winner_json
 from voice_host.host.core.registry import registration
 from voice_host.host.core.session import Session, SessionOptions, Stop
 from voice_host.host.core.store import EventLog, load_game
-from voice_host.host.core.values import Heard, HeardKind, ListenRequest
+from voice_host.host.io.bots import TextBots
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.terminal import TextOutput
 
@@ -29,30 +29,6 @@ OPTIONS = {
     "codenames": {"red": ["Ada", "Ben"], "blue": ["Cleo", "Dan"], "first": None, "words": "en",
                   "invalid_clue": "refuse"},
 }
-
-
-class TextBots:
-    """Players who answer every prompt with a legal move, as typed text."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.session: Session | None = None
-        self.turns = 0
-
-    def listen(self, request: ListenRequest) -> Heard:
-        assert self.session is not None
-        self.turns += 1
-        if self.turns > 3000:
-            return Heard(HeardKind.END)
-        if request.purpose == "confirm":
-            return Heard(HeardKind.SPEECH, text="yes", speaker=request.expected[0])
-        speaker, text = registration(self.session.adapter.game).bots(
-            self.session.adapter, self.session.state, request.prompt,
-                                                           self.rng)
-        return Heard(HeardKind.SPEECH, text=text, speaker=speaker)
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.mark.parametrize("game", sorted(OPTIONS))

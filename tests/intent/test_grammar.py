@@ -28,7 +28,7 @@ PHASES = {"resistance": ("team", "vote", "count", "mission", "accuse", "answer")
           "ici-londres": ("guess", "answer"),
           "codenames": ("clue", "guess", "colour", "answer")}
 UNIVERSAL = {"help", "repeat", "score", "status", "read_board", "undo", "pause", "resume",
-             "quit", "slower", "faster", "louder", "quieter", "move_code"}
+             "quit", "slower", "faster", "louder", "quieter", "move_code", "learn_voice"}
 ALL = [(g, p) for g, phases in PHASES.items() for p in phases]
 
 
@@ -56,7 +56,7 @@ def test_phase_specific_intents() -> None:
     assert own("codenames", "clue") == {"clue", "clue_two_words", "clue_number_word",
                                         "clue_no_number"}
     assert own("codenames", "colour") == {"colour"}
-    assert own("ici-londres", "guess") == {"pick"}
+    assert own("ici-londres", "guess") == {"pick", "stray_answer"}
     for game, phase in (("resistance", "answer"), ("ici-londres", "answer"),
                         ("codenames", "answer")):
         assert own(game, phase) == {"answer"}

@@ -49,6 +49,8 @@ CASES = [
     ("resistance", "vote", [], "je vote oui", "vote", {"choice": "yes"}),
     ("resistance", "vote", [], "non", "vote", {"choice": "no"}),
     ("resistance", "vote", [], "tout le monde oui", "votes", {"va": "yes"}),
+    ("resistance", "vote", [], "les autres non", "votes", {"vr": "no"}),
+    ("resistance", "vote", [], "le reste non", "votes", {"vr": "no"}),
     ("resistance", "count", [], "trois oui", "vote_count", {"yes": 3}),
     ("resistance", "mission", [], "un sabotage", "mission_result", {"sabotages": 1}),
     ("resistance", "mission", [], "que des succès", "mission_result", {"sabotages": 0}),

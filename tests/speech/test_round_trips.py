@@ -42,6 +42,8 @@ CASES = [
     ("resistance", "vote", [], "Hannah and Thomas yes, Sophie no", "votes",
      {"p1": ["Hannah", "Thomas"], "v1": "yes", "p2": ["Sophie"], "v2": "no"}),
     ("resistance", "vote", [], "everyone yes", "votes", {"va": "yes"}),
+    ("resistance", "vote", [], "the rest no", "votes", {"vr": "no"}),
+    ("resistance", "vote", [], "everyone else no", "votes", {"vr": "no"}),
     ("resistance", "count", [], "three voted yes", "vote_count", {"yes": 3}),
     ("resistance", "mission", [], "one sabotage", "mission_result", {"sabotages": 1}),
     ("resistance", "accuse", [], "the double agent is Emma", "accuse", {"player": "Emma"}),

@@ -20,6 +20,16 @@ def test_english_hears_the_default_window_and_french_the_whole_30_seconds() -> N
     assert WhisperTuning(memory_seconds=2.0).memory_for("fr") == 2.0  # the run's own wins
 
 
+def test_both_languages_decode_with_voice_hosts_own_decoder_unless_told() -> None:
+    # the own decoder keeps the cross-attention memory and every prefix for the utterance
+    tuning = WhisperTuning()
+    assert tuning.decoder_for("en") == tuning.decoder_for("fr") == "own"
+    assert WhisperTuning(decoder="ctranslate2").decoder_for("fr") == "ctranslate2"
+    assert WhisperTuning(languages={}).decoder_for("fr") == "ctranslate2"  # the default
+    with pytest.raises(ValueError):
+        WhisperTuning(decoder="other").decoder_for("fr")
+
+
 def test_french_and_english_search_with_their_own_settings() -> None:
     tuning = WhisperTuning()
     english = tuning.search_for("en")

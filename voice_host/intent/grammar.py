@@ -210,6 +210,12 @@ class Settings:
     """Word -> the words said like it but written apart, itself first ("whose" -> ("whose",
     "who's")), from ``spelled_alike``: every template takes any of them where it has one,
     and the word classes above hold all of them."""
+    answer_words: frozenset[str] = frozenset()
+    """Words that answer a question ("yes", "no", "hit", "miss", "touché"): never read as a
+    near miss of a game's value (an icon, a board word, a player)."""
+    game_answers: frozenset[str] = frozenset()
+    """The answer words that answer only a game's own question ("hit", "miss"; "touché",
+    "raté"), never the host's yes-or-no question ("Did you mean ...?")."""
     object_pronouns: frozenset[str] = frozenset()
     """Pronouns that, right after a command word the sentence does not explain, make that word
     a verb with an object of its own ("pass me", "passe-moi", "give him"): a request to
@@ -763,7 +769,8 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     tentative=words("tentative"), discourse=words("discourse"),
                     distinct=frozenset(raw.get("distinct", ())), confusions=confusions,
-                    alike=alike, object_pronouns=words("object_pronouns"))
+                    alike=alike, object_pronouns=words("object_pronouns"),
+                    answer_words=words("answer_words"), game_answers=words("game_answers"))
 
 
 def _value(key: str) -> Any:

@@ -142,6 +142,7 @@ class _Compiled:
         self.fillers = settings.fillers
         self.function = settings.function_words | settings.articles
         self.vetoes = settings.vetoes
+        self.answer_words = settings.answer_words
         self.question_starts = settings.question_starts
         self.interjections = settings.interjections
         self.discourse = settings.discourse | settings.interjections
@@ -312,7 +313,7 @@ class _Compiled:
                                                           name, (value,), span, unsure), 0.0))
             protected = (word in self.literals or word in self.fillers or word in self.function
                          or word in self.vetoes or word in self.joiners
-                         or word in self.weak_joiners)
+                         or word in self.weak_joiners or word in self.answer_words)
             if not tagged and not protected:
                 for name, value_list in self.lists.items():
                     if value_list.runtime:
@@ -320,7 +321,7 @@ class _Compiled:
                             options[i].append((1, _T("{" + name + "}", word, name, (value,),
                                                      uncertain=True),
                                                0.15 + (1.0 - score)))
-            if not tagged and word not in self.vetoes:
+            if not tagged and word not in self.vetoes and word not in self.answer_words:
                 options[i].extend(self._near_spans(tokens, i))
             if not tagged or protected:
                 options[i].append((1, _T(word, word), 0.0))

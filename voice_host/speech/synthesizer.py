@@ -7,19 +7,28 @@ Engines (``TtsEngine``) turn one piece of text into audio:
   playback goes through sounddevice and the half-duplex gate on every platform.
 - ``EspeakEngine``: the ``espeak-ng`` program, used when pyttsx3 cannot start.
 - ``PiperEngine`` (``speech/piper_tts.py``): Piper's neural en_US-joe-medium voice, for
-  English when the speech extra installed it; other languages stay with espeak-ng.
+  English when the speech extra installed it.
+- ``MbrolaEngine``: espeak-ng with Debian's MBROLA French diphones (``mb-fr1``), the French
+  narrator when installed.
+- ``KokoroEngine`` (``speech/kokoro_tts.py``): Kokoro-82M reading espeak-ng's French
+  phonemes, the French narrator where MBROLA is missing (loaded in the background).
+
+Each language has its narrator (:func:`narrator_voices`): the first of its preferred voices
+the engine has, espeak-ng's last.
 
 Outputs (``AudioOutput``) receive the audio: ``SpeakerOutput`` (sounddevice) or
 ``WavOutput`` (numbered WAV files plus a transcript).
 
 ``TtsSynthesizer`` joins an engine and an output. ``say`` narrates sentence by sentence: the
 first sentence is rendered and starts playing while the rest are rendered, so the first
-sound comes quickly even for a long paragraph. Rate and volume can be changed at any time
-("slower", "louder").
+sound comes quickly even for a long paragraph. Rendered pieces are kept (the fixed lines are
+said again without rendering), and ``prepare`` renders a line that is coming next while the
+current one plays. Rate and volume can be changed at any time ("slower", "louder").
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import queue
@@ -30,7 +39,8 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -79,7 +89,18 @@ def adjusted(settings: VoiceSettings, *, rate: float | None = None,
 
 
 DEFAULT_VOICES = ESPEAK_VOICES
-"""espeak-ng voice used for each narration language when none is given."""
+"""espeak-ng voice used for each narration language: the fallback narrator."""
+
+PREFERRED_VOICES: Mapping[str, tuple[str, ...]] = {"en": ("en-us",),
+                                                   "fr": ("mb-fr1", "mb-fr4", "kokoro-fr", "fr")}
+"""Per language, the voices its narrator is chosen from, best first (``en-us`` is Piper's
+voice when Piper is loaded, else espeak-ng's; ``mb-fr1`` and ``mb-fr4`` are espeak-ng with
+Debian's MBROLA French voices; ``kokoro-fr`` is Kokoro's French). docs/narration.md says
+why this order."""
+NARRATOR_VOICES: Mapping[str, Mapping[str, str]] = {
+    "piper": {"en": "en-us"}, "kokoro": {"fr": "kokoro-fr"}, "mbrola": {"fr": "mb-fr1"},
+    "espeak-ng": DEFAULT_VOICES}
+"""The voice of each narrator one can ask for by name, per language."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +226,18 @@ class Pyttsx3Engine:
         return Rendered(to_int16(audio), rate, text)
 
 
+MBROLA_FOLDERS = (Path("/usr/share/mbrola"), Path("/usr/local/share/mbrola"))
+"""Where the MBROLA diphone databases are installed (Debian's mbrola-fr4 ...)."""
+
+
+def mbrola_installed(voice: str) -> bool:
+    """Whether espeak-ng's MBROLA voice ``mb/mb-fr4`` (or ``mb-fr4``) has its database."""
+    name = voice.split("/")[-1].removeprefix("mb-").split("-")[0]
+    return shutil.which("mbrola") is not None and any(
+        (folder / name / name).is_file() or (folder / name).is_file()
+        or (folder / "voices" / name).is_file() for folder in MBROLA_FOLDERS)
+
+
 class EspeakEngine:
     """The ``espeak-ng`` (or ``espeak``) command, audio read from its standard output."""
 
@@ -223,6 +256,13 @@ class EspeakEngine:
             listing = subprocess.run(
                 [found, "--voices"], capture_output=True, text=True, timeout=10, check=True
             ).stdout
+            # MBROLA voices (mb-fr4 ...) are listed apart, whether installed or not: only
+            # those whose diphone database is there count
+            listing += "\n" + "\n".join(
+                line for line in subprocess.run(
+                    [found, "--voices=mb"], capture_output=True, text=True, timeout=10,
+                    check=False).stdout.splitlines()[1:]
+                if len(line.split()) >= 5 and mbrola_installed(line.split()[4]))
         except (OSError, subprocess.SubprocessError) as error:
             raise SynthesisError(f"{self.name} does not run: {error}") from None
         entries: list[tuple[str, list[str]]] = []
@@ -250,35 +290,144 @@ class EspeakEngine:
         return Rendered(to_int16(audio), rate, text)
 
 
+def engine_for(engine: TtsEngine, voice: str) -> TtsEngine:
+    """The engine that renders ``voice`` (through any routing)."""
+    while (route := getattr(engine, "engine_for", None)) is not None:
+        chosen = route(voice)
+        if chosen is engine:
+            break
+        engine = chosen
+    return engine
+
+
 def engine_family(engine: TtsEngine, voice: str) -> str:
-    """``"piper"`` when Piper renders ``voice``, else ``"espeak"`` (espeak-ng, also behind
-    pyttsx3 on Linux): the key of the pronunciation tables."""
-    route = getattr(engine, "engine_for", None)
-    chosen = route(voice) if route is not None else engine
-    return "piper" if chosen.name == "piper" else "espeak"
+    """``"piper"`` or ``"kokoro"`` when that neural engine renders ``voice``, else
+    ``"espeak"`` (espeak-ng, also behind pyttsx3 on Linux): the key of the pronunciation
+    tables."""
+    name = engine_for(engine, voice).name
+    return name if name in ("piper", "kokoro") else "espeak"
+
+
+def narrator_voices(engine: TtsEngine,
+                    narrators: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each language's narrator: the one ``narrators`` names (``{"fr": "espeak-ng"}``), else
+    the first of its :data:`PREFERRED_VOICES` the engine has (espeak-ng's voice when it has
+    none)."""
+    out = {}
+    for lang, names in PREFERRED_VOICES.items():
+        named = NARRATOR_VOICES.get((narrators or {}).get(lang, "auto"), {}).get(lang)
+        out[lang] = named or next((v for v in names if engine.has_voice(v)),
+                                  DEFAULT_VOICES[lang])
+    return out
+
+
+def describe_narrator(engine: TtsEngine, voice: str) -> str:
+    """Who speaks ``voice``, in words: ``"Kokoro-82M (speaker jf_alpha)"``,
+    ``"Piper (en_US-joe-medium)"``, ``"espeak-ng (fr)"``."""
+    chosen = engine_for(engine, voice)
+    describe = getattr(chosen, "describe", None)
+    if describe is not None:
+        return str(describe(voice))
+    return f"{chosen.name} ({voice})"
 
 
 ENGINES = ("auto", "piper", "pyttsx3", "espeak-ng")
-"""The speech engines one can ask for; ``auto`` is Piper for English (when installed) with
-pyttsx3, else espeak-ng, for the rest."""
+"""The speech engines one can ask for; ``auto`` is Piper for English and MBROLA or Kokoro for
+French (each when installed) with pyttsx3, else espeak-ng, for the rest."""
+
+NARRATORS: Mapping[str, tuple[str, ...]] = {
+    "en": ("auto", "piper", "espeak-ng"), "fr": ("auto", "mbrola", "kokoro", "espeak-ng")}
+"""The narrators one can ask for, per language (``--voice fr=espeak-ng``)."""
 
 
-def create_engine(preference: str = "auto") -> TtsEngine:
-    """``"auto"`` (Piper for English when installed, pyttsx3 or espeak-ng for the other
-    voices), ``"piper"`` (the same, but Piper must load), ``"pyttsx3"`` or ``"espeak-ng"``."""
+def parse_narrators(spec: str | None) -> dict[str, str]:
+    """``"fr=espeak-ng,en=piper"`` (or one name, for the languages that have it:
+    ``"espeak-ng"``) -> ``{"fr": "espeak-ng", "en": "piper"}``; ``None`` or ``"auto"`` -> ``{}``.
+    Raises ``SynthesisError`` naming what is wrong."""
+    out: dict[str, str] = {}
+    for item in (spec or "").split(","):
+        item = item.strip().lower()
+        if not item or item == "auto":
+            continue
+        lang, sep, name = item.partition("=")
+        if not sep:
+            langs = [code for code, names in NARRATORS.items() if lang in names]
+            if not langs:
+                raise SynthesisError(f"I do not know the narrator {lang}. Use one of: "
+                                     + ", ".join(sorted({n for ns in NARRATORS.values()
+                                                         for n in ns})) + ".")
+            out.update(dict.fromkeys(langs, lang))
+            continue
+        if lang not in NARRATORS:
+            raise SynthesisError(f"I have no narrator for the language {lang}.")
+        if name not in NARRATORS[lang]:
+            raise SynthesisError(f"I do not know the narrator {name} for {lang}. Use one of: "
+                                 + ", ".join(NARRATORS[lang]) + ".")
+        out[lang] = name
+    return out
+
+
+def create_engine(preference: str = "auto", *,
+                  narrators: Mapping[str, str] | None = None) -> TtsEngine:
+    """``"auto"`` (Piper for English, MBROLA and Kokoro for French, each when installed,
+    pyttsx3 or espeak-ng for the other voices), ``"piper"`` (the same, but Piper must load),
+    ``"pyttsx3"`` or ``"espeak-ng"`` (that engine alone). ``narrators`` picks per language
+    (``{"fr": "espeak-ng"}``): a neural narrator asked for by name must be installed."""
     if preference not in (*ENGINES, "espeak"):
         raise SynthesisError(f"I do not know the speech engine {preference}.")
-    if preference in ("auto", "piper"):
-        from voice_host.speech.piper_tts import PiperEngine, RoutedEngine
+    chosen = dict(narrators or {})
+    classic = _classic_engine(preference)
+    if preference not in ("auto", "piper"):
+        return classic
+    from voice_host.speech.piper_tts import PiperEngine, RoutedEngine
 
+    neural: list[TtsEngine] = []
+    english = "piper" if preference == "piper" else chosen.get("en", "auto")
+    if english in ("auto", "piper"):
         try:
-            piper = PiperEngine()
+            neural.append(PiperEngine())
         except SynthesisError:
-            if preference == "piper":
+            if english == "piper":
                 raise
-        else:
-            return RoutedEngine(piper, _classic_engine("auto"))
-    return _classic_engine(preference)
+    french = chosen.get("fr", "auto")
+    if french in ("auto", "mbrola"):
+        if any(mbrola_installed(v) for v in MbrolaEngine.VOICES):
+            neural.append(MbrolaEngine())
+        elif french == "mbrola":
+            raise SynthesisError("The MBROLA French voice is not installed: sudo apt install "
+                                 "mbrola mbrola-fr1 (Debian's contrib and non-free areas).")
+    if french in ("auto", "kokoro"):
+        from voice_host.speech.kokoro_tts import LazyKokoro, unavailable_reason
+
+        reason = unavailable_reason()
+        if reason is None:
+            neural.append(LazyKokoro(fallback=classic))
+        elif french == "kokoro":
+            raise SynthesisError(reason[0].upper() + reason[1:] + ".")
+    return RoutedEngine(neural, classic) if neural else classic
+
+
+class MbrolaEngine(EspeakEngine):
+    """espeak-ng with Debian's MBROLA French diphone voices (``mb-fr1``, ``mb-fr4``):
+    espeak-ng writes the phonemes and the pitch, MBROLA joins recorded French diphones."""
+
+    VOICES = ("mb-fr1", "mb-fr4")
+    RATE_SCALE = 150 / 175
+    """MBROLA's French is heard best a little slower than espeak-ng's own pace."""
+
+    def __init__(self, program: str | None = None) -> None:
+        super().__init__(program)
+        self.name = "mbrola"
+
+    def has_voice(self, voice: str) -> bool:
+        return voice.split("+")[0].lower() in self.VOICES and mbrola_installed(voice)
+
+    def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
+        return super().synthesize(text, voice=voice, settings=replace(
+            settings, rate=int(round(settings.rate * self.RATE_SCALE))))
+
+    def describe(self, voice: str) -> str:
+        return f"espeak-ng with MBROLA ({voice})"
 
 
 def _classic_engine(preference: str) -> TtsEngine:
@@ -438,8 +587,10 @@ class Synthesizer(Protocol):
     name: str
     settings: VoiceSettings
 
-    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
-        """Speak ``text`` (blocks until spoken or written)."""
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None,
+            effect: str | None = None) -> None:
+        """Speak ``text`` (blocks until spoken or written); ``effect="radio"``: through the
+        short-wave radio effect."""
         ...
 
     def render(self, text: str, *, lang: str = "en", voice: str | None = None) -> Samples:
@@ -504,8 +655,8 @@ class TtsSynthesizer(AdjustableVoice):
         """Receives the audio."""
         self.settings = settings or VoiceSettings()
         """Current rate, volume and pitch (changed by ``slower`` ... ``quieter``)."""
-        self.voices = dict(DEFAULT_VOICES if voices is None else voices)
-        """Voice used for each language."""
+        self.voices = dict(narrator_voices(engine) if voices is None else voices)
+        """Voice used for each language (its narrator)."""
         self.name = engine.name
         self.last_stats: SayStats | None = None
         """Timing of the last ``say``."""
@@ -513,9 +664,94 @@ class TtsSynthesizer(AdjustableVoice):
         """A first sentence longer than this is spoken clause by clause from its first
         comma (quicker first audio with Piper)."""
         self.pronunciation: dict[str, dict[str, Pronunciation]] = {}
-        """Per engine family (``piper``, ``espeak``: see :func:`engine_family`) and narration
-        language: phrases said by another language's voice, and words respelled for the
-        voice (given by the host from its narration data)."""
+        """Per engine family (``piper``, ``kokoro``, ``espeak``: see :func:`engine_family`)
+        and narration language: phrases said by another language's voice, and words
+        respelled for the voice (given by the host from its narration data)."""
+        self._rendered: collections.OrderedDict[tuple[Any, ...], Rendered] = \
+            collections.OrderedDict()
+        self._pending: dict[tuple[Any, ...], Future[Rendered]] = {}
+        self._cache_lock = threading.Lock()
+        self._ahead: ThreadPoolExecutor | None = None
+
+    CACHED_PIECES = 256
+    """Rendered pieces kept: fixed lines (prompts, the radio call) are said again at once."""
+
+    def narrators(self) -> dict[str, str]:
+        """Who narrates each language, in words (for ``doctor`` and the start of a game)."""
+        return {lang: describe_narrator(self.engine, voice)
+                for lang, voice in sorted(self.voices.items())}
+
+    def forget(self) -> None:
+        """Drop the rendered pieces kept so far (a benchmark's cold start)."""
+        with self._cache_lock:
+            self._rendered.clear()
+
+    def _key(self, sentence: str, lang: str, voice: str,
+             settings: VoiceSettings) -> tuple[Any, ...]:
+        return (sentence, lang, voice, settings)
+
+    def _piece(self, sentence: str, lang: str, voice: str,
+               settings: VoiceSettings) -> Rendered:
+        """One piece, from the kept ones, from a rendering under way, or rendered now."""
+        key = self._key(sentence, lang, voice, settings)
+        with self._cache_lock:
+            kept = self._rendered.get(key)
+            if kept is not None:
+                self._rendered.move_to_end(key)
+                return kept
+            pending = self._pending.get(key)
+        if pending is not None:
+            with contextlib.suppress(Exception):
+                return pending.result()
+        rendered = self._render_sentence(sentence, lang, voice, settings)
+        self._keep(key, rendered)
+        return rendered
+
+    def _keep(self, key: tuple[Any, ...], rendered: Rendered) -> None:
+        if not len(rendered.samples):
+            return  # an engine's empty answer is not kept: the next say tries again
+        with self._cache_lock:
+            self._rendered[key] = rendered
+            self._rendered.move_to_end(key)
+            while len(self._rendered) > self.CACHED_PIECES:
+                self._rendered.popitem(last=False)
+
+    def _pieces_of(self, text: str) -> list[str]:
+        return split_sentences(text, first_max_chars=self.first_clause_chars,
+                               max_chars=getattr(self.engine, "max_chars", None) or 160)
+
+    def prepare(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
+        """Render ``text`` in the background (the line that comes after the one being said),
+        so that ``say`` finds it ready. Does nothing for a voice that is not installed."""
+        if not text.strip():
+            return
+        try:
+            chosen = self.voice_for(lang, voice)
+        except SynthesisError:
+            return
+        settings = self.settings
+        if self._ahead is None:
+            self._ahead = ThreadPoolExecutor(max_workers=1,
+                                             thread_name_prefix="voice-host-tts-ahead")
+            weakref.finalize(self, self._ahead.shutdown, wait=False)
+        for sentence in self._pieces_of(text):
+            key = self._key(sentence, lang, chosen, settings)
+            with self._cache_lock:
+                if key in self._rendered or key in self._pending:
+                    continue
+                future = self._ahead.submit(self._render_ahead, key, sentence, lang, chosen,
+                                            settings)
+                self._pending[key] = future
+
+    def _render_ahead(self, key: tuple[Any, ...], sentence: str, lang: str, voice: str,
+                      settings: VoiceSettings) -> Rendered:
+        try:
+            rendered = self._render_sentence(sentence, lang, voice, settings)
+            self._keep(key, rendered)
+            return rendered
+        finally:
+            with self._cache_lock:
+                self._pending.pop(key, None)
 
     def voice_for(self, lang: str, voice: str | None = None) -> str:
         """The voice to use; raises ``SynthesisError`` for one that is not installed."""
@@ -554,19 +790,18 @@ class TtsSynthesizer(AdjustableVoice):
 
     def _render_parts(self, text: str, voice: str, lang: str = "en") -> Iterator[Rendered]:
         """Render sentence by sentence in a background thread; yield them in order."""
-        sentences = split_sentences(text, first_max_chars=self.first_clause_chars,
-                                    max_chars=getattr(self.engine, "max_chars", None) or 160)
+        sentences = self._pieces_of(text)
         settings = self.settings
         if len(sentences) <= 1:
             if sentences:
-                yield self._render_sentence(sentences[0], lang, voice, settings)
+                yield self._piece(sentences[0], lang, voice, settings)
             return
         results: queue.Queue[Rendered | BaseException | None] = queue.Queue()
 
         def work() -> None:
             try:
                 for sentence in sentences:
-                    results.put(self._render_sentence(sentence, lang, voice, settings))
+                    results.put(self._piece(sentence, lang, voice, settings))
             except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
                 results.put(error)
             results.put(None)
@@ -579,8 +814,10 @@ class TtsSynthesizer(AdjustableVoice):
             yield item
         thread.join()
 
-    def say(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
-        """Speak ``text`` sentence by sentence."""
+    def say(self, text: str, *, lang: str = "en", voice: str | None = None,
+            effect: str | None = None) -> None:
+        """Speak ``text`` sentence by sentence; ``effect="radio"``: the whole line rendered,
+        then through the short-wave radio effect (``speech.effects.radio_effect``)."""
         if not text.strip():
             return
         chosen = self.voice_for(lang, voice)
@@ -588,7 +825,17 @@ class TtsSynthesizer(AdjustableVoice):
         produced: list[Rendered] = []
 
         def counted() -> Iterator[Rendered]:
-            for part in self._render_parts(text, chosen, lang):
+            if effect == "radio":
+                from voice_host.speech.effects import radio_effect
+
+                whole = self.render(text, lang=lang, voice=chosen)
+                parts: Iterator[Rendered] = iter([Rendered(radio_effect(whole), SAMPLE_RATE,
+                                                           text)])
+            elif effect is not None:
+                raise SynthesisError(f"I do not know the sound effect {effect}.")
+            else:
+                parts = self._render_parts(text, chosen, lang)
+            for part in parts:
                 produced.append(part)
                 yield part
 
@@ -632,9 +879,12 @@ def create_synthesizer(
     engine: str | TtsEngine = "auto",
     gate: HalfDuplexGate | None = None,
     settings: VoiceSettings | None = None,
+    narrators: Mapping[str, str] | None = None,
 ) -> TtsSynthesizer:
-    """The narrator: Piper for English when installed, pyttsx3 (else espeak-ng) for the
-    rest, speaking to ``output``."""
-    chosen = create_engine(engine) if isinstance(engine, str) else engine
+    """The narrator: Piper for English, MBROLA (else Kokoro) for French, when installed,
+    pyttsx3 (else espeak-ng) for the rest, speaking to ``output``; ``narrators`` picks per
+    language."""
+    chosen = create_engine(engine, narrators=narrators) if isinstance(engine, str) else engine
     out = parse_output(output, gate=gate) if isinstance(output, str) else output
-    return TtsSynthesizer(chosen, out, settings=settings)
+    return TtsSynthesizer(chosen, out, settings=settings,
+                          voices=narrator_voices(chosen, narrators))

@@ -51,6 +51,14 @@ class RecordingTooShort(AudioFormatError):
         self.declared = declared
 
 
+class RecordingTooLong(AudioFormatError):
+    """A recording longer than one utterance may last; ``seconds`` is its length."""
+
+    def __init__(self, message: str, *, seconds: float) -> None:
+        super().__init__(message)
+        self.seconds = seconds
+
+
 class RecognizerUnavailable(SpeechError):
     """A backend cannot start (library or model missing); the message says what to do."""
 

@@ -19,7 +19,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from voice_host.speech.types import SAMPLE_RATE, AudioFormatError, RecordingTooShort, Samples
+from voice_host.speech.types import (
+    SAMPLE_RATE,
+    AudioFormatError,
+    RecordingTooLong,
+    RecordingTooShort,
+    Samples,
+)
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -97,11 +103,43 @@ _STREAMED_SIZES = frozenset({0, 0xFFFFFFFF})
 """Data sizes a streaming writer puts in the header when it does not know the length."""
 
 
+MAX_UTTERANCE_SECONDS = 60.0
+"""The longest recording read as one utterance (a script's WAV line): a minute of 16 kHz
+audio is about 2 MB, while a half-hour file would take over a gigabyte once decoded."""
+
+
+def wav_seconds(path: str | Path) -> float | None:
+    """How long the WAV at ``path`` lasts, from its header and its size on disk, without
+    reading its sound (None: not a WAV whose length can be told)."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        with p.open("rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return None
+    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+        return None
+    found = _data_header(head)
+    if found is None or found[0] <= 0:
+        return None
+    byte_rate, chunk, pos = found
+    there = size - (pos + 8)  # a streamed header's size is a placeholder: the file's
+    data = there if chunk in _STREAMED_SIZES else min(chunk, there)
+    return max(0, data) / byte_rate
+
+
 def read_utterance_wav(path: str | Path) -> Samples:
     """Read a WAV that should hold one spoken utterance, as :func:`read_wav` does, but refuse
     (``RecordingTooShort``) a file whose data is shorter than its header says (a cut-off
-    recording) or too short to hold a word."""
+    recording) or too short to hold a word, and (``RecordingTooLong``, before reading its
+    sound) one longer than :data:`MAX_UTTERANCE_SECONDS`."""
     p = Path(path)
+    seconds = wav_seconds(p)
+    if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
+        raise RecordingTooLong(
+            f"That recording lasts {seconds:.0f} seconds; one utterance may last at most "
+            f"{MAX_UTTERANCE_SECONDS:.0f} seconds.", seconds=seconds)
     samples = read_wav(p)
     data = p.read_bytes()
     actual = len(samples) / SAMPLE_RATE
@@ -120,6 +158,18 @@ def read_utterance_wav(path: str | Path) -> Samples:
 def _declared_seconds(data: bytes) -> float | None:
     """The length the data chunk's header announces, in seconds (None when unknown, e.g. a
     streamed file's placeholder size)."""
+    found = _data_header(data)
+    if found is None:
+        return None
+    byte_rate, size, _ = found
+    if size in _STREAMED_SIZES or size >= 0x7FFF0000 or byte_rate <= 0:
+        return None
+    return size / byte_rate
+
+
+def _data_header(data: bytes) -> tuple[int, int, int] | None:
+    """The byte rate of the format chunk before the data chunk, the data chunk's announced
+    size and its position; None when no data chunk header is in ``data``."""
     pos, byte_rate = 12, 0
     while pos + 8 <= len(data):
         chunk_id = data[pos : pos + 4]
@@ -127,9 +177,7 @@ def _declared_seconds(data: bytes) -> float | None:
         if chunk_id == b"fmt " and pos + 16 <= len(data):
             (byte_rate,) = struct.unpack_from("<I", data, pos + 16)
         elif chunk_id == b"data":
-            if size in _STREAMED_SIZES or size >= 0x7FFF0000 or byte_rate <= 0:
-                return None
-            return size / byte_rate
+            return byte_rate, size, pos
         pos += 8 + size + (size & 1)
     return None
 

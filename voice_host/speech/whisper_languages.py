@@ -44,6 +44,7 @@ FRENCH = LanguageTuning(
                         close_margin=-1.2, sound_similarity=0.65, sound_margin=-1.6),
     near=True,
     memory_seconds=12.0,
+    decoder="own",
 )
 """French (Whisper base).
 
@@ -67,9 +68,12 @@ FRENCH = LanguageTuning(
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission").
-- CTranslate2's decoder, not voice-host's own (``decoder``, which English uses): the bars
-  were calibrated on CTranslate2's int8 scores, and on French the own decoder halves the
-  wait but understands no more and holds base's decoder in float32 (about 300 MB more).
+- voice-host's own decoder (``decoder``, :mod:`voice_host.speech.whisper_decoder`), as
+  English: it projects the encoder's output for the cross-attention once an utterance and
+  keeps the prompt and every prefix, where CTranslate2's ``generate`` computes them again
+  for every row of every call. On the benchmark's French commands it understands as many
+  and spends less CPU a sentence; it holds base's decoder in float32 (about 300 MB more).
+  ``--whisper decoder=ctranslate2`` decodes with CTranslate2.
 
 Every value was chosen on the benchmark's calibration split and checked on its report split
 (``docs/recognition.md``)."""

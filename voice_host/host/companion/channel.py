@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from voice_host.games import Action, GameState, IllegalAction
-from voice_host.host.companion import games
+from voice_host.host.companion import games, tv
 from voice_host.host.companion.address import (
     host_allowed,
     is_ip,
@@ -102,6 +102,7 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         self._view_size = VIEW_STEP
         """The padded size of the seats' views at the current step."""
         self.url = ""
+        self.tv_token = tv.new_token()  # the host's own table view (see SeatRoom.table_url)
         self.names: set[str] = set()
         """Host names (besides IP literals and localhost) the page may be asked for."""
 
@@ -117,12 +118,13 @@ class CompanionChannel(PhoneInputs, SeatRoom):
         ``OSError`` with a plain sentence when the address or port cannot be used."""
         from voice_host.host.companion.server import ServerThread, build_app
 
+        self.seats.brakes.own = own = frozenset(self.own_addresses())  # its own codes only
         try:
             server = ServerThread(
                 build_app(self, STATIC_DIR), self.bind_host, self.requested_port, tls=self.tls,
                 on_refused=lambda address, what: self.seats.refuse(
                     client=address, seat=None, what="connection", reason=what),
-                own=self.own_addresses())
+                own=own)
         except OSError as exc:
             raise OSError(f"The companion page cannot listen on {self.bind_host} port "
                           f"{self.requested_port}: {exc.strerror or exc}. Choose another "
@@ -222,8 +224,7 @@ class CompanionChannel(PhoneInputs, SeatRoom):
             self._published = None
             self.turns.follow(state, games.phone_turn(self.game, state))
             self._rebuild_shadow()
-            table = {"type": "view", "game": self.game, "view": state.public_view()}
-            self.hub.post(TABLE, table, keep="latest")
+            self.hub.post(TABLE, self.table_view(state), keep="latest")
             self._post_views(state, [p for p in self.players if self._may_show(p)])
         if self._clock_shown:  # a move ends the running countdown
             self.countdown(None)

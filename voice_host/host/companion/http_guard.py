@@ -1,11 +1,16 @@
 """Checks every request passes before any route of the companion page runs: the ``Host``
 header (DNS rebinding), the ``Origin`` (other sites), the POST body's type and announced
-length, and the security headers added to every answer."""
+length, and the security headers added to every answer; the reading of a body or a
+websocket's first message (anything malformed is a 400), and the last guard that answers
+an error no route expected with a sentence and one counted log line."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import contextlib
+import json
+from typing import TYPE_CHECKING, Any
 
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -122,3 +127,88 @@ def refused(error: SeatError, lang: str) -> JSONResponse:
     on some keys, e.g. forgets a stale token)."""
     return JSONResponse({"ok": False, "reason": error.text(lang), "key": error.key},
                         status_code=error.status)
+
+
+async def read_body(request: Request) -> dict[str, Any]:
+    """The JSON object of a POST, read at most :data:`MAX_BODY` bytes far (a body without a
+    length is cut off there too)."""
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise SeatError("too_long", 413)
+    return json_object(bytes(raw) or b"{}")
+
+
+def json_object(raw: bytes | str) -> dict[str, Any]:
+    """A JSON object, or a 400 :class:`SeatError` for anything else: bad UTF-8, not JSON,
+    nested too deep for the parser (thousands of ``[``), not an object, a lone surrogate
+    in any string."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise SeatError("not_understood", 400) from None
+    if not isinstance(data, dict) or not writable(json.dumps(data, ensure_ascii=False)):
+        raise SeatError("not_understood", 400)
+    return data
+
+
+def text_field(data: dict[str, Any], key: str, limit: int = 100) -> str:
+    """``data[key]`` when it is a string of at most ``limit`` characters that UTF-8 can
+    write (no lone surrogate), else a 400 :class:`SeatError`."""
+    value = data.get(key, "")
+    if not isinstance(value, str) or len(value) > limit or not writable(value):
+        raise SeatError("not_understood", 400)
+    return value
+
+
+def writable(text: str) -> bool:
+    """Whether ``text`` has no lone surrogate (``"\\ud800"`` in JSON is one)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+MALFORMED = frozenset({"not_understood", "too_long"})
+"""Refusals of a request's form, logged where they are answered (the others are logged
+by the seat book)."""
+
+
+class Shield:
+    """The last guard around the routes: an error no route expected is answered with a
+    sentence (500) and one line on the host's screen (counted with the refusals, so a
+    flood of them cannot flood the screen), never a traceback."""
+
+    def __init__(self, app: ASGIApp, channel: CompanionChannel) -> None:
+        self.app = app
+        self.channel = channel
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watch(message: Message) -> None:
+            nonlocal started
+            if message["type"] in ("http.response.start", "websocket.accept",
+                                   "websocket.close"):
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watch)
+        except Exception as exc:  # noqa: BLE001 - answered and logged in one line
+            client = scope["client"][0] if scope.get("client") else "unknown"
+            self.channel.seats.refuse(client=client, seat=None, what="request",
+                                      reason=f"could not be answered ({type(exc).__name__})")
+            if started:
+                return
+            if scope["type"] == "websocket":
+                with contextlib.suppress(Exception):
+                    await send({"type": "websocket.close", "code": 1011})
+                return
+            await refused(SeatError("server_error", 500), self.channel.lang)(scope, receive,
+                                                                            send)

@@ -1,6 +1,6 @@
 """Limits that hold against many connections and many addresses: fair slots (per address, per
 network, in all, with slots kept for the host's own machine) and brakes on wrong codes (per
-address, per network, in all).
+address and per network, never for everyone: one device cannot lock the others out).
 
 A *network* is an IPv4 address's /24 or an IPv6 address's /64: one device on the Wi-Fi can
 take many addresses of its network (IPv6 gives it as many as it wants), and a phone of the
@@ -125,16 +125,22 @@ class FairSlots(Generic[T]):
 
 FREE_TRIES = 5
 """Wrong codes an address may send before it has to wait (then 2, 4, 8 ... seconds)."""
+FLOOD_FREE_TRIES = 1
+"""... while wrong codes flood in (:data:`FLOOD_PER_HOUR`): one, then 2, 4, 8 ... seconds."""
 NETWORK_FREE_TRIES = 20
-"""Wrong codes one network (/24, /64) may send before all of it waits."""
-GLOBAL_WRONG_PER_HOUR = 120
-"""Wrong codes from everywhere together in an hour; beyond, every room-code check waits.
-With a room code of 6 letters from 24 (24**6 = 191,102,976 codes) that is a chance of about
-1 in 1.6 million per hour of guessing, however many addresses the guesser has."""
+"""Wrong codes one network (/24, /64) may send before its guessing addresses wait."""
+NETWORK_AFTER = 2
+"""An address waits for its network's wrong codes only once it sent this many itself: a
+phone that mistyped once is not kept out by a guesser on its Wi-Fi."""
+FLOOD_PER_HOUR = 120
+"""Wrong codes from everywhere in an hour beyond which every address that guesses wrong
+has a single free try. Never a wait for an address that has not guessed wrong: one device
+cannot lock the others out."""
 LONGEST_WAIT = 900.0
 """The longest back-off, in seconds."""
 FORGET_AFTER = 900.0
-"""Wrong codes are forgotten after this many quiet seconds."""
+"""An address's wrong codes are forgotten after this many quiet seconds of it and of its
+network (an address of a network that keeps guessing is remembered)."""
 
 
 @dataclass
@@ -144,35 +150,65 @@ class _Count:
     last: float = 0.0
 
 
-class Brakes:
-    """Back-off on wrong codes for each address, each network and all together.
-    ``check`` says how long a request must still wait (0: go on); ``failed`` counts one."""
+@dataclass(frozen=True)
+class Wait:
+    """How long a room-code check must still wait, and whose wrong codes caused it."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
+    seconds: float
+    scope: str = ""
+    """``"address"`` (this device's own wrong codes), ``"network"`` (its network's, which
+    it joined in) or ``""`` (no wait)."""
+    failures: int = 0
+    """This address's wrong codes (what the refusal tells the device)."""
+
+
+class Brakes:
+    """Back-off on wrong codes, per address and per network, never for all together: an
+    address waits only for wrong codes it sent itself or, once it sent
+    :data:`NETWORK_AFTER`, for those of its network. The host's own machine (``own``) waits
+    for its own only. ``wait`` says how long a request must still wait; ``failed`` counts
+    one wrong code."""
+
+    def __init__(self, clock: Callable[[], float], own: frozenset[str] = frozenset()) -> None:
         self.clock = clock
+        self.own = own
+        """The host machine's addresses (set by the companion when it starts)."""
         self._lock = threading.Lock()
         self._addresses: dict[str, _Count] = {}
         self._networks: dict[str, _Count] = {}
-        self._global: list[float] = []
-        """Times of the wrong codes of the last hour."""
+        self._recent: list[float] = []
+        """Times of the wrong codes of the last hour, from everywhere."""
+        self._swept = float("-inf")
 
     def wait(self, client: str) -> float:
+        return self.why(client).seconds
+
+    def why(self, client: str) -> Wait:
         now = self.clock()
         with self._lock:
-            waits = [self._wait(self._addresses, client, now)]
-            if client in self._addresses:  # a device that never guessed wrong skips this
-                waits.append(self._wait(self._networks, network_of(client), now))
-            self._global = [t for t in self._global if now - t < 3600.0]
-            if len(self._global) >= GLOBAL_WRONG_PER_HOUR:
-                waits.append(self._global[0] + 3600.0 - now)
-        return max(waits)
+            net = network_of(client)
+            self._forget(now)
+            count = self._addresses.get(client)
+            if count is None:  # never guessed wrong: never waits for anyone else
+                return Wait(0.0)
+            wait = Wait(max(0.0, count.wait_until - now), "address", count.failures)
+            network = self._networks.get(net)
+            if client not in self.own and network is not None \
+                    and count.failures >= NETWORK_AFTER:
+                seconds = network.wait_until - now
+                if seconds > wait.seconds:
+                    wait = Wait(seconds, "network", count.failures)
+            return wait if wait.seconds > 0 else Wait(0.0)
 
     def failed(self, client: str) -> None:
         now = self.clock()
         with self._lock:
-            self._count(self._addresses, client, now, FREE_TRIES)
-            self._count(self._networks, network_of(client), now, NETWORK_FREE_TRIES)
-            self._global.append(now)
+            self._recent = [t for t in self._recent if now - t < 3600.0]
+            self._recent.append(now)
+            free = FLOOD_FREE_TRIES if len(self._recent) > FLOOD_PER_HOUR else FREE_TRIES
+            self._count(self._addresses, client, now, free)
+            if client not in self.own:
+                self._count(self._networks, network_of(client), now, NETWORK_FREE_TRIES)
             if len(self._addresses) > 5000:  # forget the quietest when flooded
                 for key in sorted(self._addresses, key=lambda k: self._addresses[k].last)[:2500]:
                     del self._addresses[key]
@@ -182,15 +218,21 @@ class Brakes:
             count = self._addresses.get(client)
             return count.failures if count else 0
 
-    @staticmethod
-    def _wait(table: dict[str, _Count], key: str, now: float) -> float:
-        count = table.get(key)
-        if count is None:
-            return 0.0
-        if now - count.last > FORGET_AFTER:
-            del table[key]
-            return 0.0
-        return max(0.0, count.wait_until - now)
+    def flooding(self) -> bool:
+        """Whether more than :data:`FLOOD_PER_HOUR` wrong codes came in the last hour."""
+        now = self.clock()
+        with self._lock:
+            return sum(1 for t in self._recent if now - t < 3600.0) > FLOOD_PER_HOUR
+
+    def _forget(self, now: float) -> None:
+        if now - self._swept < 5.0 and now >= self._swept:
+            return
+        self._swept = now
+        for key in [k for k, c in self._networks.items() if now - c.last > FORGET_AFTER]:
+            del self._networks[key]
+        for key in [k for k, c in self._addresses.items()
+                    if now - c.last > FORGET_AFTER and network_of(k) not in self._networks]:
+            del self._addresses[key]
 
     @staticmethod
     def _count(table: dict[str, _Count], key: str, now: float, free: int) -> None:

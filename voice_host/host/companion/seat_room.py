@@ -7,12 +7,16 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
-from voice_host.host.companion import games, news
+from voice_host.host.companion import games, news, tv
 from voice_host.host.companion.hub import TABLE, Hub, seat_audience
 from voice_host.host.companion.news import SeatNews
 from voice_host.host.companion.seats import SeatBook
+from voice_host.host.core.registry import registration
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from voice_host.games import GameState
     from voice_host.host.core.session import Session
 
 
@@ -32,8 +36,16 @@ class SeatRoom:
     def room_code(self) -> str:
         return self.seats.room_code
 
+    url: str
+    tv_token: str
+    """Shows the room code and the join QR code on the table view that sends it (the host's
+    own screen, see :mod:`.tv`); new each time the host starts."""
+
     @property
     def port(self) -> int:
+        raise NotImplementedError
+
+    def join_url(self) -> str:
         raise NotImplementedError
 
     def _show_views(self) -> None:
@@ -100,10 +112,28 @@ class SeatRoom:
                 "move_code": self.seats.move_code(seat), "extras": games.extras(self.game),
                 **self.seat_list()}
 
-    def table_hello(self) -> dict[str, Any]:
-        return {"audience": "table", "room": self.room_code, "game": self.game,
-                "lang": self.lang, "players": list(self.players),
-                "extras": games.extras(self.game), **self.seat_list()}
+    def table_url(self) -> str:
+        """The host's own table view: the board with the room code and the join QR code."""
+        return f"{self.url}table#tv={self.tv_token}"
+
+    def table_script(self) -> Path | None:
+        """This game's board on the television (served as ``/board.js``), or None."""
+        return registration(self.game).table_script
+
+    def table_view(self, state: GameState) -> dict[str, Any]:
+        """The table views' message for ``state``: its public view and the board's facts."""
+        return {"type": "view", "game": self.game, "view": state.public_view(),
+                "board": tv.board_facts(self.game, state)}
+
+    def table_hello(self, *, host_screen: bool = False) -> dict[str, Any]:
+        """What a table view is told first; the host's own screen (``host_screen``: it sent
+        the table token) also gets the join panel: room code, address and QR code."""
+        hello = {"audience": "table", "room": self.room_code, "game": self.game,
+                 "lang": self.lang, "players": list(self.players),
+                 "extras": games.extras(self.game), **self.seat_list()}
+        if host_screen:
+            hello["join"] = tv.join_panel(self.url, self.join_url(), self.room_code)
+        return hello
 
     def seat_snapshot(self, seat: str) -> list[dict[str, Any]]:
         with self.hub._lock:

@@ -5,8 +5,10 @@ A seat belongs to its phone until that phone or the host lets it go. Before the 
 seat is claimed with the room code, and a held one moves only with its move code (shown on
 the owner's phone) or on the table's spoken yes (a :class:`MoveRequest`); such a move clears
 every confirmation. Once the seats are locked every move and every new claim waits for the
-table's yes. Wrong codes are braked per address, network and in all (:mod:`.limits`); a
-room code in a request not sent by the page itself is refused before it is compared.
+table's yes. Wrong codes are braked per address and per network, never for everyone
+(:mod:`.limits`): a device that never guessed wrong, the host's own machine and a seated
+phone are never kept out by another device's guesses; a room code in a request not sent by
+the page itself is refused before it is compared.
 Successful claims and leaves are rate-limited per address.
 
 Thread-safe (the server's and the host's threads both call it). Tokens and codes come from
@@ -145,10 +147,11 @@ class SeatBook:
         with self._lock:
             if not trusted:
                 self._raise_locked(SeatError("cross_site", 403), client, None, "room code")
-            wait = self.brakes.wait(client)
-            if wait > 0:
-                self._raise_locked(SeatError("address_braked", 429, seconds=int(wait) + 1),
-                                   client, None, "code")
+            wait = self.brakes.why(client)
+            if wait.seconds > 0:
+                key = "network_braked" if wait.scope == "network" else "address_braked"
+                self._raise_locked(SeatError(key, 429, seconds=int(wait.seconds) + 1,
+                                             count=wait.failures), client, None, "code")
             if not hmac.compare_digest(room.strip().upper().encode(), self.room_code.encode()):
                 self.brakes.failed(client)
                 self._raise_locked(SeatError("wrong_room", 403), client, None, "room code")
@@ -157,9 +160,14 @@ class SeatBook:
               token: str | None = None, ticket: str = "", trusted: bool = True) -> Claim:
         """Give ``name``'s seat to a device, or ask the host for it (a :class:`Claim` with a
         ticket). ``token`` is the one the device already holds, if any: a stale one, or one
-        of another seat, is refused. ``ticket`` asks how an earlier request went."""
-        self.check_room(room, client=client, trusted=trusted)
+        of another seat, is refused. ``ticket`` asks how an earlier request went. A device
+        whose token holds the seat it asks for (a reload) has it back without the room code
+        being checked: no wrong code of another device can keep it out."""
         seat = self.seat_named(name)
+        if trusted and token and seat is not None and not ticket and self.holder(token) == seat:
+            with self._lock:
+                return Claim(seat=seat, move_code=self._move_codes.get(seat, ""))
+        self.check_room(room, client=client, trusted=trusted)
         if seat is None:
             error = SeatError("no_such_player", 404)
             self.refuse(client=client, seat=name, what="claim", reason=error.reason)

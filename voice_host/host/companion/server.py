@@ -19,9 +19,10 @@ HTTP API (JSON; a seat's token travels in the ``X-Seat-Token`` header, never in 
 A room code counts only in a request from the page itself (same-origin ``Origin``, not
 ``Sec-Fetch-Site: cross-site``): any other is refused before the code is compared.
 
-Websocket ``/ws``: the first message is ``{"seat", "token", "since"}`` or
-``{"table": true, "room", "since"}``; then the server sends numbered messages of that
-audience in order (see :mod:`.hub`).
+Websocket ``/ws``: the first message is ``{"seat", "token", "since"}``,
+``{"table": true, "room", "since"}`` or, from the host's own screen, ``{"table": true, "tv",
+"since"}`` with the table token (its hello adds the room code and the join QR code); then
+the server sends numbered messages of that audience in order (see :mod:`.hub`).
 
 Before any route: :class:`Guard` checks ``Host`` (DNS rebinding), ``Origin`` (other sites),
 the POST body's type and announced length (:mod:`.http_guard`); the HTTP protocol shares
@@ -45,12 +46,18 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from voice_host.host.companion import tv
 from voice_host.host.companion.http_guard import (
-    MAX_BODY,
+    MALFORMED,
     Guard,
     SecurityHeaders,
+    Shield,
+    json_object,
+    read_body,
     refused,
     same_origin,
+    text_field,
+    writable,
 )
 from voice_host.host.companion.hub import TABLE, seat_audience
 from voice_host.host.companion.limits import FairSlots, Slot
@@ -100,30 +107,6 @@ def _refused(reason: str, status: int) -> JSONResponse:
     return JSONResponse({"ok": False, "reason": reason}, status_code=status)
 
 
-async def read_body(request: Request) -> dict[str, Any]:
-    """The JSON object of a POST, read at most :data:`MAX_BODY` bytes far (a body without a
-    length is cut off there too)."""
-    raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise SeatError("too_long", 413)
-    try:
-        data = json.loads(bytes(raw) or b"{}")
-    except ValueError:
-        raise SeatError("not_understood", 400) from None
-    if not isinstance(data, dict):
-        raise SeatError("not_understood", 400)
-    return data
-
-
-def _text(data: dict[str, Any], key: str, limit: int = 100) -> str:
-    value = data.get(key, "")
-    if not isinstance(value, str) or len(value) > limit:
-        raise SeatError("not_understood", 400)
-    return value
-
-
 def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     """The ASGI application of ``channel``."""
     seats = channel.seats
@@ -134,7 +117,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     tables: FairSlots[WebSocket] = FairSlots(
         TABLE_SOCKETS_PER_ADDRESS, TABLE_SOCKETS, TABLE_SOCKETS, RESERVED_TABLE_SOCKETS, own)
 
-    def refuse(exc: SeatError) -> JSONResponse:
+    def refuse(exc: SeatError, request: Request | None = None) -> JSONResponse:
+        if request is not None and exc.key in MALFORMED:
+            seats.refuse(client=_client(request), seat=None, what="malformed request",
+                         reason=exc.reason)
         return refused(exc, lang)
 
     async def seat_page(request: Request) -> Response:
@@ -142,6 +128,13 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
 
     async def table_page(request: Request) -> Response:
         return FileResponse(static_dir / "table.html", media_type="text/html")
+
+    async def table_script(request: Request) -> Response:
+        # this table's game's board on the television (see table.js, "boards")
+        script = channel.table_script()
+        if script is None or not script.is_file():
+            return Response("// no board for this game\n", media_type="text/javascript")
+        return FileResponse(script, media_type="text/javascript")
 
     async def game_script(request: Request) -> Response:
         # this table's game's part of the page (see companion.js, "games"); none: the page
@@ -164,10 +157,10 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
     async def room(request: Request) -> Response:
         try:
             data = await read_body(request)
-            seats.check_room(_text(data, "room"), client=_client(request),
+            seats.check_room(text_field(data, "room"), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game, "room": seats.room_code,
                              **channel.seat_list()})
 
@@ -175,12 +168,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         token = request.headers.get(TOKEN_HEADER)
         try:
             data = await read_body(request)
-            granted = seats.claim(_text(data, "room"), _text(data, "seat"),
-                                  move_code=_text(data, "move_code", 20),
-                                  ticket=_text(data, "ticket", 60), token=token or None,
+            granted = seats.claim(text_field(data, "room"), text_field(data, "seat"),
+                                  move_code=text_field(data, "move_code", 20),
+                                  ticket=text_field(data, "ticket", 60), token=token or None,
                                   client=_client(request), trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         if granted.ticket:  # the host asks the table; the phone asks again with its ticket
             return JSONResponse({"ok": True, "seat": granted.seat, "pending": True,
                                  "ticket": granted.ticket}, status_code=202)
@@ -201,7 +194,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         try:
             seat = authorised(request, "read view")
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         body = padded_json({"ok": True, **channel.seat_hello(seat),
                             "items": channel.seat_snapshot(seat)}, step=VIEW_BUCKET)
         return Response(body, media_type="application/json")
@@ -210,9 +203,9 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         try:
             seat = authorised(request, "act")
             data = await read_body(request)
-            choice = _text(data, "choice", 80)
+            choice = text_field(data, "choice", 80)
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         ok, text = channel.submit(seat, choice)
         if not ok:
             return _refused(text, 422)
@@ -225,7 +218,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await read_body(request)
             seats.confirm(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True})
 
     async def leave(request: Request) -> Response:
@@ -235,17 +228,17 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
             await read_body(request)
             seats.release(seat, request.headers.get(TOKEN_HEADER), client=_client(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         channel.hub.close_audience(seat_audience(seat))
         return JSONResponse({"ok": True})
 
     async def table(request: Request) -> Response:
         try:
             data = await read_body(request)
-            seats.check_room(_text(data, "room", 20), client=_client(request),
+            seats.check_room(text_field(data, "room", 20), client=_client(request),
                              trusted=trusted(request))
         except SeatError as exc:
-            return refuse(exc)
+            return refuse(exc, request)
         return JSONResponse({"ok": True, "game": channel.game,
                              "items": channel.table_snapshot()})
 
@@ -268,39 +261,45 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         table_slot: Slot[WebSocket] | None = None
         try:
             await ws.accept()
-            first = json.loads(await asyncio.wait_for(ws.receive_text(),
-                                                      timeout=FIRST_MESSAGE_TIMEOUT))
-            if not isinstance(first, dict):
-                raise ValueError
+            first = json_object(await asyncio.wait_for(ws.receive_text(),
+                                                        timeout=FIRST_MESSAGE_TIMEOUT))
             since = first.get("since", 0)
             since = since if isinstance(since, int) and not isinstance(since, bool) else 0
             if first.get("table"):
-                seats.check_room(str(first.get("room", ""))[:20], client=client,
-                                 trusted=trusted(ws))
+                host_screen = "tv" in first
+                if host_screen:  # the host's own screen: shows the room code (see .tv)
+                    tv.check_token(seats, text_field(first, "tv", 64), channel.tv_token,
+                                   client=client)
+                else:
+                    seats.check_room(text_field(first, "room", 20), client=client,
+                                     trusted=trusted(ws))
                 table_slot = tables.admit(client, ws, lambda: None, lambda: False)
                 if table_slot is None:
                     raise SeatError("too_many_sockets", 429)
                 audience = TABLE
-                hello = channel.table_hello()
+                hello = channel.table_hello(host_screen=host_screen)
             else:
-                name = str(first.get("seat", ""))[:100]
+                name = text_field(first, "seat")
                 seat = seats.seat_named(name) or name
                 token = first.get("token")
-                seats.check(seat, token if isinstance(token, str) else None, client=client,
-                            what="open seat")
+                seats.check(seat, token if isinstance(token, str) and writable(token)
+                            else None, client=client, what="open seat")
                 audience = seat_audience(seat)
                 hello = channel.seat_hello(seat)
                 if channel.hub.client_count(audience) >= SOCKETS_PER_SEAT:
                     raise SeatError("too_many_sockets", 429)
         except SeatError as exc:
             tables.release(table_slot)
-            if exc.key == "too_many_sockets":
+            if exc.key == "too_many_sockets" or exc.key in MALFORMED:
                 seats.refuse(client=client, seat=None, what="websocket", reason=exc.reason)
             await _send_and_close(ws, {"type": "refused", "reason": exc.text(lang),
                                        "key": exc.key, "status": exc.status}, 4403)
             return
-        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError):
+        except (ValueError, TimeoutError, WebSocketDisconnect, RuntimeError, KeyError):
+            # KeyError: a binary frame where the page sends text
             tables.release(table_slot)
+            seats.refuse(client=client, seat=None, what="websocket",
+                         reason="no first message it could read")
             await _send_and_close(ws, {"type": "refused", "status": 400,
                                        "reason": SeatError("not_understood", 400).text(lang)},
                                   4400)
@@ -329,6 +328,7 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         Route("/table", table_page),
         Route("/favicon.ico", favicon),
         Route("/game.js", game_script),
+        Route("/board.js", table_script),
         Route("/api/strings", strings),
         Route("/api/room", room, methods=["POST"]),
         Route("/api/claim", claim, methods=["POST"]),
@@ -340,7 +340,12 @@ def build_app(channel: CompanionChannel, static_dir: Path) -> ASGIApp:
         WebSocketRoute("/ws", websocket),
         Mount("/static", StaticFiles(directory=static_dir), name="static"),
     ]
-    return SecurityHeaders(Guard(Starlette(routes=routes), channel))
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # the sentence; the error itself is logged in one line by Shield, which sees it next
+        return refused(SeatError("server_error", 500), lang)
+
+    app = Starlette(routes=routes, exception_handlers={Exception: server_error})
+    return SecurityHeaders(Shield(Guard(app, channel), channel))
 
 
 async def _send_and_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:

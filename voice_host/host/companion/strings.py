@@ -37,10 +37,13 @@ def _table(lang: str, name: str) -> Mapping[str, Any]:
 
 @cache
 def page_strings(lang: str) -> Mapping[str, Any]:
-    """Every page string of ``lang`` (English where the language lacks one)."""
+    """Every page string of ``lang`` (English where the language lacks one); the
+    television's words (``tv.toml``) as ``tv.*``."""
     table = dict(_table("en", "page"))
     if lang != "en" and lang in LANGS:
         table.update(_table(lang, "page"))
+    for each in dict.fromkeys(("en", lang if lang in LANGS else "en")):
+        table.update({f"tv.{k}": v for k, v in _table(each, "tv").items()})
     return table
 
 

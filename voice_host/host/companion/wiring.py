@@ -25,11 +25,16 @@ INSTALL_HINT = ("The companion page needs the companion extra: "
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--companion``, ``--port``, ``--companion-host`` and ``--tls``."""
+    """``--companion``, ``--tv``, ``--port``, ``--companion-host`` and ``--tls``."""
     parser.add_argument("--companion", action="store_true",
                         help="serve the companion page on the local network: each player's "
                              "secrets, votes, picks and guesses on their phone, and a table "
                              "view")
+    parser.add_argument("--tv", action="store_true",
+                        help="also open the table view full screen in this machine's browser "
+                             "(for the television on its HDMI port): the board, and the room "
+                             "code with a QR code to join while seats are open; implies "
+                             "--companion")
     parser.add_argument("--port", type=int, default=None,
                         help=f"port of the companion page (default {DEFAULT_PORT}; a "
                              "resumed game keeps its port, so the phones find it again)")
@@ -46,19 +51,33 @@ class SeatsFile:
     """The seats file of a game, written only when what it keeps really changed (a flood of
     claims and leaves, or a confirmation sent twice, does not rewrite it each time)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, lang: str = "en") -> None:
         self.path = path
+        self.lang = lang
         self.writes = 0
+        self.failing = False
         self._text = ""
         self._lock = threading.Lock()  # the server's and the host's threads both change seats
 
     def keep(self, data: dict[str, Any]) -> bool:
-        """Write ``data`` if it differs from what was written last; True when written."""
+        """Write ``data`` if it differs from what was written last; True when written. A
+        write the disk refuses (full, read-only) is said once on the screen and tried again
+        at the next change: the seats stay in memory, the game goes on."""
         with self._lock:  # read and write together, so the newest seats are written last
             text = json.dumps(data, sort_keys=True)
             if text == self._text:
                 return False
-            atomic_write_text(self.path, text)
+            try:
+                atomic_write_text(self.path, text)
+            except OSError as exc:
+                if not self.failing:
+                    print(in_language(
+                        f"(The seats cannot be kept in {safe(str(self.path), 200)}: "
+                        f"{(exc.strerror or str(exc)).lower()}. The phones keep their "
+                        "seats while the game runs.)", self.lang), file=sys.stderr)
+                self.failing = True
+                return False
+            self.failing = False
             self._text = text
             self.writes += 1
             return True
@@ -144,7 +163,7 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
     except OSError as exc:
         raise WiringError(str(exc)) from None
     if kept is not None:
-        keep_seats_in(channel, SeatsFile(kept))
+        keep_seats_in(channel, SeatsFile(kept, config.lang))
     io.output = CompanionOutput(io.output, channel)
     io.secret_sink = channel.deliver
     io.closers.append(channel.stop)
@@ -154,4 +173,13 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         print(screen("common.screen_no_qrcode"), file=sys.stderr)
     print(screen("common.screen_companion", url=channel.url, code=channel.room_code),
           file=sys.stderr)
+    print(screen("common.screen_table_view", url=channel.table_url()), file=sys.stderr)
+    if wanted.tv:
+        from voice_host.host.companion.tv import open_kiosk
+
+        try:
+            io.closers.append(open_kiosk(channel.table_url()).stop)
+        except OSError as exc:
+            print(screen("common.screen_tv_failed", reason=in_language(str(exc), config.lang)),
+                  file=sys.stderr)
     return channel

@@ -48,6 +48,7 @@ from voice_host.host.core.understanding import (
     phase_vocabulary,
     tuning_of,
 )
+from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import PhaseGrammar
 from voice_host.intent.expand import iter_words
@@ -218,6 +219,19 @@ def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understo
                   speaker: str | None, called: bool) -> None:
     """A line not understood as a command: help when it was meant for the host, else
     ignore it (logged, with the soft cue where the module's rule gives one)."""
+    if not prompt.discussion and lone_answer(s, prompt, heard):
+        # "yes", "miss" to a question that is not yes-or-no: that question, again
+        s.log.write("ignored", transcript=heard.text, speaker=heard.speaker,
+                    why="answer_not_asked", source=heard.source, cue=False)
+        s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+        return
+    refusal = unknown_value_lines(s, prompt, heard, speaker, for_host=called or typed(heard)
+                                  or asked(heard, prompt, speaker))
+    if refusal is not None:  # "Frank yes": a command naming what the game does not have
+        s.log.write("refused", reason=" ".join(line.text for line in refusal),
+                    transcript=heard.text, speaker=speaker)
+        s.say(refusal)
+        return
     answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker,
                              phase=s.phase_grammar(prompt.phase)[0])
     if answer is Answer.HELP:
@@ -283,3 +297,10 @@ def reask(s: Session, prompt: Prompt, player: str, misses: int) -> Line:
     said = examples[0] if len(examples) == 1 else s.narrator.text(
         "common.either", first=examples[0], second=examples[1])
     return s.narrator.line("common.reask", player=player, needs=said)
+def lone_answer(s: Session, prompt: Prompt, heard: Heard) -> bool:
+    """Whether ``heard`` is only an answer word ("yes", "miss", "touché"), perhaps with a
+    word that carries nothing ("um, yes"), said where the phase asks no yes-or-no question."""
+    settings = s.phase_grammar(prompt.phase)[0].settings
+    text = heard.judgement.free_text if heard.judgement is not None else heard.text
+    words = [w for w in tokenize(text or "") if w not in settings.discourse]
+    return bool(words) and len(words) <= 2 and all(w in settings.answer_words for w in words)

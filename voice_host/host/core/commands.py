@@ -136,6 +136,27 @@ def _quit(s: Session, match: IntentMatch, prompt: Prompt) -> Stop | None:
     return None
 
 
+def _stray_answer(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    # "miss" or "yes" where no yes-or-no question waits: that question, again
+    s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+
+
+def _learn_voice(s: Session, match: IntentMatch, prompt: Prompt) -> None:
+    """"Host, learn my voice": the speaker (by name, voice or the prompt) says a sentence
+    again; "learn our voices", or a speaker the host cannot tell: every player does."""
+    if s.voices is None:
+        s.say_key("common.voice_off")
+        return
+    heard = s.last_heard
+    named = heard.speaker if heard is not None else None
+    voice = s.voice.seat if s.voice is not None else None
+    who = s.resolve_speaker(named or voice, prompt)
+    everyone = match.slots.get("who") == "all" or who is None
+    s.log.write("voice_relearn", players="all" if everyone else who)
+    s.voices.begin(list(s.state.players) if everyone else [who] if who else [])
+    s.forget_prompt()  # the game's prompt is said again after the enrolment
+
+
 COMMANDS: dict[str, Handler] = {
     "help": _help,
     "repeat": _repeat,
@@ -152,6 +173,8 @@ COMMANDS: dict[str, Handler] = {
     "quieter": _adjust(volume=-0.2),
     "list_tried": _list_tried,
     "move_code": _move_code,
+    "stray_answer": _stray_answer,
+    "learn_voice": _learn_voice,
 }
 """Intent -> its handler."""
 

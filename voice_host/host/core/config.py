@@ -39,7 +39,8 @@ DEFAULT_PORT = 8765
 
 @dataclass(frozen=True)
 class CompanionConfig:
-    """The companion page (``--companion``, ``--port``, ``--companion-host``, ``--tls``)."""
+    """The companion page (``--companion``, ``--tv``, ``--port``, ``--companion-host``,
+    ``--tls``)."""
 
     enabled: bool = False
     port: int | None = None
@@ -48,11 +49,15 @@ class CompanionConfig:
     """The address to listen on (None: this machine's local-network address)."""
     tls: tuple[Path, Path] | None = None
     """Certificate and private key (PEM) to serve HTTPS with."""
+    tv: bool = False
+    """Open the table view full screen in this machine's browser (``--tv``; not kept in
+    the save: each start decides)."""
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> CompanionConfig:
         tls = getattr(args, "tls", None)
-        return cls(enabled=bool(getattr(args, "companion", False)),
+        tv = bool(getattr(args, "tv", False))
+        return cls(enabled=bool(getattr(args, "companion", False)) or tv, tv=tv,
                    port=getattr(args, "port", None),
                    bind=getattr(args, "companion_host", None),
                    tls=(Path(tls[0]), Path(tls[1])) if tls else None)
@@ -73,6 +78,9 @@ class SessionConfig:
     """Utterances read from a file (``Name: words`` lines or WAV paths)."""
     output: str = "speaker"
     """``speaker``, ``text`` or ``wav:DIR``."""
+    voice: str = "auto"
+    """The narrator per language (``--voice``): ``auto`` (the best installed), or
+    ``fr=espeak-ng``, ``en=piper,fr=kokoro`` ... (``speech.synthesizer.parse_narrators``)."""
     recognizer: RecognizerConfig = field(default_factory=RecognizerConfig)
     companion: CompanionConfig = field(default_factory=CompanionConfig)
     confirm: str = "auto"
@@ -85,6 +93,11 @@ class SessionConfig:
     """A JSONL event log."""
     save_path: Path | None = None
     """The save file, written after every move."""
+    voices: str = "auto"
+    """Learn the players' voices at the start, to know who is talking (when the speaker
+    model is installed): ``on`` whenever the host hears audio (a microphone, or a script
+    of recordings whose first lines are the players' sentences), ``auto`` with the
+    microphone only (a script says who speaks with ``Name:``), ``off`` never."""
 
     @property
     def lang(self) -> str:
@@ -111,24 +124,26 @@ class SessionConfig:
         if output.startswith("wav:"):
             output = f"wav:{where(Path(output[4:]))}"
         return {"input": "text" if self.script is not None else self.input,
-                "output": output, "asr": rec.asr, "whisper_model": rec.whisper_model,
+                "output": output, "voice": self.voice, "asr": rec.asr,
+                "whisper_model": rec.whisper_model,
                 "vosk_model": where(rec.vosk_model),
                 # port 0 asked for any free port: the one it got is kept with the seats
                 "companion": comp.enabled, "port": comp.port or None, "companion_host": comp.bind,
                 "tls": [where(p) for p in comp.tls] if comp.tls else None,
                 "confirm": self.confirm, "silence_timeout": self.silence_timeout,
-                "log": where(self.log)}
+                "log": where(self.log), "voices": self.voices}
 
     @classmethod
     def from_args(cls, args: argparse.Namespace, game: str,
                   options: Mapping[str, Any]) -> SessionConfig:
         """The configuration ``play``/``resume`` arguments ask for, with these game options."""
         return cls(game=game, options=dict(options), input=args.input, script=args.script,
-                   output=args.output, recognizer=RecognizerConfig.from_args(args),
+                   output=args.output, voice=getattr(args, "voice", None) or "auto",
+                   recognizer=RecognizerConfig.from_args(args),
                    companion=CompanionConfig.from_args(args), confirm=args.confirm,
                    silence_timeout=args.silence_timeout,
                    pause_after=getattr(args, "pause_after", DEFAULT_PAUSE_AFTER), log=args.log,
-                   save_path=args.save)
+                   save_path=args.save, voices=getattr(args, "voices", None) or "auto")
 
 
 SETTINGS: tuple[str, ...] = tuple(SessionConfig(game="", options={}).settings())

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Stop
-from voice_host.intent import IntentMatch, Matcher
+from voice_host.intent import IntentMatch, Matcher, PhaseGrammar
+from voice_host.text import tokenize
 
 if TYPE_CHECKING:
     from voice_host.host.core.session import Session
@@ -85,8 +86,7 @@ def answer_question(s: Session) -> Stop | None:
         s.question = None
         return q.answered(None)
     s.question = replace(q, misses=q.misses + 1)
-    hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-    s.say([s.narrator.line(hint), *q.lines])
+    s.say([s.narrator.line(hint(pg, heard)), *q.lines])
     return None
 
 
@@ -101,11 +101,31 @@ def read_answer(s: Session, prompt: Prompt, heard: Heard, matcher: Matcher
     s.log.write("heard", speaker=heard.speaker, transcript=heard.text,
                 source=heard.source, intent=best.intent if best else None,
                 slots=dict(best.slots) if best else {},
-                confidence=round(understood.confidence, 3))
+                confidence=round(understood.confidence, 3),
+                free=heard.judgement.free_text if heard.judgement is not None else None)
+    if game_answer(matcher.phase, heard):  # "hit" answers a guess, not this question
+        return None, None
     if best is not None and best.intent == "answer" and \
             best.slots.get("choice") in ("yes", "no"):
         return best.slots.get("choice") == "yes", best
     return None, best
+
+
+def game_answer(pg: PhaseGrammar, heard: Heard) -> bool:
+    """Whether ``heard`` holds one of the game's own answers ("hit", "touché"), which answer
+    a guess, never a yes-or-no question of the host's: in the reading taken or in the
+    recognizer's free transcript (the search may have forced "hit" onto "go ahead")."""
+    words = pg.settings.game_answers
+    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
+    return bool(words) and any(w in words for text in said for w in tokenize(text or ""))
+
+
+def hint(pg: PhaseGrammar, heard: Heard) -> str:
+    """What the host says before asking a yes/no question again: the game's answer is not
+    this question's, nothing was heard, or please answer yes or no."""
+    if game_answer(pg, heard):
+        return "common.game_answer_not_asked"
+    return "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
 
 
 def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
@@ -135,5 +155,4 @@ def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> boo
         misses += 1
         if misses >= CONFIRM_TRIES:
             return None
-        hint = "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-        s.say([s.narrator.line(hint), *question])
+        s.say([s.narrator.line(hint(pg, heard)), *question])

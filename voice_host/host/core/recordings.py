@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from voice_host.host.core import voices
 from voice_host.host.core.adapter import Prompt
 from voice_host.host.core.commands import command_in_recording
 from voice_host.host.core.refusals import RefusalRecord
@@ -15,7 +16,10 @@ if TYPE_CHECKING:
 
 
 def take_recording(s: Session, prompt: Prompt, heard: Heard) -> Stop | None:
-    """Carry out a RECORD prompt's answer: one move and one undo step when taken."""
+    """Carry out a RECORD prompt's answer: one move and one undo step when taken (an
+    enrolment's sentence teaches the host a player's voice instead)."""
+    if prompt.phase == voices.ENROL_PHASE:
+        return voices.take(s, heard)
     command = command_in_recording(s, heard)
     if command is not None:  # "repeat", "pause", "stop the game"... not a message
         return s.universal(command, prompt)

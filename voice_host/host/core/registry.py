@@ -93,6 +93,13 @@ class GameRegistration:
     seat's secret, see ``companion.js``), served as ``/game.js`` to this game's tables;
     its words are the ``[page]`` table of its narration files. None: the page shows the
     game by name only."""
+    table_script: Path | None = None
+    """The game's board on the television (its ``table.js``, see the companion's
+    ``table.js``), served as ``/board.js``; its words are the ``[<game>]`` table of
+    ``host/lang/<lang>/tv.toml``. None: the television shows the status line only."""
+    table_facts: Callable[[GameState], dict[str, Any]] | None = None
+    """Public facts the board needs besides the engine's public view (roles revealed and
+    key moments once the game is over), sent with every table view."""
     grammar: str = ""
     """The grammar files' name (``grammars/<lang>/<grammar>.toml``); the game's name when
     empty."""

@@ -18,6 +18,7 @@ from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
 from voice_host.host.core import ending
+from voice_host.host.core import voices as vc
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.core.attention import (
     addressed,
@@ -45,6 +46,7 @@ from voice_host.host.core.questions import Question, answer_question, make_move
 from voice_host.host.core.recordings import take_recording
 from voice_host.host.core.refusals import RefusalRecord, dry_run, refuse
 from voice_host.host.core.registry import registration
+from voice_host.host.core.saving import keep_saving
 from voice_host.host.core.store import (
     EventLog,
     SavedGame,
@@ -52,7 +54,6 @@ from voice_host.host.core.store import (
     resume_key,
     rng_from_json,
     rng_to_json,
-    save_game,
     save_name,
 )
 from voice_host.host.core.understanding import Understood, understand
@@ -76,7 +77,8 @@ class Session:
                  log: EventLog | None = None, game_options: dict[str, Any] | None = None,
                  saved: SessionRecord | None = None, companion: Companion | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 settings: dict[str, Any] | None = None) -> None:
+                 settings: dict[str, Any] | None = None, voices: vc.VoiceDesk | None = None
+                 ) -> None:
         self.adapter, self.state, self.rng = adapter, state, rng
         self.output, self.listener, self.options = output, listener, options
         self.log = log or EventLog(None)
@@ -94,24 +96,22 @@ class Session:
         self.registration = registration(adapter.game)
         self.grammar = load_grammar(self.registration.grammar_name, adapter.narrator.lang)
         self._last_prompt_key: str | None = None
-        self.last_lines: list[Line] = []
-        """What the current prompt said (``repeat`` says it again)."""
+        self.last_lines: list[Line] = []  # what the current prompt said (repeat says it again)
+        # the quiet time of the current prompt, and when the host speaks up next
         self.patience = Patience(options.silence_timeout, options.pause_after)
-        """The quiet time of the current prompt, and when the host speaks up next."""
         self.paused = saved.paused
-        self.companion = companion
-        """The companion page when players use it: it gets every new state; secret inputs
-        come from it, and votes, picks and guesses may come from it as well as aloud."""
-        # the phones, coordinated with the voice (None without the companion page)
+        self.companion = companion  # the phones: secrets, votes, picks and guesses too
         self.phones = PhoneDesk(self, companion) if companion is not None else None
         self.countdown = Countdown(clock)  # the clock of timed prompts
         self.recent = RecentMove(clock)  # the last move: a correction is heard first after it
         self.screen = sys.stderr  # the host's own screen: shown, never said (a move code)
         self.last_heard: Heard | None = None  # the last utterance (move codes: typed only)
         self.question: Question | None = None  # a yes/no question waiting for its answer
-        self.choosing: PendingChoice | None = None
-        """A "Did you mean X, or Y?" still waiting for its answer (until a move or another
-        command is understood, or the prompt changes: dropped in :meth:`run`)."""
+        self.unsaved: SavedGame | None = None  # not written (a full disk): see .saving
+        self.unsaved_why = ""
+        self.voices = voices  # the players' voices (None: the host cannot tell them apart)
+        self.voice: vc.SpeakerGuess | None = None  # the voice's guess for the last utterance
+        self.choosing: PendingChoice | None = None  # a "Did you mean X, or Y?" still asked
 
     # ------------------------------------------------------------------ output helpers
 
@@ -147,14 +147,14 @@ class Session:
             self.undo_stack[-1].setdefault("move", self.move_said)
             self.move_said = None
         snap = self.snapshot()
-        save_game(self.options.save_path, SavedGame(
+        keep_saving(self, SavedGame(
             game=self.adapter.game, options=self.game_options, state=snap["state"],
             rng=snap["rng"], host_state=snap["host_state"], undo=self.undo_stack[-UNDO_DEPTH:],
-            paused=self.paused, narration=self.narrator.turns, settings=self.settings))
+            paused=self.paused, narration=self.narrator.turns, settings=self.settings,
+            voices=vc.prints(self.voices)))
 
     def phase_grammar(self, phase: str) -> tuple[PhaseGrammar, Matcher]:
-        """The phase's grammar with the game's values now, and its matcher (both cached);
-        while a "Did you mean X, or Y?" of this phase waits, with its answers too."""
+        """The phase's grammar now (with a waiting "Did you mean"'s answers), and its matcher."""
         pg = with_choice(self.grammar, phase, self.adapter.slot_values(self.state),
                          self.choosing)
         return pg, pg.matcher
@@ -190,7 +190,7 @@ class Session:
             if self.state.is_chance_node():
                 self.apply(self.adapter.chance(self.state, self.rng), record_undo=False)
                 continue
-            prompt = self.adapter.prompt(self.state)
+            prompt = vc.prompt(self) or self.adapter.prompt(self.state)
             if prompt is None:
                 if self.phones is not None:  # nobody is asked on a phone meanwhile
                     self.phones.companion.open_turn(())
@@ -265,9 +265,10 @@ class Session:
             return self.on_silence(prompt)
         self.patience.heard()
         right_after = self.recent.heard()
-        if prompt.kind is PromptKind.RECORD:
+        if prompt.kind is PromptKind.RECORD:  # a message, or a sentence to learn a voice
             return take_recording(self, prompt, heard)
         assert matcher is not None
+        heard = vc.hear(self, heard)  # with its voice: who spoke, when the host can tell
         speaker = self.resolve_speaker(heard.speaker or voice_seat(heard), prompt)
         if heard.speaker and speaker is None:
             self.log.write("unknown_speaker", speaker=heard.speaker, transcript=heard.text)
@@ -302,14 +303,14 @@ class Session:
             self.choosing = None
         if best.intent == CHOOSE_INTENT and choice is not None:
             return take_choice(self, choice, best, prompt, heard)
-        if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt):
+        if best.intent == CHOOSE_INTENT or asked_which(self, result, speaker, prompt) \
+                or vc.asked_whose(self, prompt, best, heard, speaker, voice_seat(heard)):
             return None
         return self.act(best, prompt, heard, speaker, understood)
 
     def act(self, best: IntentMatch, prompt: Prompt, heard: Heard, speaker: str | None,
             understood: Understood | None, *, chosen: bool = False) -> Stop | None:
-        """Carry out an understood command: a universal one, or the game's move
-        (:meth:`carry_out`)."""
+        """Carry out an understood command: a universal one, or the game's move."""
         if best.intent in UNIVERSAL:
             return self.universal(best, prompt)
         if self.paused:  # a move while paused: the players are back, the game goes on
@@ -329,6 +330,8 @@ class Session:
         return list(prompt.reminder or prompt.lines)
 
     def on_silence(self, prompt: Prompt, waited: float | None = None) -> Stop | None:
+        if prompt.phase == vc.ENROL_PHASE:
+            return vc.on_silence(self)
         self.patience.on_silence(self, prompt, self.options.silence_timeout
                                  if waited is None else waited)
         return None

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import random
+import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from voice_host.games import GameError, SetupError
 from voice_host.host.core.narration import LANGS, Narrator
@@ -72,6 +74,9 @@ class SessionRecord:
     narration: dict[str, int] = field(default_factory=dict)
     """How far each varied sentence has turned (a resumed game does not start its
     variants over)."""
+    voices: dict[str, Any] = field(default_factory=dict)
+    """The players' voice prints (:meth:`~voice_host.speech.speakers.SpeakerId.to_json`:
+    vectors only, never audio); empty when nobody enrolled."""
 
 
 @dataclass
@@ -89,16 +94,19 @@ class SavedGame:
     settings: dict[str, Any] = field(default_factory=dict)
     """How the game was played (see :data:`SETTINGS`); empty for a game saved before
     version 3, which resumes with the command line's defaults."""
+    voices: dict[str, Any] = field(default_factory=dict)
+    """The players' voice prints (vectors only, never audio; empty when nobody enrolled)."""
 
     def record(self) -> SessionRecord:
         return SessionRecord(host_state=self.host_state, undo=self.undo, paused=self.paused,
-                             narration=self.narration)
+                             narration=self.narration, voices=self.voices)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game,
                 "options": self.options, "state": self.state, "rng": self.rng,
                 "host_state": self.host_state, "undo": self.undo, "paused": self.paused,
-                "narration": self.narration, "settings": self.settings}
+                "narration": self.narration, "settings": self.settings,
+                **({"voices": self.voices} if self.voices else {})}
 
     @classmethod
     def from_json(cls, data: Any) -> SavedGame:
@@ -115,7 +123,8 @@ class SavedGame:
                         rng=data["rng"], host_state=dict(data["host_state"]),
                         undo=list(data["undo"]), paused=data.get("paused", False),
                         narration=dict(data.get("narration") or {}),
-                        settings=dict(data.get("settings") or {}))
+                        settings=dict(data.get("settings") or {}),
+                        voices=dict(data.get("voices") or {}))
         except (KeyError, TypeError, ValueError) as exc:
             raise SaveError("That saved game is damaged; a part is missing.") from exc
         if not isinstance(saved.game, str):
@@ -139,6 +148,8 @@ class SavedGame:
                 raise SaveError("That saved game is damaged: its undo history cannot be read.")
         if not all(isinstance(k, str) for k in saved.settings):
             raise SaveError("That saved game is damaged: how it was played cannot be read.")
+        if saved.voices and not isinstance(saved.voices.get("seats"), Mapping):
+            raise SaveError("That saved game is damaged: the players' voices cannot be read.")
         return saved
 
 
@@ -170,14 +181,25 @@ def save_game(path: Path, saved: SavedGame) -> None:
     atomic_write_text(path, json.dumps(saved.to_json(), ensure_ascii=False))
 
 
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+"""The largest file read as a save (a whole game with its undo steps is well under 2 MB)."""
+
+
 def load_game(path: Path) -> SavedGame:
     try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            raise SaveError(f"The file at {path} is too large to be a saved game.")
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SaveError(f"There is no saved game at {path}.") from None
+    except RecursionError:
+        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
     except (OSError, ValueError) as exc:
         raise SaveError(f"The saved game at {path} cannot be read.") from exc
-    return SavedGame.from_json(data)
+    try:
+        return SavedGame.from_json(data)
+    except RecursionError:
+        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
 
 
 def saved_games() -> list[Path]:
@@ -211,12 +233,14 @@ class PathError(SaveError):
         return narrator.text(self.key, **params)
 
 
-def _why(exc: OSError, parent_exists: bool) -> str:
+def why_key(exc: OSError, parent_exists: bool) -> str:
     """An OS error as a narration key (or the system's own words, lower-case)."""
     if exc.errno in (errno.EACCES, errno.EPERM):
         return "common.why_denied"
     if exc.errno == errno.EROFS:
         return "common.why_read_only"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "common.why_disk_full"
     if exc.errno == errno.ENOENT and parent_exists:  # /proc and its like
         return "common.why_no_new_files"
     return (exc.strerror or str(exc)).lower()
@@ -241,7 +265,7 @@ def _check_writable(path: Path, what: str) -> None:
         os.unlink(tmp)
     except OSError as exc:
         raise PathError(f"common.screen_{what}_cannot", path=str(path),
-                        why=_why(exc, path.parent.is_dir())) from None
+                        why=why_key(exc, path.parent.is_dir())) from None
 
 
 def check_save_path(path: Path) -> None:
@@ -259,7 +283,7 @@ def check_log_path(path: Path) -> None:
                 pass
         except OSError as exc:
             raise PathError("common.screen_log_cannot", path=str(path),
-                            why=_why(exc, True)) from None
+                            why=why_key(exc, True)) from None
 
 
 def _is_rng(data: Any) -> bool:
@@ -288,24 +312,47 @@ def rng_from_json(data: list[Any]) -> tuple[Any, ...]:
 
 
 class EventLog:
-    """``--log FILE.jsonl``: one JSON object per line, flushed at once."""
+    """``--log FILE.jsonl``: one JSON object per line, flushed at once; the file is created
+    readable by its owner only (it holds the room code). A write that fails (a full disk, a
+    folder turned read-only) ends the log, never the game: ``on_failure`` is told once."""
 
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None,
+                 on_failure: Callable[[OSError], None] | None = None) -> None:
         self.path = path
-        self._file = None
+        self.on_failure = on_failure
+        self._file: TextIO | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = path.open("a", encoding="utf-8")
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            self._file = os.fdopen(fd, "a", encoding="utf-8")
 
     def write(self, event: str, **data: Any) -> None:
         if self._file is None:
             return
-        self._file.write(json.dumps({"event": event, **data}, ensure_ascii=False) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps({"event": event, **data}, ensure_ascii=False) + "\n")
+            self._file.flush()
+        except OSError as exc:
+            self._failed(exc)
+
+    def _failed(self, exc: OSError) -> None:
+        file, self._file = self._file, None
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.close()
+        if self.on_failure is not None:
+            self.on_failure(exc)
+        else:
+            print(f"The event log {self.path} cannot be written any more "
+                  f"({exc.strerror or exc}); the game goes on without it.", file=sys.stderr)
 
     def close(self) -> None:
         if self._file is not None:
-            self._file.close()
+            try:
+                self._file.close()
+            except OSError as exc:  # the last lines could not be flushed
+                self._file = None
+                self._failed(exc)
             self._file = None
 
 

@@ -101,8 +101,9 @@ class PhaseEars:
     def heard(transcript: Transcript, samples: Samples, request: ListenRequest, *,
               source: str) -> Heard:
         """The Heard of a transcript of ``samples``."""
-        return heard_from_transcript(transcript, source=source,
-                                     recording=samples if request.record else None,
+        # the audio comes along: a free recording is the message, and any utterance's
+        # voice tells who spoke (VoiceDesk.guess)
+        return heard_from_transcript(transcript, source=source, recording=samples,
                                      closed_grammar=transcript.closed_grammar)
 
     def decode_wav(self, path: Path, request: ListenRequest) -> Heard:

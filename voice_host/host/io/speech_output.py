@@ -29,6 +29,7 @@ class SpeechOutput:
         """The speaker went away: lines are only shown, no longer spoken."""
 
     def emit(self, lines: Sequence[Line]) -> None:
+        spoken = [line for line in lines if line.text and line.style is not Style.PRIVATE]
         for line in lines:
             if line.style is Style.PRIVATE:
                 if self.secret_sink:
@@ -40,9 +41,15 @@ class SpeechOutput:
                 continue
             try:
                 if line.cue:
+                    if line.text:  # rendered while the cue plays
+                        self._prepare(line)
                     self.synth.play(load_cue(line.cue), label=line.cue)
                 if line.text:
-                    self.synth.say(line.text, lang=line.lang)
+                    self._prepare_after(line, spoken)
+                    # the radio's lines (the call sign, a typed coded sentence) are heard
+                    # through the radio, like a recorded one
+                    self.synth.say(line.text, lang=line.lang,
+                                   effect="radio" if line.style is Style.RADIO else None)
                 if line.recording is not None and len(line.recording):
                     audio = radio_effect(line.recording) if line.effect == "radio" \
                         else line.recording
@@ -54,6 +61,18 @@ class SpeechOutput:
                     print(in_language(f"({exc} The host's words stay on the screen.)",
                                       line.lang), file=sys.stderr)
                 self.failed = True
+
+    def _prepare(self, line: Line) -> None:
+        """Have ``line`` rendered in the background (a narrator that can)."""
+        prepare = getattr(self.synth, "prepare", None)
+        if prepare is not None and not self.failed:
+            prepare(line.text, lang=line.lang)
+
+    def _prepare_after(self, line: Line, spoken: Sequence[Line]) -> None:
+        """Have the next spoken line rendered while this one plays."""
+        index = next((i for i, other in enumerate(spoken) if other is line), -1)
+        if 0 <= index < len(spoken) - 1:
+            self._prepare(spoken[index + 1])
 
     def adjust(self, *, rate: int = 0, volume: float = 0.0) -> str:
         if rate:

@@ -41,7 +41,7 @@ class TextOutput:
                 continue
             prefix = "[radio] " if line.style is Style.RADIO else ""
             cue = f"({caption(self.lang, line.cue)}) " if line.cue else ""
-            played = " " + in_language("[recording played back]", line.lang) \
+            played = " " + in_language("[recording played back]", self.lang) \
                 if line.recording is not None else ""
             print(f"{caption(self.lang)}{cue}{prefix}{line.text}{played}", file=self.stream,
                   flush=True)
@@ -239,6 +239,15 @@ class ScriptListener:
             if line and not line.startswith("#"):
                 yield no, line
 
+    @staticmethod
+    def wav_path(folder: Path, text: str) -> Path:
+        """The recording a script line names: in ``folder`` (the script's; the working
+        folder for standard input) when it is there."""
+        wav = Path(text)
+        if not wav.is_absolute() and (folder / wav).exists():
+            return folder / wav
+        return wav
+
     def listen(self, request: ListenRequest) -> Heard:
         try:
             no, line = next(self._lines)
@@ -251,9 +260,7 @@ class ScriptListener:
         if text.lower() in ("(silence)", "(nothing)", "(timeout)"):
             return Heard(HeardKind.SILENCE, speaker=speaker, source=where)
         if text.lower().endswith(".wav"):
-            wav = Path(text)
-            if not wav.is_absolute():
-                wav = (self.folder / wav) if (self.folder / wav).exists() else wav
+            wav = self.wav_path(self.folder, text)
             if self.decode_wav is None:
                 return Heard(HeardKind.ERROR, speaker=speaker, source=where,
                              error="I cannot listen to recordings without a speech recognizer.")

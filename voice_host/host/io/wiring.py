@@ -19,18 +19,26 @@ from voice_host.host.core.messages import in_language
 from voice_host.host.core.narration import Narrator, pronunciations
 from voice_host.host.core.phones import Companion
 from voice_host.host.core.registry import make_adapter
+from voice_host.host.core.saving import log_failure
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.session import Session, SessionOptions
 from voice_host.host.core.store import EventLog, SessionRecord
 from voice_host.host.core.values import Listener, Output
+from voice_host.host.core.voices import VoiceDesk
 from voice_host.host.io.listening import MicListener, PhaseEars
 from voice_host.host.io.secret_files import SecretFiles
 from voice_host.host.io.speech_output import SpeechOutput
-from voice_host.host.io.terminal import ScriptListener, TextListener, TextOutput
+from voice_host.host.io.terminal import (
+    ScriptListener,
+    TextListener,
+    TextOutput,
+    parse_script_line,
+)
 from voice_host.speech import mic, recognizers
 from voice_host.speech.source import HalfDuplexGate
-from voice_host.speech.synthesizer import create_synthesizer
+from voice_host.speech.synthesizer import create_synthesizer, parse_narrators
 from voice_host.speech.types import Recognizer, SpeechError
+from voice_host.speech.wav import MAX_UTTERANCE_SECONDS, wav_seconds
 
 
 class WiringError(Exception):
@@ -70,6 +78,9 @@ class HostIO:
     closers: list[Callable[[], None]] = field(default_factory=list)
     lang: str = "en"
     """The game's language (what ``close`` may have to say)."""
+    hears_audio: bool = False
+    """Utterances come with their audio (a microphone, or a script with recordings): the
+    host can tell the players' voices apart."""
 
     def close(self) -> None:
         for close in self.closers:
@@ -92,8 +103,9 @@ def build_io(config: SessionConfig) -> HostIO:
         # (with the companion page the secrets go to the phones: no folder is written)
         banner.append(screen("common.screen_secrets", folder=secrets.folder))
     script = config.script
+    # a script on standard input may bring recordings at any line: the recognizer is ready
     needs_recognizer = config.listens_to_microphone or (
-        script is not None and _script_has_wav(script))
+        script is not None and (script == ScriptListener.STDIN or check_script(script)))
 
     gate = None
     if config.listens_to_microphone:
@@ -116,14 +128,13 @@ def build_io(config: SessionConfig) -> HostIO:
         banner.append(screen("common.screen_no_speaker"))
         output = captions
     elif spec == "speaker" or out_dir is not None:
-        output = speech_output(spec, captions=captions, secrets=secrets, gate=gate)
+        output = speech_output(spec, captions=captions, secrets=secrets, gate=gate,
+                               voice=config.voice)
     else:
         raise WiringError(f"I do not know the output {spec}. Use speaker, text or wav:FOLDER.")
 
     listener: Listener
     if script is not None:
-        if script != ScriptListener.STDIN and not script.is_file():
-            raise WiringError(f"There is no script file at {script}.")
         listener = ScriptListener(script, decode_wav=ears.decode_wav if ears else None,
                                   echo=sys.stdout if spec == "text" else None)
     elif config.input == "text":
@@ -133,7 +144,7 @@ def build_io(config: SessionConfig) -> HostIO:
         listener = _mic_listener(ears, output, gate)
     io = HostIO(output=output, listener=listener, secret_sink=secrets,
                 banner="\n".join(banner), closers=[listener.close, output.close],
-                lang=config.lang)
+                lang=config.lang, hears_audio=needs_recognizer)
     if out_dir is not None:
         io.summary = lambda: screen("common.screen_narration_written", folder=out_dir)
     return io
@@ -150,12 +161,35 @@ def wire_session(config: SessionConfig, state: GameState, io: HostIO, *, rng: ra
     adapter = make_adapter(config.game, {**config.options, "companion": companion is not None},
                            secret_sink=io.secret_sink)
     return Session(adapter=adapter, state=state, rng=rng, output=io.output,
-                   listener=io.listener, log=EventLog(config.log),
+                   listener=io.listener,
+                   log=EventLog(config.log, on_failure=log_failure(adapter.narrator, config.log)),
                    game_options=dict(config.options), companion=companion, saved=saved,
-                   settings=config.settings(),
+                   settings=config.settings(), voices=voice_desk(config, io, state, saved),
                    options=SessionOptions(confirm=config.confirm, save_path=config.save_path,
                                           silence_timeout=config.silence_timeout,
                                           pause_after=config.pause_after))
+
+
+def voice_desk(config: SessionConfig, io: HostIO, state: GameState,
+               saved: SessionRecord | None) -> VoiceDesk | None:
+    """The players' voices, when the host hears audio, ``--voices`` asks for them
+    (:attr:`SessionConfig.voices`) and the speaker model is installed (else None: who
+    speaks is said with the moves, as typed).
+    A new game asks every player for a sentence first; a resumed game's prints come back
+    from its save."""
+    wanted = config.voices == "on" or (config.voices == "auto"
+                                        and config.listens_to_microphone)
+    if not (wanted and io.hears_audio):
+        return None
+    from voice_host.speech.speakers import SpeakerModelUnavailable, default_embedder
+
+    try:
+        embedder = default_embedder()
+    except SpeakerModelUnavailable:
+        return None
+    if saved is not None:
+        return VoiceDesk.start(embedder, saved.voices)
+    return VoiceDesk.start(embedder, enrol=state.players)
 
 
 def has_speaker() -> bool:
@@ -166,19 +200,57 @@ def has_speaker() -> bool:
         return False
 
 
-def _script_has_wav(path: Path) -> bool:
-    try:
-        return any(line.strip().lower().endswith(".wav")
-                   for line in path.read_text(encoding="utf-8").splitlines())
-    except OSError:
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024
+"""The largest script file read (a script of typed lines is a few kilobytes)."""
+
+
+def check_script(path: Path) -> bool:
+    """Raise :class:`WiringError` (a sentence) when the script at ``path`` cannot be played:
+    missing, too large, not UTF-8 text, or naming a recording longer than
+    :data:`~voice_host.speech.wav.MAX_UTTERANCE_SECONDS`. True when it names recordings."""
+    if path == ScriptListener.STDIN:  # lines written as the game goes: read as they come
         return False
+    if not path.is_file():
+        raise WiringError(f"There is no script file at {path}.")
+    try:
+        if path.stat().st_size > MAX_SCRIPT_BYTES:
+            raise WiringError(f"The script {path} is too large: a script may be at most "
+                              f"{MAX_SCRIPT_BYTES // (1024 * 1024)} MB.")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise WiringError(f"I cannot read the script {path}: "
+                          f"{(exc.strerror or str(exc)).lower()}.") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        bad = raw[:exc.start].count(b"\n") + 1
+        raise WiringError(f"The script {path} is not UTF-8 text: line {bad} cannot be read. "
+                          "Save it as UTF-8.") from None
+    has_wav = False
+    for no, raw_line in enumerate(text.splitlines(), 1):
+        line = raw_line.strip()
+        if not line or line.startswith("#"):
+            continue
+        said = parse_script_line(line)[1]
+        if not said.lower().endswith(".wav"):
+            continue
+        has_wav = True
+        wav = ScriptListener.wav_path(path.parent, said)
+        seconds = wav_seconds(wav)
+        if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
+            raise WiringError(
+                f"The recording {wav.name} on line {no} of the script lasts {seconds:.0f} "
+                f"seconds; a recording may last at most {MAX_UTTERANCE_SECONDS:.0f} seconds. "
+                "Cut it into single utterances.")
+    return has_wav
 
 
 def speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFiles,
-                  gate: HalfDuplexGate | None = None) -> SpeechOutput:
-    """Speech to the speakers (``speaker``) or to numbered WAV files (``wav:FOLDER``)."""
+                  gate: HalfDuplexGate | None = None, voice: str = "auto") -> SpeechOutput:
+    """Speech to the speakers (``speaker``) or to numbered WAV files (``wav:FOLDER``), each
+    language by its narrator (``voice``: see ``--voice``)."""
     try:
-        synth = create_synthesizer(spec, gate=gate)
+        synth = create_synthesizer(spec, gate=gate, narrators=parse_narrators(voice))
     except SpeechError as exc:
         raise WiringError(str(exc)) from None
     synth.pronunciation = pronunciations()

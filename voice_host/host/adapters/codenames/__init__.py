@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from voice_host.games.codenames import CodenamesState
-from voice_host.host.adapters.codenames import phone, prompts
+from voice_host.host.adapters.codenames import phone, prompts, table
 from voice_host.host.adapters.codenames.adapter import Adapter, new_game
 from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
@@ -72,6 +72,7 @@ def seat_teams(names: Sequence[str]) -> dict[str, Any]:
 
 REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
+    table_script=Path(__file__).with_name("table.js"), table_facts=table.facts,
     state_class=CodenamesState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
     options=CodenamesOptions,

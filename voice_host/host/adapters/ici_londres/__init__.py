@@ -27,7 +27,14 @@ from typing import Any, ClassVar
 
 from voice_host.games.base import Deal, find_player
 from voice_host.games.ici_londres import IciLondresState, Transmission
-from voice_host.host.adapters.ici_londres import narrate, phone, prompts, queries, recap
+from voice_host.host.adapters.ici_londres import (
+    narrate,
+    phone,
+    prompts,
+    queries,
+    recap,
+    table,
+)
 from voice_host.host.adapters.ici_londres.bots import bot_utterance, coded_sentence
 from voice_host.host.adapters.ici_londres.interpret import (
     decide,
@@ -96,6 +103,7 @@ class Adapter(IciLondresWords):
 
 REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
+    table_script=Path(__file__).with_name("table.js"), table_facts=table.facts,
     state_class=IciLondresState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bot_utterance, companion=phone,
     options=IciLondresOptions,

@@ -50,6 +50,7 @@ from voice_host.host.adapters.resistance import (
     prompts,
     queries,
     recap,
+    table,
 )
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
@@ -110,6 +111,7 @@ class Adapter(ResistanceWords):
     narrate = narrate.narrate
     prompt = prompts.prompt
     slot_values = prompts.slot_values
+    own_move = interpret.own_move
     interpret = interpret.interpret
     score = queries.score
     status = queries.status
@@ -126,6 +128,7 @@ def refusal_words(narrator: Narrator, error: IllegalAction) -> dict[str, Any]:
 
 REGISTRATION = GameRegistration(
     page_script=Path(__file__).with_name("page.js"),
+    table_script=Path(__file__).with_name("table.js"), table_facts=table.facts,
     state_class=ResistanceState, new_game=new_game, adapter=Adapter,
     refusal_words=refusal_words, bots=bots.bot_utterance, companion=phone,
     options=ResistanceOptions,

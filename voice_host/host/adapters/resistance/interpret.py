@@ -75,6 +75,23 @@ def interpret(w: ResistanceWords, state: GameState, match: IntentMatch,
     return Decision(reply=_not_now(w, s))
 
 
+def own_move(w: ResistanceWords, state: GameState, match: IntentMatch
+             ) -> tuple[str, IntentMatch] | None:
+    """A vote sentence that names one voter ("Ada yes"): that voter, and the same vote with
+    nobody named ("yes"), the speaker's own. None for any other reading (a team, several
+    voters, "everyone yes"): the host asks whose move it is only when the voice of another
+    player said a vote naming one player."""
+    s = narrow(state, ResistanceState)
+    if s.phase() != Phase.VOTE or match.intent != "votes" or w.count_votes:
+        return None
+    reading = votes.read(s, match.slots, w.voting_order(s))
+    if isinstance(reading, votes.Problem) or len(reading) != 1:
+        return None
+    player, approve = reading[0]
+    choice = "yes" if approve else "no"
+    return player, IntentMatch("vote", {"choice": choice}, match.confidence, choice)
+
+
 def _not_now(w: ResistanceWords, s: ResistanceState) -> tuple[Line, ...]:
     prompt = prompts.prompt(w, s)
     if prompt is None:
