@@ -382,9 +382,9 @@ class TablePlayers:
         def applied(action: Any, **kwargs: Any) -> bool:
             from voice_host.games.base import action_to_json
 
-            # kept in memory only: the log masks secret fields, the bench compares them
-            self.events.append({"event": "bench_applied",
-                                "action": _plain(action_to_json(action))})
+            # unmasked (the host's own "action" events mask secret fields): the bench's log
+            # in its work folder can be scored again (:func:`score`)
+            tapped("bench_applied", action=_plain(action_to_json(action)))
             result: bool = apply(action, **kwargs)
             return result
 
