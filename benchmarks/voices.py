@@ -42,6 +42,7 @@ if str(HERE) not in sys.path:
 
 import recognition_data as data  # noqa: E402
 
+from voice_host.speech.kokoro_tts import trim  # noqa: E402
 from voice_host.speech.types import SAMPLE_RATE, Samples  # noqa: E402
 from voice_host.speech.wav import read_wav, resample, to_int16, write_wav  # noqa: E402
 
@@ -124,16 +125,6 @@ def style_for(table: np.ndarray, tokens: list[int]) -> np.ndarray:
     the voice's table (the pads at both ends do not count)."""
     row = np.asarray(table[len(tokens) - 2 - 1], dtype=np.float32)
     return row.reshape(1, -1)
-
-
-def trim(audio: np.ndarray, *, rate: int, pad: float = 0.03, threshold: float = 0.01
-         ) -> np.ndarray:
-    """Cut the silence the model leaves around the speech, keeping ``pad`` seconds."""
-    loud = np.flatnonzero(np.abs(audio) > threshold)
-    if loud.size == 0:
-        return audio[:0]
-    keep = int(pad * rate)
-    return audio[max(0, loud[0] - keep): loud[-1] + 1 + keep]
 
 
 # --------------------------------------------------------------------------- the model
