@@ -29,7 +29,9 @@ def new_game(options: dict[str, Any]) -> GameState:
             f"{','.join(fixed_red)} --blue {','.join(fixed_blue)}.")
     return CodenamesState.new(
         [*red, *blue], deal=options["deal"], red_size=len(red) or None,
-        first=options.get("first"), words=options["words"],
+        first=options.get("first"),
+        # unset: the game's language's words (as CodenamesOptions completes it)
+        words=options.get("words") or options.get("lang") or "en",
         invalid_clue=options["invalid_clue"])
 
 
