@@ -20,13 +20,14 @@ source scripts/link_command.sh
 
 PACKAGES=(python3 python3-venv python3-pip espeak-ng sox libsox-fmt-all libportaudio2 tmux)
 apt_install_missing "for voice-host" "${PACKAGES[@]}"
-# The French narrator's voice: espeak-ng with Debian's MBROLA French diphones, in Debian's
-# contrib and non-free areas; where apt does not offer it, French is Kokoro's (speech extra)
-if apt-cache policy mbrola-fr1 2>/dev/null | grep -q "Candidate: [0-9]"; then
+# The French narrator's voice: espeak-ng with Debian's MBROLA French diphones (see
+# mbrola_source.sh); where apt cannot offer it, French is Kokoro's (speech extra)
+source scripts/mbrola_source.sh
+if offer_mbrola; then
   apt_install_missing "for the French narrator" mbrola mbrola-fr1
 else
-  echo "For the clearest French narrator, enable Debian's contrib and non-free areas and" \
-       "install mbrola and mbrola-fr1 (French is Kokoro's meanwhile)."
+  echo "The French narrator is Kokoro's voice: MBROLA's French voice (mbrola, mbrola-fr1," \
+       "Debian contrib/non-free or Ubuntu multiverse) is not offered by apt here."
 fi
 
 if [ ! -x .venv/bin/python ]; then
