@@ -1,4 +1,5 @@
-// The companion page: a seat's private screen (index.html) or the table view (table.html).
+// The companion page: a seat's private screen (index.html); what it shares with the table
+// view (words, nodes, the connection) is in page.js.
 // Everything is built with textContent (never HTML from data). Public news goes to the
 // "What happened" log, which is not read aloud (the host says it aloud already); private
 // lines go to the secret box, read aloud only when the player turns that on. When it becomes
@@ -8,12 +9,11 @@
 "use strict";
 
 (function () {
-  const PAGE = document.body.dataset.page; // "seat" or "table"
+  const { t, tn, names, el, loadStrings } = window.voiceHostPage;
   const STORE = "voice-host-companion";
   const CHOICE_BODY = 160; // bytes of every choice sent (see paddedChoice)
   const SPEAK = "voice-host-read-secrets";
   const $ = (id) => document.getElementById(id);
-  let STR = {};
 
   const state = {
     hello: null, // {seat, room, game, lang, players, move_code, extras, seats, locked}
@@ -43,72 +43,7 @@
   // Exposed for the browser tests: what arrived, in order.
   window.companion = { received: [], state: state };
 
-  // ------------------------------------------------------------------ words
-
-  function t(key, params) {
-    let text = STR[key];
-    if (typeof text !== "string") text = key;
-    const all = Object.assign({}, params || {});
-    if (all.name !== undefined) {
-      // French "de" before a name: "d'Ada", "de Ben"
-      all.de_name = (/^[aeiouyhàâäéèêëîïôöûü]/i.test(String(all.name)) ? "d'" : "de ") +
-        all.name;
-    }
-    for (const [name, value] of Object.entries(all)) {
-      text = text.split("{" + name + "}").join(String(value));
-    }
-    return text;
-  }
-
-  function tn(key, n, params) {
-    return t(key + (n === 1 ? "_one" : "_many"), Object.assign({ n: n }, params || {}));
-  }
-
-  function translatePage() {
-    document.documentElement.lang = STR.lang_code || "en";
-    for (const node of document.querySelectorAll("[data-t]")) {
-      node.textContent = t(node.dataset.t);
-    }
-    for (const node of document.querySelectorAll("[data-t-label]")) {
-      node.setAttribute("aria-label", t(node.dataset.tLabel));
-    }
-    document.title = t(PAGE === "seat" ? "page.seat_title" : "page.table_title");
-  }
-
-  async function loadStrings() {
-    try {
-      const response = await fetch("/api/strings");
-      const body = await response.json();
-      STR = body.strings || {};
-    } catch (e) {
-      STR = {};
-    }
-    translatePage();
-  }
-
   // ------------------------------------------------------------------ small helpers
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const child of children) {
-      if (child === null || child === undefined || child === false) continue;
-      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return node;
-  }
-
-  function names(list) {
-    const items = (list || []).slice();
-    if (items.length === 0) return t("words.nobody");
-    if (items.length === 1) return items[0];
-    return items.slice(0, -1).join(", ") + " " + t("words.and") + " " + items[items.length - 1];
-  }
 
   function announce(text, kind) {
     if (!text) return;
@@ -121,7 +56,7 @@
 
   function privately(text) {
     // a line only this player may see: in the secret box, read aloud only when asked
-    if (!text || PAGE !== "seat") return;
+    if (!text) return;
     const list = $("private-log");
     list.append(el("li", {}, text));
     while (list.children.length > 100) list.removeChild(list.firstChild);
@@ -183,18 +118,6 @@
     if (!/^[A-Z]{6}$/.test(room)) {
       $("join-error").textContent = t("page.room_is_six_letters");
       $("room").focus();
-      return;
-    }
-    if (PAGE === "table") {
-      const res = await api("/api/table", { method: "POST", body: JSON.stringify({ room: room }) });
-      if (res.status !== 200) {
-        $("join-error").textContent = res.body.reason || t("page.did_not_work");
-        $("room").focus();
-        return;
-      }
-      state.room = room;
-      showGame();
-      connect({ table: true, room: room });
       return;
     }
     const res = await api("/api/room", { method: "POST", body: JSON.stringify({ room: room }) });
@@ -329,7 +252,7 @@
     $("join").hidden = false;
     $("room-form").hidden = false;
     if ($("seat-form")) $("seat-form").hidden = true;
-    $("title").textContent = t(PAGE === "seat" ? "page.seat_heading" : "page.table_heading");
+    $("title").textContent = t("page.seat_heading");
     $("join-error").textContent = reason;
     announce(reason);
   }
@@ -358,29 +281,13 @@
   // ------------------------------------------------------------------ the connection
 
   function connect(first) {
-    state.stopped = false;
-    state.first = first;
-    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + window.location.host + "/ws");
-    state.ws = ws;
-    ws.onopen = () => {
-      ws.send(JSON.stringify(Object.assign({ since: state.lastSeq }, first)));
-    };
-    ws.onmessage = (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (e) {
-        return;
-      }
-      receive(message);
-    };
-    ws.onclose = () => {
-      if (state.ws !== ws || state.stopped) return;
-      if (!state.closedByHost) setConnection(t("page.connection_lost"));
-      state.retry = Math.min(state.retry + 1, 5);
-      window.setTimeout(() => { if (!state.stopped) connect(first); }, 700 * state.retry);
-    };
+    window.voiceHostPage.connect(state, first, {
+      receive: receive,
+      lost: () => setConnection(t("page.connection_lost")),
+      maxTries: 5,
+      stepMs: 700,
+      afterClose: true,
+    });
   }
 
   function receive(message) {
@@ -462,7 +369,7 @@
     state.locked = Boolean(message.locked);
     state.everyone = message.everyone !== false;
     renderSeats();
-    if (PAGE === "seat") renderWaiting();
+    renderWaiting();
   }
 
   function showCountdown(remaining) {
@@ -494,7 +401,7 @@
     }
     box.replaceChildren(el("h3", {}, state.locked ? t("page.seats_locked")
       : t("page.seats_waiting")), list);
-    box.hidden = state.locked && PAGE === "seat";
+    box.hidden = state.locked;
   }
 
   function renderWaiting() {
@@ -549,7 +456,7 @@
       state.lastStatus = status;
       announce(status);
     }
-    if (PAGE === "seat") renderSeat(view);
+    renderSeat(view);
   }
 
   function fitWords(box) {
@@ -807,7 +714,7 @@
   const GAMES = {};
   const kit = {
     t: t, tn: tn, el: el, names: names, secretBlock: secretBlock,
-    lang: () => STR.lang_code || "en",
+    lang: window.voiceHostPage.lang,
     extras: () => (state.hello && state.hello.extras) || {},
   };
   window.companionGames = {
@@ -842,20 +749,18 @@
   }
 
   async function start() {
-    await loadStrings();
+    await loadStrings("page.seat_title");
     $("room-form").addEventListener("submit", submitRoom);
-    if (PAGE === "seat") {
-      $("seat-form").addEventListener("submit", submitSeat);
-      $("leave").addEventListener("click", leaveSeat);
-      $("hide-secret").addEventListener("click", () => {
-        setHidden(!document.body.classList.contains("secret-hidden"));
-      });
-      $("speak-secrets").addEventListener("change", (e) => setSpeak(e.target.checked));
-      setSpeak(window.localStorage.getItem(SPEAK) === "1");
-      setHidden(false);
-      window.addEventListener("resize", () => fitWords($("secret")));
-    }
-    const stored = PAGE === "seat" ? loadStored() : null;
+    $("seat-form").addEventListener("submit", submitSeat);
+    $("leave").addEventListener("click", leaveSeat);
+    $("hide-secret").addEventListener("click", () => {
+      setHidden(!document.body.classList.contains("secret-hidden"));
+    });
+    $("speak-secrets").addEventListener("change", (e) => setSpeak(e.target.checked));
+    setSpeak(window.localStorage.getItem(SPEAK) === "1");
+    setHidden(false);
+    window.addEventListener("resize", () => fitWords($("secret")));
+    const stored = loadStored();
     const hashRoom = roomFromHash();
     if (stored && stored.token && (!hashRoom || hashRoom === stored.room)) {
       const res = await api("/api/seat/" + encodeURIComponent(stored.seat));

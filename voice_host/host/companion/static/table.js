@@ -3,13 +3,13 @@
 // room code and its QR code only on the host's own screen, opened with the table token in the
 // URL's fragment, #tv=...), the game's board (each game's /board.js), the end screen, and the
 // last thing the host said. Everything is built with textContent (never HTML from data); the
-// words come from the host (/api/strings), in the game's language.
+// words come from the host (/api/strings), in the game's language; what the two pages share
+// (words, nodes, the connection) is in page.js.
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
-  const SVG = "http://www.w3.org/2000/svg";
-  let STR = {};
+  const { t, tn, names, el, svg, loadStrings } = window.voiceHostPage;
 
   const state = {
     hello: null, // {room, game, lang, players, extras, seats, locked, everyone, join?}
@@ -31,72 +31,7 @@
   // Exposed for the browser tests: what arrived, in order.
   window.companion = { received: [], state: state };
 
-  // ------------------------------------------------------------------ words
-
-  function t(key, params) {
-    let text = STR[key];
-    if (typeof text !== "string") text = key;
-    for (const [name, value] of Object.entries(params || {})) {
-      text = text.split("{" + name + "}").join(String(value));
-    }
-    return text;
-  }
-
-  function tn(key, n, params) {
-    return t(key + (n === 1 ? "_one" : "_many"), Object.assign({ n: n }, params || {}));
-  }
-
-  function names(list) {
-    const items = (list || []).slice();
-    if (items.length === 0) return t("words.nobody");
-    if (items.length === 1) return items[0];
-    return items.slice(0, -1).join(", ") + " " + t("words.and") + " " + items[items.length - 1];
-  }
-
-  async function loadStrings() {
-    try {
-      const response = await fetch("/api/strings");
-      STR = (await response.json()).strings || {};
-    } catch (e) {
-      STR = {};
-    }
-    document.documentElement.lang = STR.lang_code || "en";
-    for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
-    document.title = t("page.table_title");
-  }
-
-  // ------------------------------------------------------------------ building nodes
-
-  function el(tag, attrs, ...children) {
-    const node = document.createElement(tag);
-    setAttrs(node, attrs);
-    append(node, children);
-    return node;
-  }
-
-  function svg(tag, attrs, ...children) {
-    const node = document.createElementNS(SVG, tag);
-    setAttrs(node, attrs);
-    append(node, children);
-    return node;
-  }
-
-  function setAttrs(node, attrs) {
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") node.setAttribute("class", value);
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value === true ? "" : String(value));
-    }
-  }
-
-  function append(node, children) {
-    for (const child of children) {
-      if (child === null || child === undefined || child === false) continue;
-      if (Array.isArray(child)) append(node, child);
-      else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-  }
+  // ------------------------------------------------------------------ fitting text
 
   function fit(node, largest, smallest) {
     // the largest font size (px) at which node's text fits its box, not below smallest
@@ -173,27 +108,13 @@
   }
 
   function connect(first) {
-    state.stopped = false;
-    state.first = first;
-    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + window.location.host + "/ws");
-    state.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify(Object.assign({ since: state.lastSeq }, first)));
-    ws.onmessage = (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (e) {
-        return;
-      }
-      receive(message);
-    };
-    ws.onclose = () => {
-      if (state.ws !== ws || state.stopped) return;
-      if (!state.closedByHost) setConnection(t("page.connection_lost"));
-      state.retry = Math.min(state.retry + 1, 10);
-      if (!state.closedByHost) window.setTimeout(() => connect(state.first), 500 * state.retry);
-    };
+    window.voiceHostPage.connect(state, first, {
+      receive: receive,
+      lost: () => setConnection(t("page.connection_lost")),
+      maxTries: 10,
+      stepMs: 500,
+      afterClose: false,
+    });
   }
 
   function receive(message) {
@@ -416,7 +337,7 @@
   const BOARDS = {};
   const kit = {
     t: t, tn: tn, el: el, svg: svg, names: names,
-    lang: () => STR.lang_code || "en",
+    lang: window.voiceHostPage.lang,
     extras: () => (state.hello && state.hello.extras) || {},
     countdown: () => state.countdown,
   };
@@ -428,7 +349,7 @@
   };
 
   async function start() {
-    await loadStrings();
+    await loadStrings("page.table_title");
     $("room-form").addEventListener("submit", submitRoom);
     window.addEventListener("resize", fitAll);
     const given = readFragment();
