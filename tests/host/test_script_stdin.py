@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
 from voice_host.host.core.values import HeardKind, ListenRequest
 from voice_host.host.io.terminal import ScriptListener
 
@@ -66,6 +68,7 @@ def _write(stdin: IO[str] | None, line: str) -> None:
     stdin.flush()
 
 
+@pytest.mark.slow
 def test_a_program_drives_a_game_through_standard_input(tmp_path: Path) -> None:
     log = tmp_path / "log.jsonl"
     env = {**os.environ, "VOICE_HOST_DATA": str(tmp_path / "data"),

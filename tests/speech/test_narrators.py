@@ -93,6 +93,7 @@ def test_french_is_kokoros_when_the_engine_has_it_and_no_mbrola_else_espeaks() -
     assert piper.calls == [("Hello everyone.", "en-us")] and espeak.calls == []
 
 
+@pytest.mark.slow
 def test_without_mbrola_nor_the_kokoro_packages_french_stays_espeak(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.speech import synthesizer

@@ -507,6 +507,7 @@ def test_a_quiet_player_is_heard() -> None:
 SOFT_WORDS = ("stop", "plus vite", "oui", "passe", "vote yes", "pass", "next", "non")
 
 
+@pytest.mark.slow
 @needs_espeak
 @needs_webrtc
 def test_soft_and_whispered_words_are_heard() -> None:
