@@ -11,6 +11,7 @@ import json
 import random
 import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -465,16 +466,20 @@ class QuietBots(BotPlayers):
     (a team proposal, a clue, the Speaker's radio message)."""
 
     listens_in_slices = True
+    last_act: float | None = None
 
     def listen(self, request: ListenRequest) -> Heard:
         if request.purpose == "slice":
             # a slice of listening in which nobody speaks: it ends when a phone's move
             # arrives (or after a short while, for the host to look again)
             assert self.phones is not None
-            self.phones.acted.wait(0.25)
+            if self.phones.acted.wait(0.25) or self.last_act is None:
+                self.last_act = time.monotonic()
             self.phones.acted.clear()
-            self.count += 1
-            return Heard(HeardKind.END) if self.count > 20000 else Heard(HeardKind.SILENCE)
+            # no phone acted for two minutes: the game is stuck; end it (the test fails on
+            # its result) rather than wait for ever
+            stuck = time.monotonic() - self.last_act > 120
+            return Heard(HeardKind.END) if stuck else Heard(HeardKind.SILENCE)
         heard = super().listen(request)
         if self.adapter.narrator.lang == "fr" and request.prompt.phase == "clue":
             # the demo's Codenames bots speak English clues: say this one in French
