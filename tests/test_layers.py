@@ -1,8 +1,8 @@
 """The layering of docs/design.md, checked on the source: games imports nothing else of
 voice_host; intent knows no game rules, speech no games/intent; nothing imports host but
 the CLI; inside host, core imports neither io nor cli, and io not cli. ``voice_host.text``
-(folding and tokenizing) is the one shared leaf: every layer may import it, and it imports
-nothing of voice_host."""
+(folding and tokenizing) and ``voice_host.wording`` (sentences by code) are the shared
+leaves: every layer may import them, and they import nothing of voice_host."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "voice_host"
 
-SHARED_LEAF = "text"
-"""``voice_host/text.py``: the module every layer may import."""
+SHARED_LEAVES = {"text", "wording"}
+"""``voice_host/text.py`` and ``voice_host/wording.py``: the modules every layer may import."""
 
 ALLOWED = {
-    "games": {"games", SHARED_LEAF},
-    "intent": {"intent", SHARED_LEAF},
-    "speech": {"speech", SHARED_LEAF},
-    "host": {"host", "games", "intent", "speech", SHARED_LEAF},
+    "games": {"games", *SHARED_LEAVES},
+    "intent": {"intent", *SHARED_LEAVES},
+    "speech": {"speech", *SHARED_LEAVES},
+    "host": {"host", "games", "intent", "speech", *SHARED_LEAVES},
 }
 
 
@@ -55,10 +55,11 @@ def test_layer_imports_only_what_design_allows(layer: str) -> None:
         assert not bad, f"{path.relative_to(PACKAGE)} imports {sorted(bad)}"
 
 
-def test_the_shared_leaf_imports_nothing_of_voice_host() -> None:
-    leaf = PACKAGE / f"{SHARED_LEAF}.py"
+@pytest.mark.parametrize("name", sorted(SHARED_LEAVES))
+def test_the_shared_leaves_import_nothing_of_voice_host(name: str) -> None:
+    leaf = PACKAGE / f"{name}.py"
     assert leaf.is_file()
-    assert not imported_layers(leaf), f"{SHARED_LEAF}.py imports {sorted(imported_layers(leaf))}"
+    assert not imported_layers(leaf), f"{name}.py imports {sorted(imported_layers(leaf))}"
 
 
 def test_nothing_but_the_cli_imports_host() -> None:

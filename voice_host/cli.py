@@ -6,12 +6,13 @@ the speech extras); a command whose optional pieces are missing says what to ins
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import importlib
 import os
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NoReturn
 
 from voice_host.host.core.langs import LANGS
@@ -29,6 +30,41 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+@contextlib.contextmanager
+def argparse_in(lang: str) -> Iterator[None]:
+    """argparse's own words in ``lang`` while the block runs.
+
+    argparse writes every sentence of its own (a usage error, "usage:", its section titles)
+    by passing an English format string to gettext (``argparse._``, ``argparse.ngettext``),
+    then filling it in. A French parser answers those calls from the ``[argparse]`` table of
+    ``host/lang/fr/help.toml``, keyed by argparse's exact format strings, for as long as it
+    builds itself, parses or writes its help: the values (an option, a choice) are filled in
+    after, as argparse does. Installing a gettext catalogue instead would need compiled
+    ``.mo`` files and would change the language of every parser of the process; the table
+    is argparse's own message ids, so an unknown one (a newer argparse) stays English."""
+    if lang == "en":
+        yield
+        return
+    from voice_host.host.core.messages import argparse_words
+
+    words = argparse_words(lang)
+    before = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+
+    def one(message: str) -> str:
+        return words.get(message, message)
+
+    def plural(singular: str, plural: str, n: int) -> str:
+        return one(singular if n == 1 else plural)
+
+    setattr(argparse, "_", one)  # noqa: B010 - argparse's gettext hook
+    setattr(argparse, "ngettext", plural)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(argparse, "_", before[0])  # noqa: B010
+        setattr(argparse, "ngettext", before[1])  # noqa: B010
+
+
 class GameParser(argparse.ArgumentParser):
     """An argument parser that speaks the game's language ``lang`` (known from ``--lang``
     before the words are parsed): its help and its usage errors. Its subparsers speak it
@@ -38,31 +74,48 @@ class GameParser(argparse.ArgumentParser):
         self.lang = lang
         if lang != "en":
             kwargs.setdefault("formatter_class", functools.partial(TranslatedHelp, lang=lang))
-        super().__init__(*args, **kwargs)
+        with argparse_in(lang):  # its section titles and the help of -h
+            super().__init__(*args, **kwargs)
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         kwargs.setdefault("parser_class", functools.partial(type(self), lang=self.lang))
         return super().add_subparsers(**kwargs)
 
-    def error(self, message: str) -> NoReturn:
-        if self.lang == "en":
-            super().error(message)
-        from voice_host.host.core.messages import in_language
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        with argparse_in(self.lang):
+            return super().parse_known_args(args, namespace)
 
-        self.exit(2, self.format_usage() +
-                  in_language(f"{self.prog}: error: {message}", self.lang) + "\n")
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        with argparse_in(self.lang):
+            return super().parse_args(args, namespace)
+
+    def format_usage(self) -> str:
+        with argparse_in(self.lang):
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with argparse_in(self.lang):
+            return super().format_help()
+
+    def error(self, message: str) -> NoReturn:
+        with argparse_in(self.lang):
+            super().error(message)
 
 
 class TranslatedHelp(argparse.HelpFormatter):
     """argparse's help in ``lang``: each text (description, section title, help of an
-    option, epilog, argparse's own words) goes through the catalogue before it is wrapped
-    (``host/lang/<lang>/messages.toml``); flags, metavars and choices stay as they are typed."""
+    option, epilog) is the language's text for its exact English (``host/lang/<lang>/help.toml``,
+    gettext's way) before it is wrapped, set in the language's typography; flags, metavars
+    and choices stay as they are typed."""
 
     def __init__(self, prog: str, *, lang: str, **kwargs: Any) -> None:
         super().__init__(prog, **kwargs)
-        from voice_host.host.core.messages import COLON_SPACE, in_language, typeset
+        from voice_host.host.core.messages import COLON_SPACE, help_text, typeset
 
-        self._said = functools.partial(in_language, lang=lang)
+        self._said = functools.partial(help_text, lang=lang)
         self._typeset = functools.partial(typeset, lang=lang)
         self._colon_space = COLON_SPACE.get(lang, "")
 
@@ -75,12 +128,6 @@ class TranslatedHelp(argparse.HelpFormatter):
         text = self._whitespace_matcher.sub(" ", text).strip()
         return textwrap.fill(text, width, initial_indent=indent,
                              subsequent_indent=indent, break_on_hyphens=False)
-
-    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
-                  groups: Iterable[argparse._MutuallyExclusiveGroup],
-                  prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups,
-                          self._said("usage: ") if prefix is None else prefix)
 
     def start_section(self, heading: str | None) -> None:
         # argparse writes the colon after the title
@@ -141,14 +188,14 @@ def build_parser(command: str | None = None, lang: str = "en") -> argparse.Argum
         lang=lang,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in COMMANDS.items():
-        sp = sub.add_parser(name, help=help_text, description=help_text)
+    for name, (module_name, help_line) in COMMANDS.items():
+        sp = sub.add_parser(name, help=help_line, description=help_line)
         if command is not None and name != command:
             continue
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:  # a command whose optional pieces are missing
-            sp.set_defaults(_unavailable=f"'{name}' is not available: {exc}")
+            sp.set_defaults(_unavailable=(name, str(exc)))
             continue
         module.add_arguments(sp)
         sp.set_defaults(_run=module.run)
@@ -179,12 +226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     if getattr(args, "_unavailable", None):
-        print(args._unavailable, file=sys.stderr)
+        name, why = args._unavailable
+        print(say("cli.unavailable", lang, command=name, why=why), file=sys.stderr)
         return 2
     try:
         result: int = args._run(args)
     except KeyboardInterrupt:
-        print("\n" + _said("Stopped.", lang), file=sys.stderr)
+        print("\n" + say("cli.stopped", lang), file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (``voice-host simulate --json | head``)
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -193,12 +241,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
-def _said(message: str, lang: str) -> str:
-    if lang == "en":
-        return message
-    from voice_host.host.core.messages import in_language
+def say(code: str, lang: str, **params: Any) -> str:
+    """The sentence of ``code`` in ``lang`` (the catalogue is read only when one is said)."""
+    from voice_host.host.core.messages import say as said_in
 
-    return in_language(message, lang)
+    return said_in(code, lang, **params)
 
 
 if __name__ == "__main__":

@@ -461,7 +461,7 @@ def test_small_items_names_keys_and_the_log(tmp_path: Any, capsys: Any) -> None:
     with pytest.raises(SetupError) as escaped:
         check_player_names(["Ada", "Ben\x1b]0;PWNED\x07\x1b[2J"], spec)
     assert "\x1b" not in escaped.value.reason and "\x07" not in escaped.value.reason
-    assert "\x1b" not in SetupError("--first Ada\x1b[2J is not playing").reason
+    assert "\x1b" not in SetupError("setup.first_speaker", speaker="Ada\x1b[2J").reason
     key = tmp_path / "key.pem"
     key.write_text("x", encoding="utf-8")
     key.chmod(0o644)

@@ -1,25 +1,32 @@
 """``--help`` in French when ``--lang fr`` is on the command line: every text argparse
-writes (descriptions, section titles, each option's help, epilogs, its own words) goes through
-the catalogue (``host/lang/fr/messages.toml``) before it is wrapped; flags, metavars and
-choices stay as typed, and English help stays as it was."""
+writes (descriptions, section titles, each option's help, epilogs) is the French that
+``host/lang/fr/help.toml`` gives its exact English, or is made in French from a code
+(a range, a default); argparse's own words come from that file's ``[argparse]`` table. Flags,
+metavars and choices stay as typed, and English help stays as it was."""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
+import tomllib
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import voice_host
 from voice_host.cli import GameParser, build_parser, main
-from voice_host.host.core.messages import in_language, templates
-from voice_host.host.core.registry import game_names
+from voice_host.host.core.messages import argparse_words, help_text
+from voice_host.host.core.registry import game_names, registrations
 
 COMMANDS = [[], ["play"], *(["play", game] for game in game_names()), ["resume"], ["demo"],
             ["understand"], ["simulate"], ["doctor"], ["models"], ["models", "list"],
             ["models", "download"], ["models", "remove"]]
 """Every command whose help is French (``bench`` takes its options from the benchmark
 script, which is English-only)."""
+
+PACKAGE = Path(voice_host.__file__).parent
 
 KEPT = frozenset("""
     whisper vosk pocketsphinx piper espeak ctranslate https pem json jsonl wav tiny base small
@@ -33,8 +40,8 @@ KEPT = frozenset("""
 are the same in both languages."""
 
 
-def parser_of(path: list[str]) -> argparse.ArgumentParser:
-    parser = build_parser(path[0] if path else "")
+def parser_of(path: list[str], lang: str = "en") -> argparse.ArgumentParser:
+    parser = build_parser(path[0] if path else "", lang)
     for name in path:
         parser = subparsers(parser)[name]
     return parser
@@ -46,20 +53,20 @@ def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentPa
             for name, sub in action.choices.items()}
 
 
-def texts(parser: argparse.ArgumentParser, *, deep: bool) -> Iterator[str]:
-    """The English texts of ``parser``'s help (its subcommands' too with ``deep``), with
-    argparse's ``%(default)s`` filled in as ``--help`` fills it."""
+def texts(parser: argparse.ArgumentParser, *, deep: bool, raw: bool = False) -> Iterator[str]:
+    """The texts of ``parser``'s help (its subcommands' too with ``deep``), with argparse's
+    ``%(default)s`` filled in as ``--help`` fills it (unless ``raw``)."""
     formatter = parser._get_formatter()
     yield from (t for t in (parser.description, parser.epilog) if t)
     yield from (g.title for g in parser._action_groups if g.title)
     for action in parser._actions:
         if action.help and action.help is not argparse.SUPPRESS:
-            yield formatter._expand_help(action)
+            yield action.help if raw else formatter._expand_help(action)
         if isinstance(action, argparse._SubParsersAction):
             yield from (c.help for c in action._choices_actions if c.help)
             if deep:
                 for sub in action.choices.values():
-                    yield from texts(sub, deep=True)
+                    yield from texts(sub, deep=True, raw=raw)
 
 
 def prose(text: str) -> str:
@@ -102,14 +109,42 @@ def help_of(path: list[str], lang: list[str], capsys: pytest.CaptureFixture[str]
 
 def test_every_help_text_has_its_french() -> None:
     """A help text added or reworded in English shows up here, not as English in a French
-    ``--help``."""
-    exact = {t.english for t in templates("fr")}
+    ``--help``: the French parser's texts, each the French of the English parser's text in
+    the same place, share no word with it (beside :data:`KEPT`)."""
     missing = []
-    for text in dict.fromkeys(t for path in COMMANDS for t in texts(parser_of(path), deep=True)):
-        french = in_language(text, "fr")
-        if (french == text and text not in exact) or english_left(text, french):
-            missing.append(text)
-    assert not missing, "no French in host/lang/fr/messages.toml for: " + "\n".join(missing)
+    for path in COMMANDS:
+        english = list(texts(parser_of(path), deep=True))
+        french = [help_text(t, "fr") for t in texts(parser_of(path, "fr"), deep=True)]
+        assert len(english) == len(french), path
+        missing += [e for e, f in zip(english, french, strict=True)
+                    if e == f and words(e) - KEPT or english_left(e, f)]
+    assert not missing, "no French in host/lang/fr/help.toml for: " + \
+        "\n".join(dict.fromkeys(missing))
+
+
+def test_every_french_help_text_is_still_written_by_the_program() -> None:
+    """A help text reworded in English leaves its French unused: every English text of the
+    help table is one the parsers write (or a template the program fills in)."""
+    written = {t for path in COMMANDS for t in texts(parser_of(path), deep=True, raw=True)}
+    written |= {f.metadata["spec"].help for reg in registrations()  # composed with a range
+                for f in dataclasses.fields(reg.options)}
+    table = tomllib.loads((PACKAGE / "host" / "lang" / "fr" / "help.toml").read_text("utf-8"))
+    stale = [english for english in table["help"]
+             if english not in written and "{" not in english]
+    assert not stale, stale
+
+
+def test_argparse_s_words_are_its_own_format_strings() -> None:
+    """Every entry of the ``[argparse]`` table is a format string argparse passes to gettext
+    (so a reworded one in a newer Python shows up here), with the same fields."""
+    source = Path(argparse.__file__).read_text(encoding="utf-8")
+    for english, french in argparse_words("fr").items():
+        assert repr(english)[1:-1] in source or english.replace("\n", "\\n") in source, \
+            english
+        # argparse fills the fields in by name: the French may leave one out ("%(type)s")
+        assert set(re.findall(r"%\(\w+\)[sr]", french)) <= \
+            set(re.findall(r"%\(\w+\)[sr]", english)), english
+        assert re.findall(r"%[sr]", english) == re.findall(r"%[sr]", french), english
 
 
 @pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "voice-host")
@@ -146,14 +181,14 @@ def test_help_is_translated_before_its_defaults_are_filled_in_and_its_lines_wrap
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "44")
     parser = GameParser(prog="x", lang="fr")
-    parser.add_argument("--silence", default=7, help="seconds of silence before the host asks "
-                        "again (default %(default)s)")
-    parser.add_argument("--pause", help="seconds with nobody speaking before the host pauses "
-                        "the game; never during a discussion (60 to 3600, default 300)")
+    parser.add_argument("--games", default=7, help="number of games (default %(default)s)")
+    parser.add_argument("--pause", help=help_text(
+        "seconds with nobody speaking before the host pauses the game; never during a "
+        "discussion ({low} to {high}, default {default})", "fr", low=60, high=3600,
+        default=300))
     shown = parser.format_help()
     joined = " ".join(shown.replace("\u00a0", " ").split())
-    assert "secondes de silence avant que l'hôte ne relance la question (par défaut : 7)" \
-        in joined
+    assert "nombre de parties (par défaut : 7)" in joined
     assert "jamais pendant une discussion (de 60 à 3600, par défaut 300)" in joined
     # French typography: no line begins with the colon or semicolon of the line before
     assert not [line for line in shown.splitlines() if line.strip()[:1] in (":", ";")]

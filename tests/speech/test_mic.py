@@ -45,10 +45,10 @@ def test_no_devices_at_all() -> None:
     assert list_devices(sd=sd) == []
     with pytest.raises(AudioDeviceError) as info:
         MicrophoneSource(sd=sd).start()
-    assert str(info.value) == NO_MICROPHONE
+    assert info.value.code == NO_MICROPHONE
     with pytest.raises(AudioDeviceError) as out_info:
         SpeakerPlayer(sd=sd).play(voiced(0.1))
-    assert str(out_info.value) == NO_SPEAKER
+    assert out_info.value.code == NO_SPEAKER
 
 
 def test_list_devices_marks_defaults() -> None:
@@ -103,7 +103,7 @@ def test_microphone_that_disappears_mid_stream() -> None:
     source = MicrophoneSource(sd=sd, stall_timeout=0.05).start()
     with pytest.raises(AudioDeviceError) as info:
         source.listen(timeout=10.0)
-    assert str(info.value) == MIC_GONE
+    assert info.value.code == MIC_GONE
     assert sd.input_streams[0].closed
 
 
@@ -221,7 +221,7 @@ def test_speaker_that_disappears() -> None:
     player = SpeakerPlayer(sd=sd, gate=gate)
     with pytest.raises(AudioDeviceError) as info:
         player.play(voiced(1.0))
-    assert str(info.value) == SPEAKER_GONE
+    assert info.value.code == SPEAKER_GONE
     assert not gate.host_speaking  # the gate is not left closed
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 from voice_host.text import find, lookup_key
+from voice_host.wording import Coded, Term
 
 JSON = dict[str, Any]
 
@@ -98,15 +99,48 @@ def english_params(params: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-class SetupError(GameError):
+class SetupError(Coded, GameError):
     """A game cannot be created with these options (wrong player count, duplicate names...).
-    The reason is printed on the terminal: whatever it quotes from the command line is shown
-    with control and invisible characters escaped."""
 
-    def __init__(self, reason: str) -> None:
-        reason = _shown(reason)
-        super().__init__(reason)
-        self.reason = reason
+    Said by code, like :class:`IllegalAction`: ``SetupError("setup.players_count", title=...,
+    low=5, high=10, n=3)``; ``str()`` is the English sentence of :data:`SETUP_MESSAGES`, and
+    the host says the code in the game's language. Whatever a value quotes from the command
+    line is shown with control and invisible characters escaped."""
+
+    messages: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        super().__init__(code, **{k: _shown(v) if isinstance(v, str) else v
+                                  for k, v in params.items()})
+        self.reason = _shown(self.reason)
+        self.args = (self.reason,)
+
+
+SETUP_MESSAGES: dict[str, str] = {
+    "setup.players_count": "{title} needs {low} to {high} players, you named {n}.",
+    "setup.name_empty": "Every player needs a name.",
+    "setup.name_characters": "The name {name} cannot be said aloud: it has {chars} in it. "
+                             "Use letters, with spaces, hyphens or apostrophes if needed.",
+    "setup.name_no_letters": "The name {name} cannot be said aloud: a name needs letters.",
+    "setup.name_too_long": "The name {name} is too long to say in every sentence: use at "
+                           "most {n} characters, a first name or a nickname.",
+    "setup.names_same": "Two players are called {name} (or names that look the same); "
+                        "please give everyone a different name.",
+    "setup.deal": "Deal must be host or table, not {deal}.",
+    "setup.red_size_number": "The red team size must be a whole number.",
+    "setup.teams_too_small": "Each team needs at least 2 players, a spymaster and an "
+                             "operative, but the red team has {red} and the blue team has "
+                             "{blue}: move a player from the {big} team to the {small} team.",
+    "setup.first_team": "The starting team must be red or blue, not {first}.",
+    "setup.word_list": "I have no word list called {words}; choose en or fr.",
+    "setup.invalid_clue": "The invalid clue option must be refuse or penalty, not {value}.",
+    "setup.transmission": "There is no transmission type called {mode}; choose fragments, "
+                          "competing, double-zero or countdown.",
+    "setup.no_rounds": "The game needs at least one round.",
+    "setup.first_speaker": "{speaker} is not one of the players, so cannot speak first.",
+}
+"""The English sentence of each code the engines raise a :class:`SetupError` with."""
+SetupError.messages = SETUP_MESSAGES
 
 
 @dataclass(frozen=True)
@@ -355,21 +389,18 @@ def check_player_names(players: Sequence[str], description: GameDescription) -> 
     names = tuple(p.strip() for p in players)
     n = len(names)
     if not description.min_players <= n <= description.max_players:
-        raise SetupError(
-            f"{description.title} needs {description.min_players} to "
-            f"{description.max_players} players, you named {n}."
-        )
+        raise SetupError("setup.players_count", title=title_term(description),
+                         low=description.min_players, high=description.max_players, n=n)
     if any(not p for p in names):
-        raise SetupError("Every player needs a name.")
+        raise SetupError("setup.name_empty")
     for p in names:
         problem = name_problem(p)
         if problem:
-            raise SetupError(problem)
+            raise problem
     seen: set[str] = set()
     for p in names:
         if lookup_key(p) in seen:  # "Zoe" and "Zoë", "Ada" and "ＡＤＡ" look and sound the same
-            raise SetupError(f"Two players are called {p} (or names that look the same); "
-                             "please give everyone a different name.")
+            raise SetupError("setup.names_same", name=p)
         seen.add(lookup_key(p))
     return names
 
@@ -395,25 +426,27 @@ MAX_NAME_LENGTH = 24
 _NAME_PUNCTUATION = frozenset(" -'’.")
 
 
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name, or None. A name is said aloud and recognized
-    by ear, so it is letters (any alphabet, with accents), digits, and spaces, hyphens,
-    apostrophes or dots between them: no emoji, symbols or markup."""
+def name_problem(name: str) -> SetupError | None:
+    """Why ``name`` cannot be a player's name (the error to raise), or None. A name is said
+    aloud and recognized by ear, so it is letters (any alphabet, with accents), digits, and
+    spaces, hyphens, apostrophes or dots between them: no emoji, symbols or markup."""
     bad = [c for c in name if not (unicodedata.category(c)[0] in "LMN"
                                    or c in _NAME_PUNCTUATION) or c in _INVISIBLE]
-    shown_name = _shown(name)
     if bad:
-        shown = _shown("".join(dict.fromkeys(bad)))
-        return (f"The name {shown_name} cannot be said aloud: it has {shown!r} in it. Use "
-                "letters, with spaces, hyphens or apostrophes if needed.")
+        return SetupError("setup.name_characters", name=name,
+                          chars=repr(_shown("".join(dict.fromkeys(bad)))))
     if not any(unicodedata.category(c)[0] == "L" for c in name) or \
             unicodedata.category(name[0])[0] == "M" or \
             sum(unicodedata.category(c)[0] == "M" for c in name) > len(name) // 2:
-        return f"The name {shown_name} cannot be said aloud: a name needs letters."
+        return SetupError("setup.name_no_letters", name=name)
     if len(name) > MAX_NAME_LENGTH:
-        return (f"The name {shown_name} is too long to say in every sentence: use at most "
-                f"{MAX_NAME_LENGTH} characters, a first name or a nickname.")
+        return SetupError("setup.name_too_long", name=name, n=MAX_NAME_LENGTH)
     return None
+
+
+def title_term(description: GameDescription) -> Term:
+    """A game's title as a word of the sentence: its catalogue code is ``title.<name>``."""
+    return Term(f"title.{description.name}", description.title)
 
 
 def join_names(names: Sequence[str], conj: str = "and") -> str:

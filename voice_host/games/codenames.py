@@ -67,6 +67,7 @@ from voice_host.games.base import (
 )
 from voice_host.games.codenames_words import COMPOUND_PARTS, WORD_LISTS
 from voice_host.text import letters, lookup_key, same, spelled
+from voice_host.wording import Term
 
 # --------------------------------------------------------------------------- constants
 
@@ -781,27 +782,25 @@ class CodenamesState:
         try:
             deal = Deal(deal)
         except ValueError:
-            raise SetupError(f"Deal must be host or table, not {deal}.") from None
+            raise SetupError("setup.deal", deal=str(deal)) from None
         if red_size is None:
             red_size = math.ceil(n / 2)
+        red, blue = Term("red", "red"), Term("blue", "blue")  # a team in a sentence
         if isinstance(red_size, bool) or not isinstance(red_size, int):
-            raise SetupError("The red team size must be a whole number.")
+            raise SetupError("setup.red_size_number")
         if red_size < 2 or n - red_size < 2:
-            small, big = ("red", "blue") if red_size < 2 else ("blue", "red")
-            raise SetupError(
-                f"Each team needs at least 2 players, a spymaster and an operative, but the "
-                f"red team has {red_size} and the blue team has {n - red_size}: move a "
-                f"player from the {big} team to the {small} team.")
+            small, big = (red, blue) if red_size < 2 else (blue, red)
+            raise SetupError("setup.teams_too_small", red=red_size, blue=n - red_size,
+                             big=big, small=small)
         first_team: Team | None = None
         if first is not None:
             first_team = _team_value(first)
             if first_team is None:
-                raise SetupError(f"The starting team must be red or blue, not {first}.")
+                raise SetupError("setup.first_team", first=str(first))
         if words not in WORD_LISTS:
-            raise SetupError(f"I have no word list called {words}; choose en or fr.")
+            raise SetupError("setup.word_list", words=str(words))
         if invalid_clue not in INVALID_CLUE_MODES:
-            raise SetupError(
-                f"The invalid clue option must be refuse or penalty, not {invalid_clue}.")
+            raise SetupError("setup.invalid_clue", value=str(invalid_clue))
         return cls(names, red_size=red_size, deal=deal, first=first_team, words=words,
                    invalid_clue=invalid_clue)
 

@@ -397,16 +397,14 @@ class IciLondresState:
         try:
             first_mode = Transmission(mode)
         except ValueError:
-            raise SetupError(
-                f"There is no transmission type called {mode}; choose fragments, competing, "
-                "double-zero or countdown.") from None
+            raise SetupError("setup.transmission", mode=str(mode)) from None
         if rounds is None:
             rounds = default_rounds(len(names))
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise SetupError("The game needs at least one round.")
+            raise SetupError("setup.no_rounds")
         speaker = names[0] if first_speaker is None else first_speaker.strip()
         if speaker not in names:
-            raise SetupError(f"{speaker} is not one of the players, so cannot speak first.")
+            raise SetupError("setup.first_speaker", speaker=speaker)
         return cls(names, deal=Deal(deal), mode=first_mode, rounds=rounds,
                    first_speaker=speaker)
 

@@ -173,12 +173,13 @@ class Utterance:
         return len(self.samples) / SAMPLE_RATE
 
 
-TOO_LOUD = "That was too loud for me to hear clearly. Please move back from the microphone."
-TOO_LONG = "That was too long for me. Please say it in a few words."
+TOO_LOUD = "sound.too_loud"
+TOO_LONG = "sound.too_long"
 
 
 def utterance_problem(utterance: Utterance) -> str | None:
-    """A sentence to say when the audio itself was bad (clipped or cut off), else ``None``."""
+    """The code of the sentence to say when the audio itself was bad (clipped or cut off;
+    :data:`~voice_host.speech.types.SPEECH_MESSAGES` has its English), else ``None``."""
     if utterance.clipped:
         return TOO_LOUD
     if utterance.truncated:

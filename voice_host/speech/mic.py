@@ -39,10 +39,10 @@ from voice_host.speech.source import (
 from voice_host.speech.types import SAMPLE_RATE, AudioDeviceError, Samples
 from voice_host.speech.wav import resample, to_float, to_int16
 
-NO_MICROPHONE = "I cannot find a microphone. Plug one in, or play with --input text."
-NO_SPEAKER = "I cannot find a speaker. Plug one in, or use --output text or --output wav:FOLDER."
-MIC_GONE = "The microphone stopped working. Check that it is plugged in, then say something."
-SPEAKER_GONE = "The speaker stopped working. Check that it is plugged in."
+NO_MICROPHONE = "sound.no_microphone"
+NO_SPEAKER = "sound.no_speaker"
+MIC_GONE = "sound.microphone_gone"
+SPEAKER_GONE = "sound.speaker_gone"
 
 
 def _sounddevice() -> ModuleType:
@@ -50,14 +50,11 @@ def _sounddevice() -> ModuleType:
     try:
         import sounddevice
     except ImportError:
-        raise AudioDeviceError(
-            f"Sound needs the sounddevice package. Install it with: {pip_install('sounddevice')}"
-        ) from None
+        raise AudioDeviceError("sound.needs_sounddevice",
+                               command=pip_install("sounddevice")) from None
     except OSError:  # raised when libportaudio cannot be loaded
-        raise AudioDeviceError(
-            "Sound needs the PortAudio library. On Debian or Ubuntu: "
-            f"{apt_install('libportaudio2')}"
-        ) from None
+        raise AudioDeviceError("sound.needs_portaudio",
+                               command=apt_install("libportaudio2")) from None
     return sounddevice
 
 
@@ -116,7 +113,7 @@ def _query(sd: Any, device: int | str | None, kind: str, missing: str) -> dict[s
     except (_portaudio_error(sd), ValueError):
         if device is None:
             raise AudioDeviceError(missing) from None
-        raise AudioDeviceError(f"I cannot find the sound device {device}.") from None
+        raise AudioDeviceError("sound.no_device", device=str(device)) from None
     channels = info.get("max_input_channels" if kind == "input" else "max_output_channels", 0)
     if not channels:
         raise AudioDeviceError(missing)
@@ -135,16 +132,11 @@ def _pick_rate(
         pass
     fallback = int(round(float(info.get("default_samplerate") or 0)))
     if fallback <= 0:
-        raise AudioDeviceError(
-            f"The sound device cannot work at {wanted} hertz and reports no other rate."
-        )
+        raise AudioDeviceError("sound.rate", rate=wanted)
     try:
         check(device=device, samplerate=fallback, channels=1, dtype="int16")
     except (_portaudio_error(sd), ValueError):
-        raise AudioDeviceError(
-            f"The sound device cannot work at {wanted} or {fallback} hertz in mono. "
-            "Choose another device."
-        ) from None
+        raise AudioDeviceError("sound.rates", rate=wanted, other=fallback) from None
     return fallback
 
 
@@ -224,10 +216,7 @@ class MicrophoneSource(EndpointedSource):
             )
             stream.start()
         except _portaudio_error(sd) as error:
-            raise AudioDeviceError(
-                f"I cannot open the microphone ({_short(error)}). Check that no other program "
-                "is using it, or play with --input text."
-            ) from None
+            raise AudioDeviceError("sound.microphone_busy", why=_short(error)) from None
         self._stream = stream
         return self
 
@@ -356,10 +345,7 @@ class SpeakerPlayer:
                 )
                 out.start()
             except _portaudio_error(sd) as error:
-                raise AudioDeviceError(
-                    f"I cannot open the speaker ({_short(error)}). "
-                    "Use --output text or --output wav:FOLDER."
-                ) from None
+                raise AudioDeviceError("sound.speaker_busy", why=_short(error)) from None
             opened = _OpenStream(out, rate, device_rate, self._chunk_seconds, self._stop, sd)
             try:
                 yield opened

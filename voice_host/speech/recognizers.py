@@ -16,8 +16,9 @@ from pathlib import Path
 from voice_host.speech import models, whisper_models
 from voice_host.speech.install import extra_install, pip_install
 from voice_host.speech.pocketsphinx_asr import PocketSphinxRecognizer
-from voice_host.speech.types import Recognizer, RecognizerUnavailable
+from voice_host.speech.types import Recognizer, RecognizerUnavailable, SpeechError
 from voice_host.speech.vosk_asr import VoskRecognizer
+from voice_host.wording import Term
 
 BACKENDS = ("auto", "whisper", "vosk", "pocketsphinx")
 
@@ -46,19 +47,18 @@ def whisper_importable() -> bool:
 
 
 def _whisper_for(lang: str, whisper_model: str | os.PathLike[str] | None
-                 ) -> tuple[Path, str] | str:
+                 ) -> tuple[Path, str] | SpeechError:
     """(folder, name) of the Whisper model to use for ``lang``, or why there is none."""
     wanted = os.fspath(whisper_model) if whisper_model else \
         whisper_models.DEFAULT_FOR_LANGUAGE.get(lang)
     if wanted is None:
-        return f"no Whisper model is known for '{lang}'"
+        return RecognizerUnavailable("asr.no_whisper_for", lang=lang)
     try:
         folder, entry = whisper_models.resolve(wanted)
     except models.ModelError as error:
-        return str(error)
+        return error
     if entry is not None and lang not in entry.languages:
-        return (f"the Whisper {entry.name} model only knows English; for French use "
-                "--whisper-model base")
+        return RecognizerUnavailable("asr.whisper_english_only", name=entry.name)
     return folder, entry.name if entry is not None else folder.name
 
 
@@ -82,19 +82,18 @@ def choose_backend(
     checked against their pin once, then read in place)."""
     asr = asr.lower()
     if asr not in BACKENDS:
-        raise RecognizerUnavailable(
-            f"Unknown recognizer '{asr}'. Choose auto, whisper, vosk or pocketsphinx."
-        )
+        raise RecognizerUnavailable("asr.unknown", asr=asr)
     language = models.LANGUAGE_NAMES.get(lang, lang)
     explicit = Path(vosk_model).expanduser() if vosk_model else None
     if explicit is not None and not models.is_vosk_model(explicit):
-        raise RecognizerUnavailable(f"There is no unpacked Vosk model at {explicit}.")
+        raise RecognizerUnavailable("asr.no_vosk_folder", path=str(explicit))
 
-    why_not_whisper = ""
+    why_not_whisper: SpeechError | None = None
+    why_not = ""
     if asr == "whisper" or (asr == "auto" and explicit is None):
         if not whisper_importable():
-            why_not_whisper = \
-                f"the Whisper libraries are not installed ({extra_install('speech')})"
+            why_not_whisper = RecognizerUnavailable("asr.whisper_not_installed",
+                                                    command=extra_install("speech"))
         else:
             found = _whisper_for(lang, whisper_model)
             if isinstance(found, tuple):
@@ -103,15 +102,15 @@ def choose_backend(
                                         _whisper_description(name, folder, lang), name)
             why_not_whisper = found
         if asr == "whisper":
-            raise RecognizerUnavailable(f"Whisper cannot start: {why_not_whisper}.")
-        why_not_whisper = why_not_whisper.rstrip(".")
+            raise RecognizerUnavailable("asr.whisper_cannot_start", why=why_not_whisper)
+        why_not = str(why_not_whisper or "").rstrip(".")
 
     model = explicit or models.installed_model(lang)
     if asr == "pocketsphinx" or (asr == "auto" and model is None):
         if asr == "pocketsphinx":
             note = " chosen with --asr pocketsphinx."
         else:
-            note = f" {why_not_whisper}, and no Vosk model is installed for {language}."
+            note = f" {why_not}, and no Vosk model is installed for {language}."
         warning = ""
         if lang != "en":
             warning = (
@@ -125,10 +124,8 @@ def choose_backend(
             + warning,
         )
     if model is None:
-        raise RecognizerUnavailable(
-            f"No Vosk model is installed for {language}. Run: voice-host models download "
-            f"{lang}, give --vosk-model PATH, or use --asr whisper or pocketsphinx."
-        )
+        raise RecognizerUnavailable("asr.no_vosk_model", lang=lang,
+                                    language=Term(f"language.{lang}", language))
     if not vosk_importable():
         if asr == "vosk":
             raise RecognizerUnavailable(

@@ -246,9 +246,7 @@ class EspeakEngine:
     def __init__(self, program: str | None = None) -> None:
         found = program or shutil.which("espeak-ng") or shutil.which("espeak")
         if not found:
-            raise SynthesisError(
-                f"No speech engine found. Install espeak-ng: {apt_install('espeak-ng')}"
-            )
+            raise SynthesisError("sound.no_speech_engine", command=apt_install("espeak-ng"))
         self.program = found
         """Path of the espeak program."""
         self.name = Path(found).name

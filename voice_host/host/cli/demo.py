@@ -221,10 +221,10 @@ class Tee:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(game_names()), default="ici-londres",
-                        help="which game to play (default ici-londres)")
+                        help="which game to play (default %(default)s)")
     parser.add_argument("--out", type=Path, default=None,
                         help="output folder (default: a new folder under ./demo-output)")
-    parser.add_argument("--seed", type=int, default=1944, help="random seed (default 1944)")
+    parser.add_argument("--seed", type=int, default=1944, help="random seed (default %(default)s)")
     parser.add_argument("--rounds", type=int, default=None,
                         help="Ici Londres: number of rounds (default: the full game)")
     models_cmd.add_recognizer_arguments(parser)

@@ -8,6 +8,7 @@ import time
 import warnings
 from typing import TextIO
 
+from voice_host.host.core.messages import help_text
 from voice_host.speech import models, whisper_models
 
 
@@ -23,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     download.add_argument(
         "--base-url",
         default=None,
-        help=f"fetch from this server instead of the official one (or set ${models.MODEL_URL_ENV})",
+        help=help_text("fetch from this server instead of the official one (or set ${var})",
+                       getattr(parser, "lang", "en"), var=models.MODEL_URL_ENV),
     )
     remove = actions.add_parser("remove", help="delete an installed model")
     remove.add_argument("lang", metavar="MODEL", help="en, fr, or whisper-NAME")

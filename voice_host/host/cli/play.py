@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import shlex
 import sys
@@ -18,7 +19,7 @@ from voice_host.host.companion.wiring import add_arguments as companion_argument
 from voice_host.host.companion.wiring import start_companion
 from voice_host.host.core import ending
 from voice_host.host.core.config import SessionConfig
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import help_text, said, say
 from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.options import add_arguments as game_options_arguments
 from voice_host.host.core.options import cli_values
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
+    lang = getattr(parser, "lang", "en")  # the language of the help and the usage errors
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: random)")
     parser.add_argument("--lang", choices=LANGS, default="en",
                         help="language of narration and commands (default en)")
@@ -75,11 +77,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--silence-timeout", type=float, default=12.0,
                         help="seconds of silence before the host asks again (default 12)")
     low, high = PAUSE_AFTER_RANGE
-    parser.add_argument("--pause-after", type=pause_after, default=DEFAULT_PAUSE_AFTER,
-                        metavar="SECONDS",
-                        help=f"seconds with nobody speaking before the host pauses the game; "
-                             f"never during a discussion ({low:.0f} to {high:.0f}, default "
-                             f"{DEFAULT_PAUSE_AFTER:.0f})")
+    parser.add_argument("--pause-after", type=functools.partial(pause_after, lang=lang),
+                        default=DEFAULT_PAUSE_AFTER, metavar="SECONDS",
+                        help=help_text("seconds with nobody speaking before the host pauses "
+                                       "the game; never during a discussion ({low} to {high}, "
+                                       "default {default})", lang, low=f"{low:.0f}",
+                                       high=f"{high:.0f}", default=f"{DEFAULT_PAUSE_AFTER:.0f}"))
     parser.add_argument("--voices", choices=("auto", "on", "off"), default="auto",
                         help="learn the players' voices at the start to know who is talking: "
                              "on (microphone or a script of recordings), off, or auto "
@@ -87,24 +90,24 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     companion_arguments(parser)
 
 
-def pause_after(text: str) -> float:
-    """``--pause-after``: a number of seconds within :data:`PAUSE_AFTER_RANGE`."""
+def pause_after(text: str, lang: str = "en") -> float:
+    """``--pause-after``: a number of seconds within :data:`PAUSE_AFTER_RANGE` (argparse says
+    why not, in ``lang``)."""
     low, high = PAUSE_AFTER_RANGE
     try:
         seconds = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of seconds, not {text}") from None
-    # (argparse's error is said in the game's language: host/lang/fr/messages.toml)
+        raise argparse.ArgumentTypeError(say("cli.seconds", lang, text=text)) from None
     if not low <= seconds <= high:
-        raise argparse.ArgumentTypeError(
-            f"from {low:.0f} to {high:.0f} seconds; {text} is not")
+        raise argparse.ArgumentTypeError(say("cli.seconds_range", lang, text=text,
+                                             low=f"{low:.0f}", high=f"{high:.0f}"))
     return seconds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     games = parser.add_subparsers(dest="game", metavar="GAME", required=True)
     for reg in registrations():
-        sub = games.add_parser(reg.name, help=reg.command_help())
+        sub = games.add_parser(reg.name, help=reg.command_help(getattr(parser, "lang", "en")))
         game_options_arguments(sub, reg.options)
         add_common(sub)
 
@@ -135,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         options["seed"] = seed
         state = new_game(args.game, options)
     except SetupError as exc:
-        print(in_language(exc.reason, args.lang), file=sys.stderr)
+        print(said(exc, args.lang), file=sys.stderr)
         return 2
     config = SessionConfig.from_args(args, args.game, options)
     if config.save_path is None:
@@ -214,7 +217,7 @@ def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
     try:
         io = wiring.build_io(config)
     except wiring.WiringError as exc:
-        print(in_language(str(exc), config.lang), file=sys.stderr)
+        print(said(exc, config.lang), file=sys.stderr)
         return 2
     companion = None
     if config.companion.enabled:
@@ -222,7 +225,7 @@ def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
             companion = start_companion(config, state, io, resumed=not fresh)
         except wiring.WiringError as exc:
             io.close()
-            print(in_language(str(exc), config.lang), file=sys.stderr)
+            print(said(exc, config.lang), file=sys.stderr)
             return 2
     session = wiring.wire_session(config, state, io, rng=rng, companion=companion,
                                   saved=saved)

@@ -16,7 +16,7 @@ from voice_host.games import GameError, GameState, SetupError
 from voice_host.host.cli.play import add_common, resume_command, run_session
 from voice_host.host.cli.saved_settings import checked_settings, quiet_parser
 from voice_host.host.core.config import SETTINGS, SessionConfig
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import said
 from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
 from voice_host.host.core.store import SavedGame, SaveError, load_game, rng_from_json, saved_games
@@ -66,13 +66,12 @@ def open_saved(path: Path) -> tuple[SavedGame, GameState, random.Random]:
     try:
         cls = registration(saved.game).state_class
     except SetupError:
-        raise SaveError(f"The saved game at {path} is for a game I do not know "
-                        f"({saved.game}).") from None
+        raise SaveError("save.unknown_game_at", path=str(path), game=saved.game) from None
     try:
         state = cls.from_json(saved.state)
     except (GameError, KeyError, ValueError, TypeError, AttributeError, IndexError,
             RecursionError):
-        raise SaveError(f"The saved game at {path} is damaged and cannot be resumed.") from None
+        raise SaveError("save.cannot_resume", path=str(path)) from None
     rng = random.Random()
     rng.setstate(rng_from_json(saved.rng))
     return saved, state, rng
@@ -86,19 +85,19 @@ class Latest:
     """The most recent unfinished game that can be resumed (None: none)."""
     saved: SavedGame | None = None
     """Its save."""
-    damaged: tuple[tuple[Path, str], ...] = ()
+    damaged: tuple[tuple[Path, SaveError], ...] = ()
     """Saves more recent than it that cannot be read, with why (most recent first)."""
 
 
 def latest_unfinished() -> Latest:
     """The most recently saved game that has not ended, and the damaged saves more recent
     than it (finished games are passed over)."""
-    damaged: list[tuple[Path, str]] = []
+    damaged: list[tuple[Path, SaveError]] = []
     for path in saved_games():
         try:
             saved, state, _ = open_saved(path)
         except SaveError as exc:
-            damaged.append((path, str(exc)))
+            damaged.append((path, exc))
             continue
         if not state.is_terminal():
             return Latest(path, saved, tuple(damaged))
@@ -168,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
             # be resumed, and the command that resumes it
             for i, (bad, reason) in enumerate(latest.damaged):
                 key = "common.screen_save_damaged_too" if i else "common.screen_save_damaged"
-                print(screen.text(key, path=bad, reason=reason), file=sys.stderr)
+                print(screen.text(key, path=bad, reason=said(reason, screen.lang)),
+                      file=sys.stderr)
             if latest.path is None:
                 print(screen.text("common.screen_no_older"), file=sys.stderr)
             else:
@@ -182,8 +182,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved, state, rng = open_saved(path)
     except SaveError as exc:
-        print(in_language(str(exc), likely_language(args.lang, guessed=_guessed(args))),
-              file=sys.stderr)
+        print(said(exc, likely_language(args.lang, guessed=_guessed(args))), file=sys.stderr)
         return 2
     screen = _screen(args.lang or saved.options.get("lang"))
     if state.is_terminal():
@@ -195,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     try:  # read as a command line would be, and never wider than its defaults
         checked = checked_settings(saved.settings, quiet_parser(add_common))
     except SaveError as exc:
-        print(in_language(str(exc), options.get("lang", "en")), file=sys.stderr)
+        print(said(exc, options.get("lang", "en")), file=sys.stderr)
         return 2
     for name, (key, fields) in checked.notes.items():
         if getattr(args, name, None) is None:  # (the command line chose anew)

@@ -19,7 +19,7 @@ from typing import Any
 
 from voice_host.host.core.store import SaveError, data_dir
 
-DAMAGED = "That saved game is damaged: how it was played cannot be read."
+DAMAGED = "save.settings"
 NARROW_BINDS = frozenset({"127.0.0.1", "::1", "localhost"})
 """Addresses a save may ask the companion page to listen on besides the default (this
 machine only: never wider than the default)."""

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from voice_host.games import GameState, SetupError
+from voice_host.host.core.messages import OptionError
 from voice_host.host.core.registry import game_names, registration
 
 SEAT_NAMES = ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kai", "Lou")
@@ -71,7 +72,7 @@ def simulate(game: str, *, players: int | None = None, games: int = 100, seed: i
     reg = registration(game)
     n = players or reg.table_size
     if n > len(SEAT_NAMES):
-        raise SetupError(f"I can simulate at most {len(SEAT_NAMES)} players.")
+        raise OptionError("options.simulate_most", n=len(SEAT_NAMES))
     options = {**reg.defaults(), **reg.seat(SEAT_NAMES[:n]), "deal": deal}
     rng = random.Random(seed)
     stats = SimulationStats(game=game, players=n)
@@ -98,8 +99,9 @@ def format_stats(stats: SimulationStats) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", choices=[*game_names(), "all"], help="which game to simulate")
     parser.add_argument("--players", type=int, default=None, help="number of players")
-    parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="number of games (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     parser.add_argument("--deal", choices=["host", "table"], default="host",
                         help="who holds the secrets (default host: the engine deals)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")

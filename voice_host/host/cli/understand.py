@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", default=None, metavar="W1,...,W25",
                         help="Codenames board words (default: the first 25 of the word list)")
     parser.add_argument("--lang", default="en", choices=LANGS,
-                        help="grammar language (default en)")
+                        help="grammar language (default %(default)s)")
     models_cmd.add_recognizer_arguments(parser)
     parser.add_argument("--json", action="store_true",
                         help="print one JSON object per input")

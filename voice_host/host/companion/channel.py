@@ -45,6 +45,7 @@ from voice_host.host.companion.seat_room import SeatRoom
 from voice_host.host.companion.seats import SeatBook
 from voice_host.host.companion.strings import fill, game_page_strings
 from voice_host.host.companion.turns import TurnGate
+from voice_host.host.core.messages import HostOSError
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.refusals import refusal_text
 from voice_host.host.core.registry import registration
@@ -126,17 +127,15 @@ class CompanionChannel(PhoneInputs, SeatRoom):
                     client=address, seat=None, what="connection", reason=what),
                 own=own)
         except OSError as exc:
-            raise OSError(f"The companion page cannot listen on {self.bind_host} port "
-                          f"{self.requested_port}: {exc.strerror or exc}. Choose another "
-                          "port with --port.") from None
+            raise HostOSError("companion_page.cannot_listen", host=self.bind_host,
+                              port=self.requested_port, why=str(exc.strerror or exc)) from None
         try:
             server.start()
         except OSError as exc:
             server.stop()
             if self.tls and isinstance(server.error, ssl.SSLError):
-                raise OSError("The companion page cannot use the certificate and key given "
-                              f"to --tls: {server.error}") from None
-            raise OSError(f"The companion page did not start: {exc}") from None
+                raise HostOSError("companion_page.bad_tls", why=str(server.error)) from None
+            raise HostOSError("companion_page.did_not_start", why=str(exc)) from None
         self._server = server
         self._port = int(server.port)
         shown = self.bind_host

@@ -27,6 +27,7 @@ from typing import Any
 from voice_host.games import GameState
 from voice_host.host.companion.seat_types import SeatError
 from voice_host.host.companion.seats import SeatBook
+from voice_host.host.core.messages import HostOSError
 
 TOKEN_BYTES = 18
 """The table token's randomness (144 bits, 24 URL-safe characters)."""
@@ -143,14 +144,13 @@ def open_kiosk(url: str) -> KioskBrowser:
     command = kiosk_command(url, Path(profile.name))
     if command is None:
         profile.cleanup()
-        raise OSError("No browser to show the table view was found (Chromium, Chrome or "
-                      f"Firefox); open the table view's address yourself, or set {BROWSER_ENV}.")
+        raise HostOSError("companion_page.no_browser", variable=BROWSER_ENV)
     try:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                    start_new_session=True)
     except OSError as exc:
         profile.cleanup()
-        raise OSError(f"The browser for the table view did not start: {exc.strerror or exc}"
-                      ) from None
+        raise HostOSError("companion_page.browser_failed",
+                          reason=str(exc.strerror or exc)) from None
     return KioskBrowser(process, profile)

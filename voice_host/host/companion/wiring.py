@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from voice_host.host.companion.refusal_log import safe
 from voice_host.host.core.config import DEFAULT_PORT, SessionConfig
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import help_text, said, say
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.store import atomic_write_text
 from voice_host.host.io.wiring import HostIO, WiringError
@@ -20,8 +20,8 @@ from voice_host.speech.install import extra_install
 if TYPE_CHECKING:
     from voice_host.host.companion.channel import CompanionChannel
 
-INSTALL_HINT = ("The companion page needs the companion extra: "
-                f"{extra_install('companion')}")
+INSTALL_HINT = "companion_page.needs_extra"
+"""The code of the sentence that says how to install the companion page's libraries."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "code with a QR code to join while seats are open; implies "
                              "--companion")
     parser.add_argument("--port", type=int, default=None,
-                        help=f"port of the companion page (default {DEFAULT_PORT}; a "
-                             "resumed game keeps its port, so the phones find it again)")
+                        help=help_text("port of the companion page (default {port}; a resumed "
+                                       "game keeps its port, so the phones find it again)",
+                                       getattr(parser, "lang", "en"), port=DEFAULT_PORT))
     parser.add_argument("--companion-host", default=None, metavar="ADDRESS",
                         help="address the companion page listens on (default: this "
                              "machine's local-network address only; 127.0.0.1: this computer "
@@ -71,10 +72,9 @@ class SeatsFile:
                 atomic_write_text(self.path, text)
             except OSError as exc:
                 if not self.failing:
-                    print(in_language(
-                        f"(The seats cannot be kept in {safe(str(self.path), 200)}: "
-                        f"{(exc.strerror or str(exc)).lower()}. The phones keep their "
-                        "seats while the game runs.)", self.lang), file=sys.stderr)
+                    print(say("companion_page.seats_not_kept", self.lang,
+                              path=safe(str(self.path), 200),
+                              why=(exc.strerror or str(exc)).lower()), file=sys.stderr)
                 self.failing = True
                 return False
             self.failing = False
@@ -103,11 +103,9 @@ def check_key_file(key: Path, lang: str = "en") -> None:
     mode = key.stat().st_mode
     shown = safe(str(key), 200)
     if mode & stat.S_IWOTH:
-        raise WiringError(f"The private key {shown} can be changed by anyone on this "
-                          f"computer; make it private first: chmod 600 {shown}")
+        raise WiringError("companion_page.key_writable", path=shown)
     if mode & (stat.S_IRGRP | stat.S_IROTH | stat.S_IWGRP):
-        print(in_language(f"Warning: other users of this computer can read the private key "
-                          f"{shown}; chmod 600 {shown} keeps it yours.", lang), file=sys.stderr)
+        print(say("companion_page.key_readable", lang, path=shown), file=sys.stderr)
 
 
 def seats_path(save_path: Path) -> Path:
@@ -127,19 +125,19 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         from voice_host.host.companion.channel import CompanionChannel
         from voice_host.host.companion.output import CompanionOutput
     except ImportError:
-        raise WiringError(INSTALL_HINT) from None
+        raise WiringError(INSTALL_HINT, command=extra_install("companion")) from None
     wanted = config.companion
     screen = Narrator(config.game, config.lang).text  # the screen's lines, in the game's language
     host = wanted.bind or default_bind_address()
     given = wanted.port
     port = DEFAULT_PORT if given is None else int(given)
     if not 0 <= port <= 65535:
-        raise WiringError("The port must be a number from 0 to 65535.")
+        raise WiringError("companion_page.port")
     tls = wanted.tls
     if tls is not None:
         for path in tls:
             if not Path(path).is_file():
-                raise WiringError(f"There is no certificate or key file at {path}.")
+                raise WiringError("companion_page.no_tls_file", path=str(path))
         check_key_file(Path(tls[1]), config.lang)
     channel = CompanionChannel(config.game, state.players, host=host, port=port,
                                lang=config.lang,
@@ -154,14 +152,14 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
                 channel.requested_port = int(data["port"])  # where the phones look
             channel.restore(data)
         except (OSError, ValueError, AttributeError, TypeError):
-            print(in_language(f"(The seats kept in {kept} cannot be read: the phones join "
-                              "again.)", config.lang), file=sys.stderr)
+            print(say("companion_page.seats_unreadable", config.lang, path=str(kept)),
+                  file=sys.stderr)
     try:
         channel.start()
     except ImportError:
-        raise WiringError(INSTALL_HINT) from None
+        raise WiringError(INSTALL_HINT, command=extra_install("companion")) from None
     except OSError as exc:
-        raise WiringError(str(exc)) from None
+        raise WiringError.because_os(exc) from None
     if kept is not None:
         keep_seats_in(channel, SeatsFile(kept, config.lang))
     io.output = CompanionOutput(io.output, channel)
@@ -180,6 +178,6 @@ def start_companion(config: SessionConfig, state: Any, io: HostIO, *,
         try:
             io.closers.append(open_kiosk(channel.table_url()).stop)
         except OSError as exc:
-            print(screen("common.screen_tv_failed", reason=in_language(str(exc), config.lang)),
+            print(screen("common.screen_tv_failed", reason=said(exc, config.lang)),
                   file=sys.stderr)
     return channel

@@ -19,13 +19,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from voice_host.games import SetupError
-from voice_host.games.base import join_names
+from voice_host.host.core.messages import HELP, OptionError, help_text, say
 from voice_host.host.core.narration import LANGS
+from voice_host.wording import OneOf, Term
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
             "ninth", "tenth", "eleventh", "twelfth")
-"""Positions in words, for a sentence about the n-th name of a list."""
+"""Positions in words, for a sentence about the n-th name of a list (``term.ordinal.<n>``
+in the catalogues)."""
+NUMBER = Term("number", "a number")
+WHOLE_NUMBER = Term("whole_number", "a whole number")
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class GameOptions:
     """The options every game has. A game's subclass adds its own fields, each with
     :func:`option`."""
 
-    title: ClassVar[str] = "This game"
+    title: ClassVar[Term] = Term("title.this_game", "This game")
     """The game's name in a sentence about its options."""
 
     deal: str = option("table", "table: players use physical cards; host: the host deals",
@@ -80,14 +83,15 @@ class GameOptions:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SetupError(f"{cls.title} has no option called {unknown[0]}.")
+            raise OptionError("options.unknown", title=cls.title, name=unknown[0])
         hints = typing.get_type_hints(cls)
         values: dict[str, Any] = {}
         for f in dataclasses.fields(cls):
             spec: Spec = f.metadata["spec"]
             if f.name not in data or (data[f.name] is None and not spec.required):
                 if spec.required:
-                    raise SetupError(f"{cls.title} needs {flag_of(f)}: {spec.help}.")
+                    raise OptionError("options.required", title=cls.title, flag=flag_of(f),
+                                      help=Term(HELP, spec.help))
                 values[f.name] = f.default
                 continue
             values[f.name] = _checked(f, spec, hints[f.name], data[f.name])
@@ -123,19 +127,20 @@ def _checked(f: dataclasses.Field[Any], spec: Spec, tp: Any, value: Any) -> Any:
         return _names(flag, value)
     if base is bool:
         if not isinstance(value, bool):
-            raise SetupError(f"{flag} is yes or no, not {value}.")
+            raise OptionError("options.yes_no", flag=flag, value=str(value))
         return value
     if base in (int, float):
         number = _number(flag, base, value)
         if (spec.low is not None and number < spec.low) or (
                 spec.high is not None and number > spec.high):
-            raise SetupError(f"{flag} must be from {_number_words(spec.low or 0)} to "
-                             f"{_number_words(spec.high or 0)}; {value} is not.")
+            raise OptionError("options.range", flag=flag, low=_number_words(spec.low or 0),
+                              high=_number_words(spec.high or 0), value=str(value))
         return number
     if not isinstance(value, str):
-        raise SetupError(f"{flag} must be a word, not {value}.")
+        raise OptionError("options.word", flag=flag, value=str(value))
     if spec.choices and value not in spec.choices:
-        raise SetupError(f"{flag} must be {join_names(spec.choices, 'or')}, not {value}.")
+        raise OptionError("options.choice", flag=flag, choices=OneOf(spec.choices),
+                          value=str(value))
     return value
 
 
@@ -147,7 +152,7 @@ def _base_type(tp: Any) -> Any:
 
 def _number(flag: str, kind: type, value: Any) -> int | float:
     if isinstance(value, bool):
-        raise SetupError(f"{flag} must be a number, not {value}.")
+        raise OptionError("options.kind", flag=flag, what=NUMBER, value=str(value))
     if kind is int and isinstance(value, int):
         return value
     if kind is float and isinstance(value, int | float):
@@ -155,8 +160,8 @@ def _number(flag: str, kind: type, value: Any) -> int | float:
     try:
         return kind(str(value).strip())  # type: ignore[no-any-return]
     except ValueError:
-        what = "a whole number" if kind is int else "a number"
-        raise SetupError(f"{flag} must be {what}, not {value}.") from None
+        what = WHOLE_NUMBER if kind is int else NUMBER
+        raise OptionError("options.kind", flag=flag, what=what, value=str(value)) from None
 
 
 def _names(flag: str, value: Any) -> tuple[str, ...]:
@@ -164,25 +169,27 @@ def _names(flag: str, value: Any) -> tuple[str, ...]:
     is refused by its position."""
     items = value.split(",") if isinstance(value, str) else value
     if not isinstance(items, list | tuple) or not all(isinstance(n, str) for n in items):
-        raise SetupError(f"{flag} is a list of names separated by commas, like Ada,Ben,Cleo.")
+        raise OptionError("options.names", flag=flag)
     names = tuple(n.strip() for n in items)
     for i, name in enumerate(names):
         if not name:
-            where = f"The {ORDINALS[i]} name" if i < len(ORDINALS) else f"Name number {i + 1}"
-            raise SetupError(f"{where} in {flag} is empty: write the names separated by "
-                             "commas, like Ada,Ben,Cleo.")
+            if i < len(ORDINALS):
+                raise OptionError("options.name_empty", flag=flag,
+                                  ordinal=Term(f"ordinal.{i + 1}", ORDINALS[i]))
+            raise OptionError("options.name_number_empty", flag=flag, n=i + 1)
     return names
 
 
-def _help(f: dataclasses.Field[Any], spec: Spec) -> str:
-    # a French --help finds these forms in host/lang/fr/messages.toml ("{help}; {low} to ...")
-    text = spec.help
+def _help(f: dataclasses.Field[Any], spec: Spec, lang: str) -> str:
+    """The option's ``--help`` line in ``lang``: its help, its range and its default."""
+    text = help_text(spec.help, lang)
     if spec.low is not None and spec.high is not None:
-        text += f"; {_number_words(spec.low)} to {_number_words(spec.high)}"
+        text = say("help.range", lang, help=text, low=_number_words(spec.low),
+                   high=_number_words(spec.high))
     if isinstance(f.default, int | float) and not isinstance(f.default, bool):
-        text += f", default {_number_words(f.default)}"
+        text = say("help.default_number", lang, help=text, default=_number_words(f.default))
     elif isinstance(f.default, str):
-        text += f" (default {f.default})"
+        text = say("help.default_word", lang, help=text, default=f.default)
     return text
 
 
@@ -199,7 +206,8 @@ def add_arguments(parser: argparse.ArgumentParser, options: type[GameOptions]) -
             parser.add_argument(flag, dest=f.name, help=spec.help,
                                 action="store_false" if f.default else "store_true")
             continue
-        kwargs: dict[str, Any] = {"dest": f.name, "help": _help(f, spec), "default": None}
+        kwargs: dict[str, Any] = {"dest": f.name, "default": None,
+                                  "help": _help(f, spec, getattr(parser, "lang", "en"))}
         if spec.required:
             kwargs["required"] = True
         if spec.choices:

@@ -17,8 +17,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voice_host.games import GameDescription, GameState, SetupError
-from voice_host.games.base import game_name
+from voice_host.games import GameDescription, GameState
+from voice_host.games.base import game_name, title_term
+from voice_host.host.core.messages import OptionError, say
+from voice_host.host.core.messages import forget_loaded as forget_messages
 from voice_host.host.core.narration import forget_loaded as forget_narration
 from voice_host.host.core.options import GameOptions
 from voice_host.intent import SlotList, as_spoken
@@ -142,9 +144,11 @@ class GameRegistration:
         return sum(len(v) for v in self.demo_seats.values() if isinstance(v, list)) \
             or self.description.min_players
 
-    def command_help(self) -> str:
+    def command_help(self, lang: str = "en") -> str:
+        """The game's line in ``play --help``, in ``lang``."""
         d = self.description
-        return f"{d.title} ({d.min_players}-{d.max_players} players)"
+        return say("help.game_command", lang, title=title_term(d), low=d.min_players,
+                   high=d.max_players)
 
 
 @cache
@@ -152,11 +156,11 @@ def registration(game: str) -> GameRegistration:
     """The registration of ``game``; a :class:`SetupError` for a name nobody registered."""
     module = next((m for m in REGISTERED if game_name(m) == game), None)
     if module is None:
-        raise SetupError(f"I don't know a game called {game}.")
+        raise OptionError("options.unknown_game", game=game)
     found: GameRegistration = importlib.import_module(module).REGISTRATION
     if found.name != game:
-        raise SetupError(f"{module} registers {found.name}, not {game}: a game's name is "
-                         "its module's.")
+        raise OptionError("options.registry_mismatch", module=module, name=found.name,
+                          game=game)
     return found
 
 
@@ -165,6 +169,7 @@ def reload() -> None:
     and reads them again (after :data:`REGISTERED` or the resource folders changed)."""
     registration.cache_clear()
     forget_narration()
+    forget_messages()
     forget_grammars()
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voice_host.games import GameError, SetupError
+from voice_host.host.core.messages import HostError
 from voice_host.host.core.narration import LANGS, Narrator
 from voice_host.host.core.registry import registration
 from voice_host.speech.models import data_dir
@@ -29,8 +30,9 @@ migrated on load (:func:`migrate`: version 1 to 2, then 2 to 3) and written back
 version 3 at the next move."""
 
 
-class SaveError(Exception):
-    """A save file cannot be read; the message is a sentence."""
+class SaveError(HostError):
+    """A save file cannot be read: a code of ``host/lang/<lang>/messages.toml`` and its
+    values (``str()`` is the English sentence)."""
 
 
 def saves_dir() -> Path:
@@ -111,13 +113,13 @@ class SavedGame:
     @classmethod
     def from_json(cls, data: Any) -> SavedGame:
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
-            raise SaveError("That file is not a voice-host saved game.")
+            raise SaveError("save.not_a_save")
         if data.get("version") == 1:
             data = migrate(data)
         if data.get("version") == 2:
             data = {**data, "version": 3, "settings": {}}
         if data.get("version") != SAVE_VERSION:
-            raise SaveError("That saved game was made by another version of voice-host.")
+            raise SaveError("save.other_version")
         try:
             saved = cls(game=data["game"], options=dict(data["options"]), state=data["state"],
                         rng=data["rng"], host_state=dict(data["host_state"]),
@@ -126,30 +128,29 @@ class SavedGame:
                         settings=dict(data.get("settings") or {}),
                         voices=dict(data.get("voices") or {}))
         except (KeyError, TypeError, ValueError) as exc:
-            raise SaveError("That saved game is damaged; a part is missing.") from exc
+            raise SaveError("save.part_missing") from exc
         if not isinstance(saved.game, str):
-            raise SaveError("That saved game is damaged: it does not say which game it is.")
+            raise SaveError("save.no_game_name")
         if not isinstance(saved.state, Mapping):
-            raise SaveError("That saved game is damaged: the game itself is missing.")
+            raise SaveError("save.no_game")
         if not isinstance(saved.paused, bool) or not all(
                 isinstance(k, str) and type(v) is int and v >= 0
                 for k, v in saved.narration.items()):
-            raise SaveError("That saved game is damaged: the host's own part cannot be read.")
+            raise SaveError("save.host_part")
         if not _is_rng(saved.rng):
-            raise SaveError("That saved game is damaged: its random state cannot be read.")
+            raise SaveError("save.random_state")
         if saved.options.get("lang", "en") not in LANGS:
-            raise SaveError("That saved game is damaged: its language is neither English nor "
-                            "French.")
+            raise SaveError("save.language")
         for snap in saved.undo:
             if not (isinstance(snap, Mapping) and isinstance(snap.get("state"), Mapping)
                     and isinstance(snap.get("host_state"), Mapping)
                     and _is_rng(snap.get("rng"))
                     and isinstance(snap.get("move", ""), str)):
-                raise SaveError("That saved game is damaged: its undo history cannot be read.")
+                raise SaveError("save.undo")
         if not all(isinstance(k, str) for k in saved.settings):
-            raise SaveError("That saved game is damaged: how it was played cannot be read.")
+            raise SaveError("save.settings")
         if saved.voices and not isinstance(saved.voices.get("seats"), Mapping):
-            raise SaveError("That saved game is damaged: the players' voices cannot be read.")
+            raise SaveError("save.voices")
         return saved
 
 
@@ -162,8 +163,7 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
     try:
         reg = registration(str(data.get("game")))
     except SetupError:
-        raise SaveError(f"That saved game is for a game I do not know ({data.get('game')}).") \
-            from None
+        raise SaveError("save.unknown_game", game=str(data.get("game"))) from None
     upgraded = dict(data)
     try:
         upgraded["options"] = reg.complete(reg.options.upgrade(data["options"]))
@@ -171,8 +171,7 @@ def migrate(data: Mapping[str, Any]) -> dict[str, Any]:
         upgraded["undo"] = [{**snap, "state": reg.state_class.from_json(snap["state"]).to_json()}
                             for snap in data["undo"]]
     except (GameError, KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise SaveError("That saved game, from an older version of voice-host, is damaged and "
-                        "cannot be read.") from exc
+        raise SaveError("save.old_damaged") from exc
     upgraded["version"] = 2
     return upgraded
 
@@ -188,18 +187,18 @@ MAX_SAVE_BYTES = 32 * 1024 * 1024
 def load_game(path: Path) -> SavedGame:
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"The file at {path} is too large to be a saved game.")
+            raise SaveError("save.too_large", path=str(path))
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise SaveError(f"There is no saved game at {path}.") from None
+        raise SaveError("save.missing", path=str(path)) from None
     except RecursionError:
-        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
+        raise SaveError("save.too_deep", path=str(path)) from None
     except (OSError, ValueError) as exc:
-        raise SaveError(f"The saved game at {path} cannot be read.") from exc
+        raise SaveError("save.unreadable", path=str(path)) from exc
     try:
         return SavedGame.from_json(data)
     except RecursionError:
-        raise SaveError(f"The file at {path} is nested too deep to be a saved game.") from None
+        raise SaveError("save.too_deep", path=str(path)) from None
 
 
 def saved_games() -> list[Path]:
@@ -220,10 +219,12 @@ class PathError(SaveError):
     """A file the host must write cannot be written there: a narration key and its
     fields, so the sentence is said in the game's language (``str()`` is the English)."""
 
-    def __init__(self, key: str, **params: str) -> None:
+    def __init__(self, key: str, **params: str) -> None:  # noqa: D107 - a narration key
         self.key = key
+        self.code = ""
         self.params = params
-        super().__init__(self.sentence(Narrator("common", "en")))
+        self.reason = self.sentence(Narrator("common", "en"))
+        Exception.__init__(self, self.reason)
 
     def sentence(self, narrator: Narrator) -> str:
         """The sentence in ``narrator``'s language."""

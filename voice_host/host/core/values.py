@@ -120,8 +120,11 @@ class Heard:
     error_key: str = ""
     """For ERROR: the narration key of that sentence, so the host says it in the game's
     language ("common.recording_cut_short"); empty when there is none."""
+    error_code: str = ""
+    """For ERROR: the code of that sentence in the host's catalogue
+    (``host/lang/<lang>/messages.toml``: "wav.empty"), when it has no narration key."""
     error_params: tuple[tuple[str, Any], ...] = ()
-    """The values the ``error_key`` sentence is filled with."""
+    """The values the ``error_key`` or ``error_code`` sentence is filled with."""
     recording: Samples | None = field(default=None, compare=False, repr=False)
     """The raw audio of the utterance, when there was audio."""
     source: str = ""

@@ -33,6 +33,7 @@ from voice_host.speech.source import (
 )
 from voice_host.speech.types import (
     ANY_WORD_RULE,
+    SPEECH_MESSAGES,
     RecognitionGrammar,
     Recognizer,
     RecordingTooShort,
@@ -44,6 +45,13 @@ from voice_host.speech.wav import read_utterance_wav
 
 SECONDS = "common.seconds"
 """The narration unit of a recording's length."""
+
+
+def coded_error(exc: SpeechError, *, source: str) -> Heard:
+    """An ERROR for a speech error: its English, and its code and values, by which the host
+    says it in the game's language."""
+    return Heard(HeardKind.ERROR, error=str(exc), error_code=exc.code,
+                 error_params=tuple(exc.params.items()), source=source)
 
 
 class PhaseEars:
@@ -122,7 +130,7 @@ class PhaseEars:
                          error_key="common.recording_too_short",
                          error_params=(("actual", Quantity(exc.actual, SECONDS, 2)),))
         except SpeechError as exc:
-            return Heard(HeardKind.ERROR, error=str(exc), source=str(path))
+            return coded_error(exc, source=str(path))
         return self.hear(samples, request, source=str(path))
 
 
@@ -256,7 +264,7 @@ class MicListener:
             except EndOfAudio:
                 return Heard(HeardKind.END, source="microphone")
             except SpeechError as exc:
-                return Heard(HeardKind.ERROR, error=str(exc), source="microphone")
+                return coded_error(exc, source="microphone")
             problem = utterance_problem(utterance)
             if stream is not None:
                 heard = stream.finish(utterance.samples, source="microphone")
@@ -268,7 +276,8 @@ class MicListener:
             stop_ticks.set()
         if problem and (heard.kind is not HeardKind.SPEECH or heard.rejected):
             # clipped or cut off and not understood: say what was wrong with the audio
-            return Heard(HeardKind.ERROR, error=problem, source="microphone")
+            return Heard(HeardKind.ERROR, error=SPEECH_MESSAGES[problem], error_code=problem,
+                         source="microphone")
         return heard
 
     def _rest_of_answer(self, heard: Heard, samples: Samples,

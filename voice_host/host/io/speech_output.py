@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import say
 from voice_host.host.core.secrets import SecretSink
 from voice_host.host.core.values import Line, Style
 from voice_host.host.io.terminal import TextOutput
@@ -58,8 +58,7 @@ class SpeechOutput:
                     self.synth.play(silence(line.pause_after), label="pause")
             except SpeechError as exc:
                 if not self.failed:  # say it once; the captions go on
-                    print(in_language(f"({exc} The host's words stay on the screen.)",
-                                      line.lang), file=sys.stderr)
+                    print(say("output.failed", line.lang, error=exc), file=sys.stderr)
                 self.failed = True
 
     def _prepare(self, line: Line) -> None:

@@ -12,11 +12,14 @@ from pathlib import Path
 from typing import TextIO
 
 from voice_host.host.core.attention import KEYBOARD
-from voice_host.host.core.messages import caption, in_language
+from voice_host.host.core.messages import caption, say
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Style
 from voice_host.intent.normalize import tokenize
 
 # --------------------------------------------------------------------------- text output
+
+NO_RECOGNIZER = "input.no_recognizer"
+"""The code of the sentence said for a recording in a script read without a recognizer."""
 
 
 class TextOutput:
@@ -41,7 +44,7 @@ class TextOutput:
                 continue
             prefix = "[radio] " if line.style is Style.RADIO else ""
             cue = f"({caption(self.lang, line.cue)}) " if line.cue else ""
-            played = " " + in_language("[recording played back]", self.lang) \
+            played = " " + say("output.played_back", self.lang) \
                 if line.recording is not None else ""
             print(f"{caption(self.lang)}{cue}{prefix}{line.text}{played}", file=self.stream,
                   flush=True)
@@ -263,7 +266,7 @@ class ScriptListener:
             wav = self.wav_path(self.folder, text)
             if self.decode_wav is None:
                 return Heard(HeardKind.ERROR, speaker=speaker, source=where,
-                             error="I cannot listen to recordings without a speech recognizer.")
+                             error=say(NO_RECOGNIZER, "en"), error_code=NO_RECOGNIZER)
             heard = self.decode_wav(wav, request)
             return dataclasses.replace(heard, speaker=speaker or heard.speaker,
                                        source=f"{where} ({wav.name})")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from voice_host.games import GameState
 from voice_host.host.core.config import SessionConfig
-from voice_host.host.core.messages import in_language
+from voice_host.host.core.messages import HostError, HostOSError, say
 from voice_host.host.core.narration import Narrator, pronunciations
 from voice_host.host.core.phones import Companion
 from voice_host.host.core.registry import make_adapter
@@ -41,8 +41,26 @@ from voice_host.speech.types import Recognizer, SpeechError
 from voice_host.speech.wav import MAX_UTTERANCE_SECONDS, wav_seconds
 
 
-class WiringError(Exception):
-    """A choice on the command line cannot be honoured; the message says what to do."""
+class WiringError(HostError):
+    """A choice on the command line cannot be honoured: a code of the host's catalogue (or
+    of the speech layer's, when it comes from there) and its values; ``str()`` says what to
+    do in English, :func:`~voice_host.host.core.messages.said` in the game's language."""
+
+    @classmethod
+    def because(cls, error: SpeechError) -> WiringError:
+        """``error`` of the speech layer as a wiring error, with its code (a sentence without
+        one, an engine's own failure, is kept as written)."""
+        if error.code:
+            return cls(error.code, **error.params)
+        return cls("wiring.as_written", text=str(error))
+
+    @classmethod
+    def because_os(cls, error: OSError) -> WiringError:
+        """A system error as a wiring error: the host's own (:class:`HostOSError`) keeps
+        its code, any other its words."""
+        if isinstance(error, HostOSError):
+            return cls(error.code, **error.params)
+        return cls("wiring.as_written", text=str(error))
 
 
 def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
@@ -55,7 +73,7 @@ def make_recognizer(asr: str, vosk_model: Path | None, lang: str,
                                             whisper_model=whisper_model)
         recognizer = recognizers.create_chosen(choice, lang)
     except SpeechError as exc:
-        raise WiringError(str(exc)) from None
+        raise WiringError.because(exc) from None
     if screen is None or (lang == "en" and choice.backend == "pocketsphinx"):
         return recognizer, recognizer.description  # (its English says why, in detail)
     folder = choice.model_path
@@ -87,7 +105,7 @@ class HostIO:
             try:
                 close()
             except Exception as exc:  # noqa: BLE001 - closing must not hide the game's end
-                print(in_language(f"(while closing: {exc})", self.lang), file=sys.stderr)
+                print(say("wiring.while_closing", self.lang, error=exc), file=sys.stderr)
 
 
 def build_io(config: SessionConfig) -> HostIO:
@@ -131,7 +149,7 @@ def build_io(config: SessionConfig) -> HostIO:
         output = speech_output(spec, captions=captions, secrets=secrets, gate=gate,
                                voice=config.voice)
     else:
-        raise WiringError(f"I do not know the output {spec}. Use speaker, text or wav:FOLDER.")
+        raise WiringError("wiring.output", spec=spec)
 
     listener: Listener
     if script is not None:
@@ -211,21 +229,20 @@ def check_script(path: Path) -> bool:
     if path == ScriptListener.STDIN:  # lines written as the game goes: read as they come
         return False
     if not path.is_file():
-        raise WiringError(f"There is no script file at {path}.")
+        raise WiringError("wiring.no_script", path=str(path))
     try:
         if path.stat().st_size > MAX_SCRIPT_BYTES:
-            raise WiringError(f"The script {path} is too large: a script may be at most "
-                              f"{MAX_SCRIPT_BYTES // (1024 * 1024)} MB.")
+            raise WiringError("wiring.script_too_large", path=str(path),
+                              size=MAX_SCRIPT_BYTES // (1024 * 1024))
         raw = path.read_bytes()
     except OSError as exc:
-        raise WiringError(f"I cannot read the script {path}: "
-                          f"{(exc.strerror or str(exc)).lower()}.") from None
+        raise WiringError("wiring.script_unreadable", path=str(path),
+                          why=(exc.strerror or str(exc)).lower()) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = raw[:exc.start].count(b"\n") + 1
-        raise WiringError(f"The script {path} is not UTF-8 text: line {bad} cannot be read. "
-                          "Save it as UTF-8.") from None
+        raise WiringError("wiring.script_not_utf8", path=str(path), line=bad) from None
     has_wav = False
     for no, raw_line in enumerate(text.splitlines(), 1):
         line = raw_line.strip()
@@ -238,10 +255,8 @@ def check_script(path: Path) -> bool:
         wav = ScriptListener.wav_path(path.parent, said)
         seconds = wav_seconds(wav)
         if seconds is not None and seconds > MAX_UTTERANCE_SECONDS:
-            raise WiringError(
-                f"The recording {wav.name} on line {no} of the script lasts {seconds:.0f} "
-                f"seconds; a recording may last at most {MAX_UTTERANCE_SECONDS:.0f} seconds. "
-                "Cut it into single utterances.")
+            raise WiringError("wiring.script_recording_too_long", name=wav.name, line=no,
+                              seconds=f"{seconds:.0f}", most=f"{MAX_UTTERANCE_SECONDS:.0f}")
     return has_wav
 
 
@@ -252,7 +267,7 @@ def speech_output(spec: str, *, captions: TextOutput | None, secrets: SecretFile
     try:
         synth = create_synthesizer(spec, gate=gate, narrators=parse_narrators(voice))
     except SpeechError as exc:
-        raise WiringError(str(exc)) from None
+        raise WiringError.because(exc) from None
     synth.pronunciation = pronunciations()
     return SpeechOutput(synth, captions=captions, secret_sink=secrets)
 
@@ -262,6 +277,6 @@ def _mic_listener(ears: PhaseEars, output: Output,
     try:
         source = mic.MicrophoneSource(gate=gate).start()
     except SpeechError as exc:
-        raise WiringError(str(exc)) from None
+        raise WiringError.because(exc) from None
     return MicListener(ears, source, output)
 

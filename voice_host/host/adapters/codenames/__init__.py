@@ -41,13 +41,14 @@ from voice_host.host.adapters.codenames.bots import bot_utterance
 from voice_host.host.adapters.codenames.words import GAME, refusal_words
 from voice_host.host.core.options import GameOptions, option
 from voice_host.host.core.registry import GameRegistration
+from voice_host.wording import Term
 
 
 @dataclass(frozen=True)
 class CodenamesOptions(GameOptions):
     """Codenames' options (see :mod:`voice_host.host.core.options`)."""
 
-    title: ClassVar[str] = "Codenames"
+    title: ClassVar[Term] = Term("game.codenames", "Codenames")
 
     red: tuple[str, ...] = option((), "red team, spymaster first: A,B", required=True)
     blue: tuple[str, ...] = option((), "blue team, spymaster first: C,D", required=True)

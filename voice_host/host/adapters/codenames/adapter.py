@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from voice_host.games import GameState, SetupError
+from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState
 from voice_host.host.adapters.codenames import interpret, narrate, prompts, queries, recap
 from voice_host.host.adapters.codenames.words import CodenamesWords
+from voice_host.host.core.messages import OptionError
+from voice_host.wording import Term
 
 
 def new_game(options: dict[str, Any]) -> GameState:
@@ -22,11 +24,9 @@ def new_game(options: dict[str, Any]) -> GameState:
         moved = big[-1]
         fixed_red = [*red, moved] if small is red else red[:-1]
         fixed_blue = blue[:-1] if small is red else [*blue, moved]
-        which = "red" if small is red else "blue"
-        raise SetupError(
-            f"Each team needs at least 2 players, a spymaster and an operative; the {which} "
-            f"team has {len(small)}. Move a player to it, for example --red "
-            f"{','.join(fixed_red)} --blue {','.join(fixed_blue)}.")
+        which = Term("red", "red") if small is red else Term("blue", "blue")
+        raise OptionError("options.team_too_small", which=which, n=len(small),
+                          red=",".join(fixed_red), blue=",".join(fixed_blue))
     return CodenamesState.new(
         [*red, *blue], deal=options["deal"], red_size=len(red) or None,
         first=options.get("first"),

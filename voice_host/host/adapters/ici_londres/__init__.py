@@ -48,6 +48,7 @@ from voice_host.host.adapters.ici_londres.refusals import refusal_words
 from voice_host.host.adapters.ici_londres.words import IciLondresWords
 from voice_host.host.core.options import GameOptions, option
 from voice_host.host.core.registry import GameRegistration
+from voice_host.wording import Term
 
 MAX_ROUNDS = 48
 """Most rounds a game may have (four times round a table of twelve)."""
@@ -57,7 +58,7 @@ MAX_ROUNDS = 48
 class IciLondresOptions(GameOptions):
     """Ici Londres' options (see :mod:`voice_host.host.core.options`)."""
 
-    title: ClassVar[str] = "Ici Londres"
+    title: ClassVar[Term] = Term("game.ici-londres", "Ici Londres")
 
     players: tuple[str, ...] = option((), "names in seating order, A,B,C", required=True)
     first: str | None = option(None, "first Speaker (default: the first name)")

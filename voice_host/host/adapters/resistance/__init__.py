@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from voice_host.games import GameState, IllegalAction, SetupError
+from voice_host.games import GameState, IllegalAction
 from voice_host.games.base import Deal, find_player
 from voice_host.games.resistance import ResistanceState
 from voice_host.host.adapters.resistance import (
@@ -54,16 +54,18 @@ from voice_host.host.adapters.resistance import (
 )
 from voice_host.host.adapters.resistance.narrate import NIGHT_PAUSES
 from voice_host.host.adapters.resistance.words import GAME, ResistanceWords
+from voice_host.host.core.messages import OptionError
 from voice_host.host.core.narration import Narrator
 from voice_host.host.core.options import GameOptions, option
 from voice_host.host.core.registry import GameRegistration
+from voice_host.wording import Term
 
 
 @dataclass(frozen=True)
 class ResistanceOptions(GameOptions):
     """Resistance's options (see :mod:`voice_host.host.core.options`)."""
 
-    title: ClassVar[str] = "Resistance"
+    title: ClassVar[Term] = Term("game.resistance", "Resistance")
 
     players: tuple[str, ...] = option((), "names in seating order, A,B,C,D,E", required=True)
     double_agent: bool = option(True, "the simpler variant", flag="--no-double-agent")
@@ -96,7 +98,7 @@ def new_game(options: dict[str, Any]) -> GameState:
                                 double_agent=bool(options["double_agent"]))
     first = options.get("first")
     if first and find_player(state.players, first) is None:
-        raise SetupError(f"The first leader must be one of the players; {first} is not.")
+        raise OptionError("options.first_leader", first=str(first))
     return state
 
 
