@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.companion_phone import axe_violations, page_origin
+from tests.support.companion_phone import AXE, axe_violations, page_origin
 
 pytest.importorskip("starlette", reason="the companion extra (starlette) is not installed")
 httpx = pytest.importorskip("httpx", reason="httpx (test client) is not installed")
@@ -48,8 +48,6 @@ from voice_host.host.core.values import Line, Style  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-AXE = (Path(__file__).resolve().parents[2] / "scripts" / "companion_e2e" / "node_modules"
-       / "axe-core" / "axe.min.js")
 
 pytestmark = [pytest.mark.browser, pytest.mark.network, pytest.mark.skipif(
     not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()),
