@@ -34,6 +34,8 @@ class _Engine:
         self.name = name
         self.voices = voices
         self.calls: list[tuple[str, str]] = []
+        self.threads: dict[str, str] = {}
+        """The thread that rendered each text."""
         self.lock = threading.Lock()
 
     def has_voice(self, voice: str) -> bool:
@@ -42,6 +44,7 @@ class _Engine:
     def synthesize(self, text: str, *, voice: str, settings: VoiceSettings) -> Rendered:
         with self.lock:
             self.calls.append((text, voice))
+            self.threads[text] = threading.current_thread().name
         tone = (np.sin(np.arange(1600) / 5) * 8000).astype(np.int16)
         return Rendered(tone, 16_000, text)
 
@@ -154,6 +157,37 @@ def test_pieces_are_kept_and_a_prepared_line_is_not_rendered_twice() -> None:
     synth.say("Vote now.", lang="en")
     assert engine.calls.count(("Vote now.", "en-us")) == 2
     synth.prepare("Bonjour.", lang="de")  # no voice for it: nothing to prepare, no error
+
+
+def test_the_line_due_now_is_rendered_before_the_line_prepared_after_it() -> None:
+    engine = _Engine("espeak-ng", {"en-us"})
+    synth = TtsSynthesizer(engine, _Discard())
+    # the host asks for the next line first, then says the current one
+    synth.prepare("Ben votes yes.", lang="en")
+    synth.say("Ada votes no.", lang="en")
+    synth.say("Ben votes yes.", lang="en")
+    assert engine.calls == [("Ada votes no.", "en-us"), ("Ben votes yes.", "en-us")]
+    assert engine.threads["Ben votes yes."].startswith("voice-host-tts-ahead")
+    # a line prepared before its cue plays is rendered while the cue plays
+    synth.prepare("The mission fails.", lang="en")
+    assert ("The mission fails.", "en-us") not in engine.calls
+    synth.play(np.zeros(800, dtype=np.int16), label="cue")
+    synth.say("The mission fails.", lang="en")
+    assert engine.calls.count(("The mission fails.", "en-us")) == 1
+    assert engine.threads["The mission fails."].startswith("voice-host-tts-ahead")
+
+
+def test_a_slow_engine_starts_a_long_sentence_with_its_first_phrase() -> None:
+    quick = _Engine("espeak-ng", {"en-us"})
+    TtsSynthesizer(quick, _Discard()).say("Eve proposes Ada and Ben for mission 2.", lang="en")
+    assert [text for text, _ in quick.calls] == ["Eve proposes Ada and Ben for mission 2."]
+
+    class Slow(_Engine):
+        first_piece_chars = 30
+
+    slow = Slow("piper", {"en-us"})
+    TtsSynthesizer(slow, _Discard()).say("Eve proposes Ada and Ben for mission 2.", lang="en")
+    assert [text for text, _ in slow.calls] == ["Eve proposes Ada and Ben,", "for mission 2."]
 
 
 def test_the_radio_effect_goes_over_the_whole_line(tmp_path: Path) -> None:

@@ -32,7 +32,6 @@ import collections
 import contextlib
 import io
 import queue
-import re
 import shutil
 import subprocess
 import tempfile
@@ -49,6 +48,7 @@ import numpy as np
 
 from voice_host.speech.install import apt_install, pip_install
 from voice_host.speech.mic import SpeakerPlayer
+from voice_host.speech.pieces import PHRASE_STARTS, split_sentences
 from voice_host.speech.pronounce import ESPEAK_VOICES
 from voice_host.speech.pronunciation import Pronunciation, spans
 from voice_host.speech.source import HalfDuplexGate
@@ -439,34 +439,6 @@ def _classic_engine(preference: str) -> TtsEngine:
     return EspeakEngine()
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…;:])\s+")
-
-
-def split_sentences(text: str, *, max_chars: int = 160,
-                    first_max_chars: int | None = None) -> list[str]:
-    """Split narration into sentences (long ones also at commas) for pipelined speaking.
-
-    ``first_max_chars``: a first sentence longer than this is cut at its first comma, so
-    a slower engine (Piper) starts speaking after rendering a clause, not a sentence."""
-    out: list[str] = []
-    for sentence in _SENTENCE_END.split(text.strip()):
-        sentence = sentence.strip()
-        if first_max_chars is not None and not out and len(sentence) > first_max_chars:
-            cut = sentence.find(", ", 6)
-            if 0 < cut < first_max_chars:
-                out.append(sentence[: cut + 1])
-                sentence = sentence[cut + 2 :].strip()
-        while len(sentence) > max_chars:
-            cut = sentence.rfind(", ", 0, max_chars)
-            if cut <= 0:
-                break
-            out.append(sentence[: cut + 1])
-            sentence = sentence[cut + 2 :].strip()
-        if sentence:
-            out.append(sentence)
-    return out
-
-
 @runtime_checkable
 class AudioOutput(Protocol):
     """Where narration and cue sounds go."""
@@ -659,8 +631,9 @@ class TtsSynthesizer(AdjustableVoice):
         self.last_stats: SayStats | None = None
         """Timing of the last ``say``."""
         self.first_clause_chars = 48
-        """A first sentence longer than this is spoken clause by clause from its first
-        comma (quicker first audio with Piper)."""
+        """A first sentence longer than this starts with its clause up to its last comma
+        within that length; an engine with a ``first_piece_chars`` (Piper) sets its own
+        budget and is also cut before a phrase's first word (``speech.pieces``)."""
         self.pronunciation: dict[str, dict[str, Pronunciation]] = {}
         """Per engine family (``piper``, ``kokoro``, ``espeak``: see :func:`engine_family`)
         and narration language: phrases said by another language's voice, and words
@@ -670,6 +643,8 @@ class TtsSynthesizer(AdjustableVoice):
         self._pending: dict[tuple[Any, ...], Future[Rendered]] = {}
         self._cache_lock = threading.Lock()
         self._ahead: ThreadPoolExecutor | None = None
+        self._deferred: list[tuple[tuple[Any, ...], str, str, str, VoiceSettings]] = []
+        """Pieces asked for by ``prepare``, rendered once the line due now is rendered."""
 
     CACHED_PIECES = 256
     """Rendered pieces kept: fixed lines (prompts, the radio call) are said again at once."""
@@ -714,13 +689,19 @@ class TtsSynthesizer(AdjustableVoice):
             while len(self._rendered) > self.CACHED_PIECES:
                 self._rendered.popitem(last=False)
 
-    def _pieces_of(self, text: str) -> list[str]:
-        return split_sentences(text, first_max_chars=self.first_clause_chars,
-                               max_chars=getattr(self.engine, "max_chars", None) or 160)
+    def _pieces_of(self, text: str, voice: str, lang: str) -> list[str]:
+        engine = engine_for(self.engine, voice)
+        budget = getattr(engine, "first_piece_chars", None)
+        return split_sentences(
+            text, first_max_chars=budget or self.first_clause_chars,
+            phrase_starts=PHRASE_STARTS.get(lang, ()) if budget else (),
+            max_chars=getattr(self.engine, "max_chars", None) or 160)
 
     def prepare(self, text: str, *, lang: str = "en", voice: str | None = None) -> None:
-        """Render ``text`` in the background (the line that comes after the one being said),
-        so that ``say`` finds it ready. Does nothing for a voice that is not installed."""
+        """Have ``text`` rendered in the background (the line that comes after the one about
+        to be said), so that ``say`` finds it ready. The rendering starts once the next
+        ``say`` has rendered its own line, or when a sound is played, so that it never holds
+        up the line due now. Does nothing for a voice that is not installed."""
         if not text.strip():
             return
         try:
@@ -728,22 +709,33 @@ class TtsSynthesizer(AdjustableVoice):
         except SynthesisError:
             return
         settings = self.settings
-        if self._ahead is None:
-            self._ahead = ThreadPoolExecutor(max_workers=1,
-                                             thread_name_prefix="voice-host-tts-ahead")
-            weakref.finalize(self, self._ahead.shutdown, wait=False)
-        for sentence in self._pieces_of(text):
-            key = self._key(sentence, lang, chosen, settings)
-            with self._cache_lock:
+        with self._cache_lock:
+            for sentence in self._pieces_of(text, chosen, lang):
+                key = self._key(sentence, lang, chosen, settings)
+                if key not in self._rendered and key not in self._pending:
+                    self._deferred.append((key, sentence, lang, chosen, settings))
+
+    def _start_deferred(self) -> None:
+        """Start rendering the pieces ``prepare`` asked for."""
+        with self._cache_lock:
+            deferred, self._deferred = self._deferred, []
+            for key, sentence, lang, voice, settings in deferred:
                 if key in self._rendered or key in self._pending:
                     continue
-                future = self._ahead.submit(self._render_ahead, key, sentence, lang, chosen,
-                                            settings)
-                self._pending[key] = future
+                if self._ahead is None:
+                    self._ahead = ThreadPoolExecutor(max_workers=1,
+                                                     thread_name_prefix="voice-host-tts-ahead")
+                    weakref.finalize(self, self._ahead.shutdown, wait=False)
+                self._pending[key] = self._ahead.submit(self._render_ahead, key, sentence,
+                                                        lang, voice, settings)
 
     def _render_ahead(self, key: tuple[Any, ...], sentence: str, lang: str, voice: str,
                       settings: VoiceSettings) -> Rendered:
         try:
+            with self._cache_lock:
+                kept = self._rendered.get(key)
+            if kept is not None:
+                return kept
             rendered = self._render_sentence(sentence, lang, voice, settings)
             self._keep(key, rendered)
             return rendered
@@ -787,12 +779,16 @@ class TtsSynthesizer(AdjustableVoice):
         return Rendered(np.concatenate(joined), rate, sentence)
 
     def _render_parts(self, text: str, voice: str, lang: str = "en") -> Iterator[Rendered]:
-        """Render sentence by sentence in a background thread; yield them in order."""
-        sentences = self._pieces_of(text)
+        """Render sentence by sentence in a background thread; yield them in order. Once
+        all are rendered, the pieces ``prepare`` asked for start rendering."""
+        sentences = self._pieces_of(text, voice, lang)
         settings = self.settings
         if len(sentences) <= 1:
-            if sentences:
-                yield self._piece(sentences[0], lang, voice, settings)
+            try:
+                rendered = [self._piece(s, lang, voice, settings) for s in sentences]
+            finally:
+                self._start_deferred()
+            yield from rendered
             return
         results: queue.Queue[Rendered | BaseException | None] = queue.Queue()
 
@@ -802,6 +798,8 @@ class TtsSynthesizer(AdjustableVoice):
                     results.put(self._piece(sentence, lang, voice, settings))
             except BaseException as error:  # noqa: BLE001 - handed to the caller's thread
                 results.put(error)
+            finally:
+                self._start_deferred()
             results.put(None)
 
         thread = threading.Thread(target=work, name="voice-host-tts", daemon=True)
@@ -858,6 +856,7 @@ class TtsSynthesizer(AdjustableVoice):
 
     def play(self, samples: Samples, rate: int = SAMPLE_RATE, *, label: str = "",
              wait: bool = True, gate: bool = True) -> None:
+        self._start_deferred()  # rendered while the sound plays
         self.output.play(samples, rate, label=label, wait=wait, gate=gate)
 
 
