@@ -14,9 +14,10 @@ def test_a_short_first_sentence_is_not_cut() -> None:
                            phrase_starts=EN) == ["Spies, close your eyes.", "Vote now."]
 
 
-def test_the_first_piece_ends_at_the_last_comma_within_the_budget() -> None:
+def test_the_first_piece_ends_at_the_first_comma_within_the_budget() -> None:
     assert first_cut("Ben is now the Speaker, and Cleo, the Wehrmacht, guesses.", 40) == (
-        "Ben is now the Speaker, and Cleo,", "the Wehrmacht, guesses.")
+        "Ben is now the Speaker,", "and Cleo, the Wehrmacht, guesses.")
+    assert first_cut("Round 2 of 6 begins now for everyone, Bribes de message.", 30) is None
     # a comma that would leave a piece of one word does not count
     assert first_cut("Ben, draw two message cards and look at them.", 40) is None
 

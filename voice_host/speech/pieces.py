@@ -3,10 +3,11 @@
 A line is said piece by piece: the first piece is rendered and starts playing while the rest
 render, so the line starts after the time it takes to render its first piece. Pieces are
 sentences; a long sentence is cut at its commas; and a first sentence longer than the
-engine's first-piece budget is cut early: at its last comma, semicolon or colon within the
-budget, else (for a slow engine) before a word that starts a phrase ("and", "that", "for",
-"with" ...), the place a speaker may pause. The first piece then ends with a comma for the
-voice, which gives it a continuing intonation; the text on the screen is not changed.
+engine's first-piece budget is cut early: at its first comma within the budget (past its
+first word), else (for a slow engine) before a word that starts a phrase ("and", "that",
+"for", "with" ...), the place a speaker may pause. That first piece then ends with a comma
+for the voice, which gives it a continuing intonation; the text on the screen is not
+changed.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ PHRASE_STARTS: Mapping[str, tuple[frozenset[str], ...]] = {
 """Per language, words before which a sentence may be cut (a phrase starts there): the
 conjunctions first, then the prepositions, tried in that order."""
 
-MIN_FIRST_CHARS = 8
+MIN_FIRST_CHARS = 7
 """A first piece has at least this many characters ("Ben," alone would leave the rest of
 its sentence to be rendered while one word plays)."""
 
@@ -44,7 +45,7 @@ def first_cut(sentence: str, max_chars: int, *,
     """``sentence`` cut into a first piece of at most ``max_chars`` characters and the rest,
     or None when it is short enough or has no place to cut.
 
-    The cut is at the last comma, semicolon or colon that leaves a first piece of
+    The cut is at the first comma, semicolon or colon that leaves a first piece of
     ``min_chars`` to ``max_chars`` characters; else before the last word of the first set of
     ``phrase_starts`` (case-blind) that does, then of the next set; the first piece then
     ends with a comma. A conjunction (the first set) before a capitalised word is passed
@@ -54,7 +55,7 @@ def first_cut(sentence: str, max_chars: int, *,
     clause = [m.end() for m in _CLAUSE_END.finditer(sentence, 0, max_chars + 1)
               if m.end() >= min_chars]
     if clause:
-        return sentence[:clause[-1]], sentence[clause[-1]:].strip()
+        return sentence[:clause[0]], sentence[clause[0]:].strip()
     for tier, words in enumerate(phrase_starts):
         starts = [m.start() for m in _WORD_START.finditer(sentence)
                   if m.group(0).casefold() in words

@@ -99,18 +99,30 @@ class PiperEngine:
     """Longest piece rendered at once: Piper's working memory grows faster than the text
     (about +90 MB for 100 characters, +160 MB for 160, +270 MB for 240 here), so long
     sentences are spoken in clauses."""
+    first_piece_chars = 40
+    """Longest first piece of a line: Piper renders about a sixth of the speech's length
+    here, so a line whose first piece is longer starts late (``speech.pieces``)."""
 
     def __init__(self, model: Path | None = None, config: Path | None = None) -> None:
         try:
+            import onnxruntime as ort
             from piper import PiperVoice, SynthesisConfig
+            from piper.config import PiperConfig
         except ImportError:
             raise SynthesisError(f"Piper is not installed: {extra_install('speech')} "
                                  "(package piper-tts).") from None
         if model is None:
             model, config = voice_files()
+        config_path = config or Path(f"{model}.json")
         try:
-            self._voice: Any = PiperVoice.load(str(model), config_path=str(config) if config
-                                               else None)
+            options = ort.SessionOptions()
+            # threads sleep between runs rather than spin (as Kokoro's): the recognizer and
+            # other programs share the cores
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            self._voice: Any = PiperVoice(
+                config=PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8"))),
+                session=ort.InferenceSession(str(model), sess_options=options,
+                                             providers=["CPUExecutionProvider"]))
         except Exception as error:  # noqa: BLE001 - onnxruntime raises many kinds
             raise SynthesisError(f"The Piper voice could not be loaded ({error}).") from None
         self._config = SynthesisConfig

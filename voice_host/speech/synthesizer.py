@@ -631,7 +631,7 @@ class TtsSynthesizer(AdjustableVoice):
         self.last_stats: SayStats | None = None
         """Timing of the last ``say``."""
         self.first_clause_chars = 48
-        """A first sentence longer than this starts with its clause up to its last comma
+        """A first sentence longer than this starts with its clause up to its first comma
         within that length; an engine with a ``first_piece_chars`` (Piper) sets its own
         budget and is also cut before a phrase's first word (``speech.pieces``)."""
         self.pronunciation: dict[str, dict[str, Pronunciation]] = {}
