@@ -74,7 +74,8 @@ class Why(enum.StrEnum):
     """It cannot be taken back once heard, and it was not said plainly."""
     DISAGREE = "disagree"
     """It cannot be taken back once heard, and the utterance's two readings disagree on it
-    (:func:`~voice_host.host.core.understanding.doubt`)."""
+    (:func:`~voice_host.host.core.understanding.doubt`); or, any move, the decode without
+    the prompt holds a value the move lacks (``Doubt.PROMPT``)."""
     VOICE = "voice"
     """The voice that said it is another player's than the move's."""
 
@@ -95,6 +96,8 @@ def why_confirm(decision: Decision, *, confidence: float, plain: bool,
         return Why.RISK
     if doubt is Doubt.VOICE:
         return Why.VOICE
+    if doubt is Doubt.PROMPT:
+        return Why.DISAGREE  # a value the decode without the prompt heard is missing
     if doubt is not Doubt.NONE and decision.irreversible is not None:
         return Why.DISAGREE
     if confidence < CONFIRM_BELOW and not echoed:

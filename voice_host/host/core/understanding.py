@@ -291,6 +291,11 @@ class Doubt(enum.StrEnum):
     and Eve")."""
     VOICE = "voice"
     """The move is another player's than the voice that said it (Cleo's voice, "Ada yes")."""
+    PROMPT = "prompt"
+    """The decoder's transcript without the phase's words as its prompt holds a value of a
+    list the move names, not a player, that the move lacks: the "no" of "nina no, chloe
+    ... yes", lost by both readings of a long list the prompt's names turned into one
+    (``SearchTuning.unprompted_words``)."""
 
 
 VOICE_SURE = 0.8
@@ -301,7 +306,8 @@ def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str
           free_text: str = "", vocabulary: Mapping[str, Hashable] | None = None,
           actors: tuple[str, ...] = (), voice: Voice | None = None,
           confusions: Mapping[str, tuple[str, ...]] | None = None,
-          grammar_sure: bool = True, free_sure: bool = True) -> Doubt:
+          grammar_sure: bool = True, free_sure: bool = True,
+          unprompted_text: str = "") -> Doubt:
     """Whether all the evidence of one utterance agrees with ``move``, the reading the host
     would act on; over plain values only. ``understood``: the utterance's readings (its
     grammar sentence's and free transcript's, when a recognizer gave both; None for one
@@ -319,7 +325,11 @@ def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str
     is a move and the other text holds the same names and values (no name of the move
     missing, no word of ``vocabulary`` beyond the move's own). The voice agrees when it is
     unsure, when the move is several players' (one player speaking for the table), or when
-    it names the move's one actor."""
+    it names the move's one actor. ``unprompted_text``: the decoder's transcript without
+    the prompt, when it was decoded; it disagrees when it holds a value of a list the move
+    names (other than the players) that the move lacks (:data:`Doubt.PROMPT`)."""
+    if unprompted_text and _value_added(move.text, unprompted_text, vocabulary or {}):
+        return Doubt.PROMPT
     if understood is not None and (understood.grammar is not None
                                    or understood.free is not None):
         grammar, free = understood.grammar, understood.free
@@ -352,6 +362,20 @@ def _words_differ(said: str, other: str, vocabulary: Mapping[str, Hashable],
         meant = {vocabulary[m] for m in confusions.get(word, ()) if m in vocabulary}
         theirs.update(meant & mine if len(meant) > 1 else meant)
     return mine != theirs
+
+
+def _value_added(said: str, other: str, vocabulary: Mapping[str, Hashable]) -> bool:
+    """Whether ``other`` names a value that ``said`` lacks, of a list ``said`` names a
+    value of, other than the players' ("no" beside a list of names and "yes"): a name
+    Whisper writes otherwise without the prompt ("simon" for "sam") is no such value."""
+    mine = {vocabulary[w] for w in tokenize(said) if w in vocabulary}
+    lists = {value[0] for value in mine if isinstance(value, tuple)} - {
+        PLAYER_LIST, NAMED_PLAYER_LIST}
+    for word in tokenize(other):
+        value = vocabulary.get(word)
+        if isinstance(value, tuple) and value not in mine and value[0] in lists:
+            return True
+    return False
 
 
 def phase_vocabulary(phase: PhaseGrammar) -> dict[str, Hashable]:
@@ -387,4 +411,5 @@ def doubt_of(decision: Any, move: IntentMatch, heard: Heard, understood: Underst
                  grammar_text=reading.text if reading is not None else "",
                  free_text=judgement.free_text if judgement is not None else "",
                  vocabulary=phase_vocabulary(phase), actors=actors, voice=heard.voice,
-                 confusions=phase.settings.confusions)
+                 confusions=phase.settings.confusions,
+                 unprompted_text=judgement.unprompted_text if judgement is not None else "")
