@@ -44,6 +44,23 @@ def test_a_line_holding_a_move_is_no_talk(game: str, name: str, text: str) -> No
     assert not clearly_talk(spoken(text), pg)
 
 
+def test_a_team_holding_me_is_read_as_its_speakers() -> None:
+    pg = phase("resistance", "team")
+    words = tokenize("okay crapos ben cleo and me")
+    assert not holds_move(words, pg)  # "me" is nobody when the speaker is not known
+    assert holds_move(words, pg, "Ada")
+    assert not clearly_talk(spoken("okay crapos ben cleo and me"), pg, "Ada")
+
+
+def test_a_long_line_mostly_of_the_phases_values_is_no_talk() -> None:
+    # a whole table's votes, garbled at its end: no run of it reads as a vote list, but
+    # its words are the table's names and a vote
+    pg = phase("resistance", "vote")
+    text = "so ada ben cleo and dan eve andam elie yes"
+    assert not holds_move(tokenize(text), pg)
+    assert not clearly_talk(spoken(text), pg)
+
+
 @pytest.mark.parametrize(("game", "name", "text"), [
     ("resistance", "vote", "ada and ben have been quiet all game"),  # two names, then talk
     ("resistance", "vote", "I am so tired today after all that work"),

@@ -156,11 +156,11 @@ def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: 
         return Answer.HELP, "typed"
     why = understood.why_not or "no_match"
     if asked(heard, prompt, speaker):
-        return (Answer.CUE if clearly_talk(heard, phase) else Answer.REASK), why
+        return (Answer.CUE if clearly_talk(heard, phase, speaker) else Answer.REASK), why
     if prompt.discussion and named(heard, prompt, speaker) and (
             near_miss(heard, understood) or (phase is not None and holds_move(
                 [w for w in tokenize(said_words(heard)) if w not in phase.settings.discourse],
-                phase))):
+                phase, speaker))):
         return Answer.REASK, why  # the leader's team, misheard, amid the discussion
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
@@ -174,6 +174,10 @@ names)."""
 TALK_SHARE = 0.5
 """A line of three words or more, sure, of which at most this share are words of the
 phase's own sentences and values, is talk ("this is getting really tense" at a pick)."""
+VALUES_SHARE = 0.5
+"""... unless at least this share of its words that carry something are the values of the
+phase's moves (player names, yes and no, numbers, icons, board words): a whole table's votes
+garbled at its end ("sam ingrid olivia and nina chloe grace andam elie yes")."""
 HOLDS_SHARE = 0.5
 """A line holds a move when a run of at least this share of its words (two at least) reads
 plainly as a move of the phase (:func:`holds_move`)."""
@@ -183,13 +187,15 @@ guess (at 0.9, 7 of the benchmark's 696 calibration lines of talk across every p
 one, such as "no way" in "no way really")."""
 
 
-def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None) -> bool:
+def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None,
+                 speaker: str | None = None) -> bool:
     """Whether a line the host could not read is clearly talk rather than an attempt at an
     answer: the recognizer found it in words the grammar lacks; or its words are sure
     (typed, a script's line, a recognizer's only transcript, or a free transcript the
-    decoder was sure of), hold no move of the phase (:func:`holds_move`: "so noor chooses
-    the skull and the wolf" is a pick misheard around its move, however long), and either
-    they are ``TALK_WORDS`` or more, or mostly not the words of the phase's own moves
+    decoder was sure of), hold no move of the phase said by ``speaker`` (:func:`holds_move`:
+    "so noor chooses the skull and the wolf" is a pick misheard around its move, however
+    long), and either they are ``TALK_WORDS`` or more (and not mostly the values of the
+    phase's moves, :data:`VALUES_SHARE`), or mostly not the words of the phase's own moves
     (:data:`TALK_SHARE`, :func:`own_words`, among the words that carry something: not
     "okay", "um", the grammar's ``discourse``). A phrase the decoder wrote twice in a row
     is read once. An unsure transcript is misheard
@@ -207,21 +213,23 @@ def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None) -> bool:
     if phase is None:
         return len(words) >= TALK_WORDS
     content = [w for w in words if w not in phase.settings.discourse]
-    if holds_move(content, phase):
+    if holds_move(content, phase, speaker):
         return False
     if len(words) >= TALK_WORDS:
-        return True
+        values = phase_vocabulary(phase)
+        return sum(w in values for w in content) < VALUES_SHARE * len(content)
     if len(words) < 3:
         return False
     own = own_words(phase)
     return sum(w in own for w in content) <= TALK_SHARE * len(content)
 
 
-def holds_move(words: Sequence[str], phase: PhaseGrammar) -> bool:
+def holds_move(words: Sequence[str], phase: PhaseGrammar, speaker: str | None = None) -> bool:
     """Whether a run of ``words`` -- at least :data:`HOLDS_SHARE` of them, two at least --
-    reads plainly (:data:`HOLDS_MATCH`) as a move of the phase (no universal command): the
-    move said with words around it the grammar does not take ("ok i should pick the apple
-    and the snake"). A phrase the decoder wrote twice in a row is read once."""
+    reads plainly (:data:`HOLDS_MATCH`) as a move of the phase (no universal command), said
+    by ``speaker`` when known ("me" in a team): the move said with words around it the
+    grammar does not take ("ok i should pick the apple and the snake"). A phrase the decoder
+    wrote twice in a row is read once."""
     from voice_host.host.core.commands import UNIVERSAL
 
     words = _said_once(words)
@@ -229,7 +237,8 @@ def holds_move(words: Sequence[str], phase: PhaseGrammar) -> bool:
     matcher = phase.matcher
     for length in range(len(words), size - 1, -1):
         for start in range(len(words) - length + 1):
-            match = matcher.match(" ".join(words[start:start + length])).best
+            match = matcher.match(" ".join(words[start:start + length]),
+                                  speaker=speaker).best
             if (match is not None and match.intent not in UNIVERSAL
                     and match.confidence >= HOLDS_MATCH):
                 return True
