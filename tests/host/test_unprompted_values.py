@@ -3,7 +3,7 @@ of names: both readings lost the "no" of "Sam, Ingrid, Olivia and Nina no; Chloe
 Amelie yes", which the decode without the prompt keeps. The host asks rather than taking
 seven yes. Exact cases on made-up transcripts and log-probabilities: the speech layer's
 decode without the prompt (``search.with_unprompted``, the fake decoder), the doubt it
-raises (``understanding.doubt``), the policy, and the same through the real Session."""
+raises (``agreement.doubt``), the policy, and the same through the real Session."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from tests.support.fake_decoder import TUNING, TableDecoder, say
 from tests.support.ici_londres_table import ListListener
 from voice_host.games.resistance import CastVote
 from voice_host.host.core.adapter import Decision
+from voice_host.host.core.agreement import Doubt, doubt, phase_vocabulary
 from voice_host.host.core.confirm import Why, why_confirm
-from voice_host.host.core.understanding import Doubt, doubt, phase_vocabulary
 from voice_host.host.core.values import Heard, HeardKind
 from voice_host.intent import SlotValues, load_grammar
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection, SearchTuning

@@ -15,8 +15,9 @@ import pytest
 
 from voice_host.games.resistance import CastVote
 from voice_host.host.core.adapter import Decision
+from voice_host.host.core.agreement import Doubt, doubt, phase_vocabulary
 from voice_host.host.core.confirm import CONFIRM_BELOW, Why, said_plainly, why_confirm
-from voice_host.host.core.understanding import Doubt, doubt, phase_vocabulary, understand
+from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import HeardKind, ListenRequest
 from voice_host.host.io.listening import PhaseEars
 from voice_host.intent import SlotValues, load_grammar

@@ -51,12 +51,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
-from voice_host.host.core.understanding import (
-    VOICE_SURE,
-    Understood,
-    phase_vocabulary,
-    tuning_of,
-)
+from voice_host.host.core.agreement import VOICE_SURE, phase_vocabulary
+from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import PhaseGrammar
