@@ -115,6 +115,9 @@ class GameScore:
     """Table talk lines said."""
     talk_acted: int = 0
     """Table talk lines the host acted on (a move, or a question about one)."""
+    talk_answered: int = 0
+    """Table talk lines the host answered with a spoken line (a re-ask, help, a question)
+    before it listened again."""
     corrections: int = 0
     corrections_taken: int = 0
     typed: int = 0
@@ -208,8 +211,13 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
                         episode["clean"] = False
             last_purpose = purpose
         elif kind == "narration" and _spoken(e):
+            if not replied and said is not None and said.get("kind") == "chat":
+                s.talk_answered += 1
             replied = True
         elif kind in ("reask", "reprompt", "refused", "undo", "confirmation", "game_over"):
+            if not replied and said is not None and said.get("kind") == "chat" \
+                    and kind in ("reask", "refused"):
+                s.talk_answered += 1
             replied = True
             if kind == "undo" and said is not None and said.get("kind") in (
                     "correction", "confirm") and episode is not None \
@@ -270,6 +278,7 @@ def row(label: str, s: GameScore, games: int, completed: int) -> list[str]:
             f"{s.first_try}/{s.moves} ({_pct(s.first_try, s.moves)})",
             f"{s.questions} ({s.questions * 8 / s.moves:.1f}/8)" if s.moves else "0",
             str(s.wrong_moves), str(s.silent_drops), f"{s.talk_acted}/{s.talk}",
+            f"{s.talk_answered}/{s.talk}",
             f"{s.corrections_taken}/{s.corrections}",
             _pct(s.voice_right, s.voice_checked),
             "n/a" if median is None else f"{median:.2f}",
@@ -277,7 +286,7 @@ def row(label: str, s: GameScore, games: int, completed: int) -> list[str]:
 
 
 HEADER = ["game", "completed", "first try", "questions (per 8 moves)", "wrong moves",
-          "silent drops", "talk acted on", "corrections taken", "speaker ID",
+          "silent drops", "talk acted on", "talk answered", "corrections taken", "speaker ID",
           "wait median s", "wait p95 s", "moves typed"]
 
 

@@ -61,6 +61,14 @@ def test_table_talk_gets_no_reply_and_is_no_drop() -> None:
     assert (s.talk, s.talk_acted, s.silent_drops, s.moves) == (1, 0, 0, 0)
 
 
+def test_talk_answered_is_counted_once_per_line() -> None:
+    s = bg.score([listening(), said("Ben", "chat"), {"event": "ignored"}, listening(),
+                  said("Ada", "chat"), {"event": "reask"}, narration("Sorry, Ada: yes or no?"),
+                  listening(), said("Cleo", "chat"), narration("Not a command I know."),
+                  listening()])
+    assert (s.talk, s.talk_answered, s.talk_acted, s.silent_drops) == (3, 2, 0, 0)
+
+
 def test_talk_acted_on() -> None:
     s = bg.score([listening(), said("Ben", "chat"), *taken(VOTE_BEN), narration(),
                   listening(), said("Ada", "chat"), narration("I heard: Ada yes. Right?"),
@@ -119,13 +127,13 @@ def test_an_unawaited_players_miss_is_no_drop() -> None:
 def test_speaker_identification_only_when_the_host_logs_a_voice_seat() -> None:
     s = bg.score([listening(), said("Ada", meant=VOTE_ADA), {"event": "heard"}, narration()])
     assert s.voice_checked == 0
-    assert bg.row("x", s, 1, 0)[8] == "n/a"
+    assert bg.row("x", s, 1, 0)[9] == "n/a"
     s = bg.score([listening(), said("Ada", meant=VOTE_ADA),
                   {"event": "heard", "voice": {"seat": "Ada", "confidence": 0.9}},
                   narration(), listening(), said("Ben", meant=VOTE_BEN),
                   {"event": "heard", "voice_seat": "Ada"}, narration()])
     assert (s.voice_checked, s.voice_right) == (2, 1)
-    assert bg.row("x", s, 1, 0)[8] == "50%"
+    assert bg.row("x", s, 1, 0)[9] == "50%"
 
 
 def test_quantile_and_row() -> None:
@@ -135,7 +143,7 @@ def test_quantile_and_row() -> None:
     s = bg.GameScore(moves=8, first_try=6, questions=2, waits=[1.0, 2.0, 3.0])
     r = bg.row("codenames", s, 2, 2)
     assert r[1:4] == ["2/2", "6/8 (75%)", "2 (2.0/8)"]
-    assert r[9:] == ["2.00", "3.00", "0"]
+    assert r[10:] == ["2.00", "3.00", "0"]
 
 
 def test_voices_of_a_table_split_and_at_most_one_espeak() -> None:

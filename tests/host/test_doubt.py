@@ -1,7 +1,7 @@
 """One decision with all the evidence of an utterance: a move the table cannot take back is
 made without a question only when both readings (the grammar sentence and the free
 transcript) agree on it, and the voice, when known, agrees with the name. Exact cases on
-made-up readings (``understanding.doubt``), then the same cases through the real Session."""
+made-up readings (``agreement.doubt``), then the same cases through the real Session."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import pytest
 
 from tests.support import scripted
 from tests.support.ici_londres_table import ListListener
+from voice_host.host.core.agreement import Doubt, doubt, phase_vocabulary
 from voice_host.host.core.confirm import Why, why_confirm
-from voice_host.host.core.understanding import Doubt, Understood, doubt, phase_vocabulary
+from voice_host.host.core.understanding import Understood
 from voice_host.host.core.values import Heard, HeardKind, Voice
 from voice_host.intent import IntentMatch, SlotValues, load_grammar
 from voice_host.speech.decision import GrammarReading, Judgement, Rejection, Verdict

@@ -233,6 +233,16 @@ class SearchTuning:
     "butter" as "better" without it, a lift of 2.36 for the board word), and it already
     needs the stricter ``short_accept_margin``; the talk the prompt turned into commands
     was all sentences ("i vote no", "je choisis mila et moi")."""
+    unprompted_words: int = 6
+    """A reading of at least this many words that would be acted on (the grammar sentence
+    accepted, or a sure free transcript) is also decoded freely without the phase's words
+    as the prompt (:func:`~voice_host.speech.search.with_unprompted`; 0: never). The
+    prompt ends with the players' names, and in a long spoken list the decoder follows it
+    as a list: "sam, ingrid, olivia and nina no; chloe, grace and amelie yes" written "sam
+    ingrid olivia and nina chloe grace and amelie yes" by both readings, the "no" that the
+    decode without the prompt keeps gone. The host asks about a move whose words lack a
+    value that decode holds. Shorter commands are what the prompt is for (a name, a board
+    word), and cost no further decode."""
 
 
 # --------------------------------------------------------------------------- results
@@ -321,6 +331,9 @@ class Judgement:
     measured."""
     free_tokens: tuple[int, ...] = field(default=(), compare=False, repr=False)
     """The decoder's tokens of the free transcript (for measuring ``free_lift``)."""
+    unprompted_text: str = ""
+    """The decoder's own transcript without the phase's words as its prompt (plain, loops
+    cut), when it was decoded (``SearchTuning.unprompted_words``), else empty."""
 
     def free_confident(self, match_confidence: float, tuning: SearchTuning) -> bool:
         """True when the free transcript, read by the matcher with ``match_confidence``,
@@ -384,6 +397,8 @@ class Judgement:
                 out["near"] = 1
         if self.free_lift:
             out["free_lift"] = round(self.free_lift, 3)
+        if self.unprompted_text:
+            out["unprompted"] = self.unprompted_text
         return out
 
     @classmethod
@@ -405,7 +420,8 @@ class Judgement:
                    bool(record.get("looped", 0)), reading, bool(record.get("accepted", 0)),
                    Rejection(record.get("rejected_because", Rejection.NONE.value)), 0.0,
                    open_phase=bool(record.get("open_phase", 0)),
-                   free_lift=float(record.get("free_lift", 0.0)))
+                   free_lift=float(record.get("free_lift", 0.0)),
+                   unprompted_text=str(record.get("unprompted", "")))
 
 
 def primed(text: str, lift: float, tuning: SearchTuning) -> bool:

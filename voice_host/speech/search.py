@@ -496,6 +496,29 @@ def with_lift(unprompted: Decoder, judged: Judgement, tuning: SearchTuning) -> J
     return judged
 
 
+def with_unprompted(unprompted: Decoder, judged: Judgement, tuning: SearchTuning, *,
+                    cap: int) -> Judgement:
+    """The judgement with the decoder's own transcript without the prompt
+    (:attr:`Judgement.unprompted_text`; one more decode of ``unprompted``, the decoder over
+    the same audio without the phase's words), when the reading that would be acted on is
+    long (``SearchTuning.unprompted_words``): the grammar sentence accepted, or else a sure
+    free transcript that is no talk the search skipped."""
+    if tuning.unprompted_words <= 0:
+        return judged
+    if judged.accepted and judged.reading is not None:
+        said = judged.reading.text
+    elif (not judged.looped and judged.free_logp >= tuning.free_min_logp
+          and judged.reason not in (Rejection.TALK, Rejection.FOREIGN)):
+        said = judged.free_text
+    else:
+        return judged
+    if len(said.split()) < tuning.unprompted_words:
+        return judged
+    free, = unprompted.continue_prefixes([()], cap)
+    text, _, _ = free_reading(unprompted, free)
+    return replace(judged, unprompted_text=text)
+
+
 def own_words_instead(decoder: Decoder, judged: Judgement, later: Sequence[Search],
                       vocab: TokenTrie, free: Rollout, base: Judgement, *, cap: int,
                       tuning: SearchTuning) -> Judgement:

@@ -25,7 +25,15 @@ from voice_host.speech.grammar_search import (
 )
 from voice_host.speech.install import extra_install
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
-from voice_host.speech.search import Decoder, Rollout, Scored, Search, judge, with_lift
+from voice_host.speech.search import (
+    Decoder,
+    Rollout,
+    Scored,
+    Search,
+    judge,
+    with_lift,
+    with_unprompted,
+)
 from voice_host.speech.sounds import sound_similarity
 from voice_host.speech.types import (
     SAMPLE_RATE,
@@ -813,6 +821,7 @@ class WhisperRecognizer(StreamingRecognizer):
             unprompted = self._decoder(encoded, list(self._start), cancel,
                                        getattr(decoder, "memory", None))
             judgement = with_lift(unprompted, judgement, self._search)
+            judgement = with_unprompted(unprompted, judgement, self._search, cap=cap)
             calls += unprompted.calls
         self.last_calls = calls
         return judgement

@@ -27,27 +27,32 @@ microphone), the prompt waits for one player alone, a line the host cannot read 
 short spoken re-ask naming what it needs ("Sorry, Ben: pass, or a word?"; a few variants,
 never the same twice in a row); from the second miss on, one example sentence and the
 other ways to answer (the phone, help).
-Only a line that is clearly talk (sure words, longer than a command, or the recognizer
-found it far from the grammar: :func:`clearly_talk`) gets, from that player, the soft
-``listening`` cue instead: the player is talking, not answering."""
+Only a line that is clearly talk (sure words that hold no move of the phase, and either
+longer than a command or mostly not the phase's words; or the recognizer found it in words
+the grammar lacks: :func:`clearly_talk`) gets, from that player, the soft ``listening`` cue
+instead: the player is talking, not answering. A line that holds a move with words around
+it the grammar does not take ("ok i should pick the apple and the snake") is an answer
+misheard, however long.
+
+In a discussion (a team being proposed) the table talks, the leader too, and only a line of
+the awaited player, known by name or voice, that holds a move or is a near miss gets the
+re-ask."""
 
 from __future__ import annotations
 
 import copy
 import enum
+import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
-from voice_host.host.core.understanding import (
-    VOICE_SURE,
-    Understood,
-    phase_vocabulary,
-    tuning_of,
-)
+from voice_host.host.core.agreement import VOICE_SURE, phase_vocabulary
+from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import PhaseGrammar
@@ -147,43 +152,103 @@ def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: 
         return Answer.HELP, "typed"
     why = understood.why_not or "no_match"
     if asked(heard, prompt, speaker):
-        return (Answer.CUE if clearly_talk(heard, phase) else Answer.REASK), why
+        return (Answer.CUE if clearly_talk(heard, phase, speaker) else Answer.REASK), why
+    if prompt.discussion and named(heard, prompt, speaker) and (
+            near_miss(heard, understood) or (phase is not None and holds_move(
+                [w for w in tokenize(said_words(heard)) if w not in phase.settings.discourse],
+                phase, speaker))):
+        return Answer.REASK, why  # the leader's team, misheard, amid the discussion
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
     return Answer.SILENT, why
 
 
 TALK_WORDS = 6
-"""A line of at least this many sure words that reads as no command is talk (a command is
-shorter: the longest common ones, a whole table's votes, are said as a list of names)."""
+"""A line of at least this many sure words that reads as no command and holds none is talk (a
+command is shorter: the longest common ones, a whole table's votes, are said as a list of
+names)."""
 TALK_SHARE = 0.5
 """A line of three words or more, sure, of which at most this share are words of the
 phase's own sentences and values, is talk ("this is getting really tense" at a pick)."""
+VALUES_SHARE = 0.5
+"""... unless at least this share of its words that carry something are the values of the
+phase's moves (player names, yes and no, numbers, icons, board words): a whole table's votes
+garbled at its end ("sam ingrid olivia and nina chloe grace andam elie yes")."""
+HOLDS_SHARE = 0.5
+"""A line holds a move when a run of at least this share of its words (two at least) reads
+plainly as a move of the phase (:func:`holds_move`)."""
+HOLDS_MATCH = 0.9
+"""... read with at least this confidence: plain words of the grammar, not the matcher's
+guess (at 0.9, 7 of the benchmark's 696 calibration lines of talk across every phase hold
+one, such as "no way" in "no way really")."""
 
 
-def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None) -> bool:
+def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None,
+                 speaker: str | None = None) -> bool:
     """Whether a line the host could not read is clearly talk rather than an attempt at an
-    answer: the recognizer found it far from every sentence of the grammar (sure talk
-    longer than any, or in words the grammar lacks); or its words are sure (typed, a
-    script's line, a recognizer's only transcript, or a free transcript the decoder was
-    sure of) and either they are ``TALK_WORDS`` or more, or mostly not the words of the
-    phase's own moves (:data:`TALK_SHARE`, :func:`own_words`). An unsure transcript is
-    misheard words, which may have been an answer."""
+    answer: the recognizer found it in words the grammar lacks; or its words are sure
+    (typed, a script's line, a recognizer's only transcript, or a free transcript the
+    decoder was sure of), hold no move of the phase said by ``speaker`` (:func:`holds_move`:
+    "so noor chooses the skull and the wolf" is a pick misheard around its move, however
+    long), and either they are ``TALK_WORDS`` or more (and not mostly the values of the
+    phase's moves, :data:`VALUES_SHARE`), or mostly not the words of the phase's own moves
+    (:data:`TALK_SHARE`, :func:`own_words`, among the words that carry something: not
+    "okay", "um", the grammar's ``discourse``). A phrase the decoder wrote twice in a row
+    is read once. An unsure transcript is misheard
+    words, which may have been an answer."""
     judgement = heard.judgement
     if judgement is None:
-        words = tokenize(heard.text)
+        text = heard.text
     else:
-        if judgement.reason in (Rejection.TALK, Rejection.FOREIGN):
+        if judgement.reason is Rejection.FOREIGN:
             return True
         if judgement.looped or judgement.free_logp < tuning_of(heard).free_min_logp:
             return False
-        words = tokenize(judgement.free_text)
+        text = judgement.free_text
+    words = _said_once(tokenize(text))
+    if phase is None:
+        return len(words) >= TALK_WORDS
+    content = [w for w in words if w not in phase.settings.discourse]
+    if holds_move(content, phase, speaker):
+        return False
     if len(words) >= TALK_WORDS:
-        return True
-    if phase is None or len(words) < 3:
+        values = phase_vocabulary(phase)
+        return sum(w in values for w in content) < VALUES_SHARE * len(content)
+    if len(words) < 3:
         return False
     own = own_words(phase)
-    return sum(w in own for w in words) <= TALK_SHARE * len(words)
+    return sum(w in own for w in content) <= TALK_SHARE * len(content)
+
+
+def holds_move(words: Sequence[str], phase: PhaseGrammar, speaker: str | None = None) -> bool:
+    """Whether a run of ``words`` -- at least :data:`HOLDS_SHARE` of them, two at least --
+    reads plainly (:data:`HOLDS_MATCH`) as a move of the phase (no universal command), said
+    by ``speaker`` when known ("me" in a team): the move said with words around it the
+    grammar does not take ("ok i should pick the apple and the snake"). A phrase the decoder
+    wrote twice in a row is read once."""
+    from voice_host.host.core.commands import UNIVERSAL
+
+    words = _said_once(words)
+    size = max(2, math.ceil(HOLDS_SHARE * len(words)))
+    matcher = phase.matcher
+    for length in range(len(words), size - 1, -1):
+        for start in range(len(words) - length + 1):
+            match = matcher.match(" ".join(words[start:start + length]),
+                                  speaker=speaker).best
+            if (match is not None and match.intent not in UNIVERSAL
+                    and match.confidence >= HOLDS_MATCH):
+                return True
+    return False
+
+
+def _said_once(words: Sequence[str]) -> list[str]:
+    """``words`` without a repeat of their opening phrase ("ai should take the boat ai
+    should take the boat ai" -> its first five words)."""
+    for size in range(2, len(words) // 2 + 1):
+        rest = words[size:size * 2]
+        if rest and list(rest) == list(words[:len(rest)]) and len(rest) >= min(size, 2):
+            return list(words[:size])
+    return list(words)
 
 
 def own_words(phase: PhaseGrammar) -> frozenset[str]:
@@ -201,6 +266,21 @@ def voice_seat(heard: Heard) -> str | None:
     if voice is None or voice.seat is None or voice.confidence < VOICE_SURE:
         return None
     return voice.seat
+
+
+def said_words(heard: Heard) -> str:
+    """The words of ``heard`` as the recognizer wrote them freely (its only transcript, or
+    the free transcript of a grammar search)."""
+    return heard.judgement.free_text if heard.judgement is not None else heard.text
+
+
+def named(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:
+    """The line came from a player the prompt waits for, known by name or by voice (not
+    only assumed because one player is awaited)."""
+    by_voice = voice_seat(heard) if heard.speaker is None else None
+    if by_voice is not None:
+        return by_voice in prompt.expected
+    return heard.speaker is not None and speaker in prompt.expected
 
 
 def asked(heard: Heard, prompt: Prompt, speaker: str | None) -> bool:

@@ -33,9 +33,10 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.agreement import Doubt, doubt_of
 from voice_host.host.core.questions import ask, make_move
 from voice_host.host.core.questions import ask_yes_no as ask_yes_no
-from voice_host.host.core.understanding import Doubt, Understood, doubt_of, tuning_of
+from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.values import Heard
 from voice_host.intent import IntentMatch, PhaseGrammar
 from voice_host.speech.decision import Judgement, SearchTuning, Verdict
@@ -74,7 +75,8 @@ class Why(enum.StrEnum):
     """It cannot be taken back once heard, and it was not said plainly."""
     DISAGREE = "disagree"
     """It cannot be taken back once heard, and the utterance's two readings disagree on it
-    (:func:`~voice_host.host.core.understanding.doubt`)."""
+    (:func:`~voice_host.host.core.agreement.doubt`); or, any move, the decode without
+    the prompt holds a value the move lacks (``Doubt.PROMPT``)."""
     VOICE = "voice"
     """The voice that said it is another player's than the move's."""
 
@@ -86,7 +88,7 @@ def why_confirm(decision: Decision, *, confidence: float, plain: bool,
     was said plainly (:func:`said_plainly`), ``echoed`` whether the free transcript holds
     the move's every value (:func:`echoed`: a low confidence is then no doubt about what
     the move is), ``mode`` the ``--confirm`` option, ``doubt`` what of the evidence
-    disagrees with the move (:func:`~voice_host.host.core.understanding.doubt`): a move
+    disagrees with the move (:func:`~voice_host.host.core.agreement.doubt`): a move
     the table cannot take back is never made on evidence that disagrees, however confident
     the reading, and no move is made for another player than the voice that said it."""
     if mode == "never" or decision.action is None:
@@ -95,6 +97,8 @@ def why_confirm(decision: Decision, *, confidence: float, plain: bool,
         return Why.RISK
     if doubt is Doubt.VOICE:
         return Why.VOICE
+    if doubt is Doubt.PROMPT:
+        return Why.DISAGREE  # a value the decode without the prompt heard is missing
     if doubt is not Doubt.NONE and decision.irreversible is not None:
         return Why.DISAGREE
     if confidence < CONFIRM_BELOW and not echoed:
