@@ -12,9 +12,10 @@ import pytest
 
 from tests.support.codenames_table import OPTS, Table, clue_word, dealt, table_session
 from voice_host.host.adapters import make_adapter
-from voice_host.host.core.choice import PendingChoice
+from voice_host.host.core.adapter import Prompt
+from voice_host.host.core.choice import PendingChoice, answer_or_drop
 from voice_host.host.core.session import Session, Stop
-from voice_host.host.core.values import Heard, HeardKind
+from voice_host.host.core.values import Heard, HeardKind, Line
 from voice_host.intent import IntentMatch, load_grammar
 from voice_host.intent.grammar import CHOICE_WORD_LIST, GrammarError
 
@@ -174,3 +175,45 @@ def test_french_readings_are_said_in_the_game_s_words(tmp_path: Path) -> None:
     assert word in asked and other in asked, asked
     assert session.state.covered_colour(word) is not None  # the first reading was touched
     assert session.state.covered_colour(other) is None
+
+
+class _Said:
+    """The part of a session :func:`answer_or_drop` uses: what it says and logs."""
+
+    def __init__(self, choice: PendingChoice | None) -> None:
+        from voice_host.host.core.narration import Narrator
+
+        self.choosing = choice
+        self.narrator = Narrator("codenames", "en")
+        self.said: list[str] = []
+        self.logged: list[str] = []
+        self.log = self
+
+    def write(self, event: str, **fields: object) -> None:
+        self.logged.append(event)
+
+    def say(self, lines: Sequence[Line]) -> None:
+        self.said.extend(line.text for line in lines)
+
+    def reminder(self, prompt: Prompt) -> list[Line]:
+        return list(prompt.lines)
+
+
+def test_a_question_answered_twice_by_a_refusal_is_dropped_with_what_is_awaited() -> None:
+    """"neither" heard as "alpha" twice: the refusal once, then the question is dropped
+    (said, with what the host waits for) instead of staying open for ever."""
+    reading = IntentMatch("give_clue", {"word": "ocean", "number": 1}, 0.9, "ocean one")
+    other = IntentMatch("give_clue", {"word": "called", "number": 1}, 0.9, "called one")
+    prompt = Prompt(lines=(Line("Hannah: your clue."),), phase="clue", expected=("Hannah",),
+                    key="clue")
+    s = _Said(PendingChoice("clue", (reading, other), "Hannah", (Line("Did you mean?"),)))
+    refusal = [Line("There is no icon called alpha.")]
+    answer_or_drop(s, prompt, refusal)  # type: ignore[arg-type]
+    assert s.said == ["There is no icon called alpha."] and s.choosing is not None
+    answer_or_drop(s, prompt, refusal)  # type: ignore[arg-type]
+    assert s.choosing is None and s.logged == ["choice_dropped"]
+    assert s.said[1:] == ["Let's leave that question.", "Hannah: your clue."]
+    # no question waiting (or one asked in another phase): the reply as it is
+    s = _Said(None)
+    answer_or_drop(s, prompt, refusal)  # type: ignore[arg-type]
+    assert s.said == ["There is no icon called alpha."]

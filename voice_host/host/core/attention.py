@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
 from voice_host.host.core.agreement import VOICE_SURE, phase_vocabulary
+from voice_host.host.core.choice import answer_or_drop
 from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
@@ -303,26 +304,27 @@ def not_a_command(s: Session, prompt: Prompt, heard: Heard, understood: Understo
         # "yes", "miss" to a question that is not yes-or-no: that question, again
         s.log.write("ignored", transcript=heard.text, speaker=heard.speaker,
                     why="answer_not_asked", source=heard.source, cue=False)
-        s.say([s.narrator.line("common.answer_not_asked"), *s.reminder(prompt)])
+        answer_or_drop(s, prompt, [s.narrator.line("common.answer_not_asked"),
+                                   *s.reminder(prompt)])
         return
     refusal = unknown_value_lines(s, prompt, heard, speaker, for_host=called or typed(heard)
                                   or asked(heard, prompt, speaker))
     if refusal is not None:  # "Frank yes": a command naming what the game does not have
         s.log.write("refused", reason=" ".join(line.text for line in refusal),
                     transcript=heard.text, speaker=speaker)
-        s.say(refusal)
+        answer_or_drop(s, prompt, list(refusal))
         return
     answer, why = answer_for(heard, understood, prompt, called=called, speaker=speaker,
                              phase=s.phase_grammar(prompt.phase)[0])
     if answer is Answer.HELP:
-        s.say([s.narrator.line("common.not_understood")])
+        answer_or_drop(s, prompt, [s.narrator.line("common.not_understood")])
         return
     if answer is Answer.REASK:
         player = by_name(heard, prompt, speaker)
         s.patience.misses += 1
         s.log.write("reask", transcript=heard.text, speaker=player, why=why,
                     misses=s.patience.misses, source=heard.source)
-        s.say([reask(s, prompt, player, s.patience.misses)])
+        answer_or_drop(s, prompt, [reask(s, prompt, player, s.patience.misses)])
         return
     s.log.write("ignored", transcript=heard.text, speaker=heard.speaker, why=why,
                 source=heard.source, cue=answer is Answer.CUE)

@@ -48,6 +48,9 @@ class PendingChoice:
     speaker: str | None
     question: tuple[Line, ...]
     """What the host asked ("repeat" asks it again)."""
+    misses: int = 0
+    """Lines meant for the host since the question that answered nothing (see
+    :func:`answer_or_drop`)."""
 
     @cached_property
     def words(self) -> SlotList:
@@ -95,6 +98,28 @@ def asked_which(s: Session, result: MatchResult, speaker: str | None,
     s.choosing = PendingChoice(prompt.phase, (a, b), speaker, question)
     s.say(question)
     return True
+
+
+CHOICE_MISSES = 2
+"""Lines for the host that answer nothing after which the question is dropped: a "neither"
+heard twice as something else ("alpha") must not keep the question open for ever."""
+
+
+def answer_or_drop(s: Session, prompt: Prompt, lines: list[Line]) -> None:
+    """Say ``lines``, the host's reply to a line meant for it that was no command (a
+    refusal, a re-ask). While "Did you mean X, or Y?" waits, the second such line drops the
+    question instead: the host says so and what it still waits for."""
+    choice = s.choosing
+    if choice is None or choice.phase != prompt.phase:
+        s.say(lines)
+        return
+    if choice.misses + 1 < CHOICE_MISSES:
+        s.choosing = replace(choice, misses=choice.misses + 1)
+        s.say(lines)
+        return
+    s.choosing = None
+    s.log.write("choice_dropped", misses=choice.misses + 1)
+    s.say([s.narrator.line("common.choice_dropped"), *s.reminder(prompt)])
 
 
 def said_back(s: Session, reading: IntentMatch, speaker: str | None) -> str:
