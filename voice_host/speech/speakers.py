@@ -69,7 +69,12 @@ class SpeakerTuning:
     as another player's)."""
 
 
-DEFAULT_TUNING = SpeakerTuning()
+COSINE_TUNING = SpeakerTuning()
+"""The decision on plain cosine similarities (no cohort)."""
+NORMALIZED_TUNING = SpeakerTuning(threshold=1.25, margin=0.6, temperature=0.3, confident=0.9)
+"""The decision on cohort-normalized scores (:func:`as_norm`), in units of the cohort's
+spread (fitted on the calibration voices like :data:`COSINE_TUNING`)."""
+DEFAULT_TUNING = COSINE_TUNING
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,31 @@ def decide(scores: Mapping[str, float], tuning: SpeakerTuning = DEFAULT_TUNING
     return SpeakerGuess(best if named else None, confidence, dict(scores))
 
 
+# -- score normalization ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Cohort:
+    """Prints of voices that are at no table (impostors), to normalize scores against."""
+
+    prints: npt.NDArray[np.float32]
+    """One unit print a row."""
+
+    def stats(self, vector: npt.ArrayLike) -> tuple[float, float]:
+        """Mean and standard deviation of ``vector``'s cosine to the cohort's prints."""
+        sims = self.prints @ np.asarray(vector, dtype=np.float32)
+        return float(sims.mean()), float(sims.std()) + 1e-6
+
+
+def as_norm(raw: float, seat_stats: tuple[float, float], test_stats: tuple[float, float]
+            ) -> float:
+    """Adaptive symmetric normalization of one cosine score: the mean of the score measured
+    in units of the seat centroid's spread against the cohort (z-norm) and in units of the
+    utterance's spread against it (t-norm). A seat whose voice is close to many voices, or
+    an utterance close to every voice, no longer scores high against everyone."""
+    (seat_mean, seat_std), (test_mean, test_std) = seat_stats, test_stats
+    return 0.5 * ((raw - seat_mean) / seat_std + (raw - test_mean) / test_std)
+
+
 # -- embedders ----------------------------------------------------------------------------
 
 class Embedder(Protocol):
@@ -148,16 +178,21 @@ MIN_SPEECH_SECONDS = 0.3
 """Less voiced audio than this gives no print (a cough, a click)."""
 
 
+def speech_mask(features: npt.NDArray[np.float32], *, drop_db: float = 35.0
+                ) -> npt.NDArray[np.bool_]:
+    """Which log10-mel frames are loud enough to be speech: within ``drop_db`` of the
+    utterance's loud frames (its 95th-percentile frame energy). The silence before and after
+    a command would otherwise pull every print towards the same "silence" direction."""
+    if len(features) == 0:
+        return np.zeros(0, dtype=bool)
+    energy = features.max(axis=1)
+    return np.asarray(energy >= np.percentile(energy, 95) - drop_db / 10.0)
+
+
 def speech_frames(features: npt.NDArray[np.float32], *, drop_db: float = 35.0
                   ) -> npt.NDArray[np.float32]:
-    """The log10-mel frames loud enough to be speech: within ``drop_db`` of the utterance's
-    loud frames (its 95th-percentile frame energy). The silence before and after a command
-    would otherwise pull every print towards the same "silence" direction."""
-    if len(features) == 0:
-        return features
-    energy = features.max(axis=1)
-    floor = np.percentile(energy, 95) - drop_db / 10.0
-    return features[energy >= floor]
+    """The frames of ``features`` that :func:`speech_mask` keeps."""
+    return features[speech_mask(features, drop_db=drop_db)]
 
 
 class DVectorEmbedder:
@@ -266,6 +301,30 @@ def default_embedder() -> DVectorEmbedder:
         return _SHARED["d"]
 
 
+COHORT_FILES: Mapping[str, str] = {DVectorEmbedder.name: "dvector_cohort.npy"}
+"""The cohort shipped for each model (``voice_host/speech/data``): prints of the
+benchmark's calibration voices, clean and in babble (``bench_speakers.py --write-cohort``)."""
+
+
+def cohort_path(model: str) -> Any:
+    """Where the cohort of ``model`` is shipped (None when it has none)."""
+    import importlib.resources
+    name = COHORT_FILES.get(model)
+    return None if name is None else importlib.resources.files("voice_host.speech") / "data" / name
+
+
+def cohort_for(embedder: Embedder) -> Cohort | None:
+    """The shipped cohort of ``embedder``'s model, or None (then scores stay cosines)."""
+    path = cohort_path(embedder.name)
+    if path is None or not path.is_file():
+        return None
+    with path.open("rb") as f:
+        prints = np.load(f).astype(np.float32)
+    if prints.ndim != 2 or prints.shape[1] != embedder.dim:
+        return None
+    return Cohort(prints / np.linalg.norm(prints, axis=1, keepdims=True))
+
+
 def unit(vector: npt.ArrayLike) -> Vector:
     """``vector`` scaled to unit length (float32)."""
     v = np.asarray(vector, dtype=np.float32)
@@ -298,12 +357,18 @@ class SpeakerId:
     """
 
     def __init__(self, embedder: Embedder | None = None, *,
-                 tuning: SpeakerTuning = DEFAULT_TUNING,
-                 model: str | None = None, dim: int | None = None) -> None:
+                 tuning: SpeakerTuning | None = None,
+                 model: str | None = None, dim: int | None = None,
+                 cohort: Cohort | None = None) -> None:
         self.embedder = embedder
-        self.tuning = tuning
         self.model = model or (embedder.name if embedder is not None else "")
         self.dim = dim or (embedder.dim if embedder is not None else 0)
+        if cohort is None and embedder is not None:
+            cohort = cohort_for(embedder)
+        self.cohort = cohort
+        """Impostor prints the scores are normalized against (:func:`as_norm`); None:
+        plain cosine similarities."""
+        self.tuning = tuning or (NORMALIZED_TUNING if cohort is not None else COSINE_TUNING)
         self._seats: dict[str, _Seat] = {}
 
     # prints --------------------------------------------------------------------------
@@ -329,10 +394,17 @@ class SpeakerId:
         entry.refined = (entry.refined + [self._check(vector)])[-MAX_REFINED:]
 
     def scores_of(self, vector: npt.ArrayLike) -> dict[str, float]:
-        """Cosine similarity of ``vector`` to each enrolled seat's centroid."""
+        """The score of ``vector`` for each enrolled seat: its cosine similarity to the
+        seat's centroid, normalized against the cohort when there is one."""
         v = self._check(vector)
-        return {seat: float(np.dot(v, entry.centroid()))
-                for seat, entry in self._seats.items() if entry.enrolled}
+        centroids = {seat: entry.centroid() for seat, entry in self._seats.items()
+                     if entry.enrolled}
+        raw = {seat: float(np.dot(v, c)) for seat, c in centroids.items()}
+        if self.cohort is None:
+            return raw
+        test = self.cohort.stats(v)
+        return {seat: as_norm(raw[seat], self.cohort.stats(c), test)
+                for seat, c in centroids.items()}
 
     def identify_print(self, vector: npt.ArrayLike | None) -> SpeakerGuess:
         """The guess for a print (UNKNOWN for None or when nobody is enrolled)."""
@@ -394,7 +466,7 @@ class SpeakerId:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], embedder: Embedder | None = None, *,
-                  tuning: SpeakerTuning = DEFAULT_TUNING) -> SpeakerId:
+                  tuning: SpeakerTuning | None = None) -> SpeakerId:
         """Prints saved by :meth:`to_json`. Raises :class:`VoicePrintError` when they are
         malformed or were made by another model than ``embedder``'s."""
         if not isinstance(data, Mapping):
