@@ -313,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
                              "Resemblyzer's GE2E LSTM")
     parser.add_argument("--cosine", action="store_true",
                         help="plain cosine scores (no cohort normalization)")
+    parser.add_argument("--tuning", metavar="T,M,TEMP,CONF",
+                        help="decide with these threshold, margin, temperature and confidence "
+                             "(e.g. another encoder's, fitted with --split calibration --fit)")
     parser.add_argument("--write-cohort", action="store_true",
                         help="calibration split: write its prints as the model's cohort")
     parser.add_argument("--fit", action="store_true",
@@ -335,6 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     rows = ["natural"] + ([] if args.no_espeak or args.split == "calibration" else ["espeak"])
     cohort = None if args.cosine else cohort_for(embedder)
     tuning = NORMALIZED_TUNING if cohort is not None else COSINE_TUNING
+    if args.tuning:
+        try:
+            tuning = SpeakerTuning(*(float(x) for x in args.tuning.split(",")))
+        except (TypeError, ValueError):
+            print("--tuning takes four numbers: threshold,margin,temperature,confident",
+                  file=sys.stderr)
+            return 2
     cohort_prints: list[Vector] = []
     print(f"# Speaker identification, {args.split} split, {args.lang}, "
           f"{args.tables} tables per size, seed {args.seed}, encoder {embedder.name}")
