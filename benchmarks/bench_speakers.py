@@ -3,14 +3,16 @@ enrolment utterances per player, on clean speech and in babble at 12 dB.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_speakers.py            # report split
     PYTHONPATH=. .venv/bin/python benchmarks/bench_speakers.py --split calibration --fit
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_speakers.py --split calibration --write-cohort
 
 Each test speaker is one synthetic voice with a player name of its own. It enrols with three
 short sentences ("I'm Ada.", "My name is Ada.", "Ada, ready to play.") and then says game
 commands and table talk of every length, from a bare "yes" to a team proposal, each at a
 speed drawn at random (so enrolment and test never share a speaking rate by design). Tables
 are drawn at random from the split's voices; every utterance of every player at the table is
-identified against that table's enrolment (:class:`voice_host.speech.speakers.SpeakerId`
-with its default tuning). In babble, enrolment and test are both mixed with the same babble
+identified against that table's enrolment (:class:`voice_host.speech.speakers.SpeakerId`:
+scores normalized against the model's shipped cohort, ``--cosine`` for plain cosines, each
+with its own fitted tuning). In babble, enrolment and test are both mixed with the same babble
 track at 12 dB (the whole room is noisy, enrolment included).
 
 Voices: the natural row mixes Kokoro voices (the five packaged ones and blends of two of

@@ -11,8 +11,8 @@ import pytest
 from voice_host.speech.speakers import (
     COSINE_TUNING,
     MAX_ENROLMENT,
-    NORMALIZED_TUNING,
     MAX_REFINED,
+    NORMALIZED_TUNING,
     UNKNOWN,
     Cohort,
     SpeakerGuess,
