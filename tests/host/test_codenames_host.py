@@ -23,6 +23,7 @@ from tests.support.scripted import game_over_of
 from voice_host.games.codenames import CodenamesState, Colour, Team
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
+from voice_host.host.adapters.codenames.bots import DEMO_CLUES
 from voice_host.host.core.confirm import PLAIN_RECOGNIZER
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
@@ -464,9 +465,10 @@ class BotListener:
     """Demo players typed straight into the matcher (no audio): every utterance must be
     understood and legal for the game to finish."""
 
-    def __init__(self, adapter: Any, rng: random.Random) -> None:
+    def __init__(self, adapter: Any, rng: random.Random, yes: str = "yes") -> None:
         self.adapter = adapter
         self.rng = rng
+        self.yes = yes
         self.session: Session | None = None
         self.said: list[tuple[str, str]] = []
 
@@ -475,7 +477,7 @@ class BotListener:
         if len(self.said) > 600:
             return Heard(HeardKind.END)
         if request.purpose == "confirm":
-            return Heard(HeardKind.SPEECH, text="yes")
+            return Heard(HeardKind.SPEECH, text=self.yes)
         speaker, text = registration(self.adapter.game).bots(
             self.adapter, self.session.state, request.prompt, self.rng)
         self.said.append((speaker, text))
@@ -485,14 +487,15 @@ class BotListener:
         pass
 
 
-def bot_game(deal: str, seed: int) -> tuple[Stop, str, list[tuple[str, str]]]:
-    opts = options(deal=deal, seed=seed)
+def bot_game(deal: str, seed: int, lang: str = "en"
+             ) -> tuple[Stop, str, list[tuple[str, str]]]:
+    opts = options(deal=deal, seed=seed, lang=lang, words=lang)
     adapter = make_adapter("codenames", opts,
                            secret_sink=lambda line: Delivery(Via.COMPANION, "x"))
-    bots = BotListener(adapter, random.Random(seed + 100))
+    bots = BotListener(adapter, random.Random(seed + 100), "oui" if lang == "fr" else "yes")
     out = io.StringIO()
     session = Session(adapter=adapter, state=new_game("codenames", opts),
-                      rng=random.Random(seed), output=TextOutput(out), listener=bots,
+                      rng=random.Random(seed), output=TextOutput(out, lang=lang), listener=bots,
                       options=SessionOptions(confirm="auto"), game_options=opts)
     bots.session = session
     stop = session.run(fresh=True)
@@ -538,6 +541,43 @@ def test_demo_clue_words_are_valid_and_phrases_parse() -> None:
         assert match is not None and match.intent == "clue", text
         assert state.clue_problem(str(match.slots["word"])) is None
         assert match.slots["number"] in (1, 2)
+
+
+FRENCH_NUMBERS = {"un": 1, "deux": 2}
+
+
+def test_a_french_spymaster_gives_its_clue_in_french_and_the_french_grammar_reads_it() -> None:
+    grammar = load_grammar("codenames", "fr")
+    said: list[str] = []
+    for seed in range(12):
+        opts = options(seed=seed, lang="fr", words="fr")
+        state = dealt(opts)
+        adapter = make_adapter("codenames", opts)
+        prompt = adapter.prompt(state)
+        assert prompt is not None and prompt.phase == "clue"
+        speaker, text = registration(adapter.game).bots(
+            adapter, state, prompt, random.Random(seed))
+        said.append(text)
+        number = FRENCH_NUMBERS[text.split()[-1]]  # the clue's number, said in French
+        clue = [w for w in DEMO_CLUES["fr"] if w in text.replace(",", " ").split()]
+        assert len(clue) == 1, text  # one clue word, one of the French demo words
+        match = Matcher(grammar.phase("clue", adapter.slot_values(state))).match(
+            text, speaker=speaker).best
+        assert match is not None and (match.intent, match.slots["number"]) == ("clue", number)
+        assert match.slots["word"] == clue[0], text
+        assert state.clue_problem(clue[0]) is None
+    assert not any(english in " ".join(said).split()
+                   for english in ("clue", "for", "one", "two", "is", "my", "the"))
+    assert len({s.split()[0] for s in said}) >= 3  # several phrasings
+
+
+def test_french_demo_players_finish_a_game_in_french_with_every_utterance_accepted() -> None:
+    stop, text, said = bot_game("host", 3, "fr")
+    assert stop is Stop.FINISHED
+    for refusal in ("Pardon", "pas compris", "pas saisi", "déjà couvert", "Refusé"):
+        assert refusal not in text
+    words = " ".join(t for _s, t in said).split()
+    assert "on" in words and not {"guess", "clue", "pass", "done"} & set(words)
 
 
 # --------------------------------------------------------------------------- WAV lines

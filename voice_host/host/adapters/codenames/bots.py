@@ -1,5 +1,6 @@
-"""Demo players for Codenames (``demo`` and the tests): each says a legal move as a person
-would, in words the grammar understands. Not part of the host's protocol."""
+"""Demo players for Codenames (``demo``, the whole-game benchmark and the tests): each says a
+legal move as a person would, in the game's language and in words its grammar understands
+(the phrasings are the catalogue's ``codenames.bot``). Not part of the host's protocol."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from collections.abc import Sequence
 from voice_host.games import GameState
 from voice_host.games.codenames import CodenamesState, Colour, StateColour, Team, team_colour
 from voice_host.games.codenames_words import WORD_LISTS
+from voice_host.host.adapters.codenames.words import CodenamesWords
 from voice_host.host.core.adapter import GameAdapter, Prompt, narrow
+from voice_host.host.core.narration import catalogue
 
 DEMO_CLUES: dict[str, tuple[str, ...]] = {
     "en": ("money", "hospital", "market", "travel", "football", "problem", "season",
@@ -17,22 +20,10 @@ DEMO_CLUES: dict[str, tuple[str, ...]] = {
     "fr": ("musique", "hiver", "argent", "animal", "jardin", "voyage", "nature", "histoire",
            "cuisine", "montagne", "couleur", "famille"),
 }
-"""Common clue words the demo spymasters try first. They go through an open-vocabulary
-recognizer, so the English ones are those PocketSphinx's general model recognized at least
-once from espeak-ng voices in a trial; the word list is the fallback."""
+"""Common clue words the demo spymasters try first, in each language (the game's word list is
+the fallback). The English ones are words an open-vocabulary recognizer hears reliably from
+synthetic voices."""
 
-CLUE_PHRASES = ("{word} for {number}", "the clue is {word}, {number}", "{word} for {number}",
-                "my clue is {word} for {number}", "the clue is {word}, {number}",
-                "{word} {number}")
-"""Demo clue phrasings (repeats weight the ones the recognizer hears best)."""
-GUESS_PHRASES = ("guess {word}", "we'll go with {word}", "{word}", "let's go with {word}",
-                 "touch {word}", "{word} please", "our guess is {word}")
-PASS_PHRASES = ("we're done", "end turn", "we pass", "stop guessing", "we're done")
-"""Demo passes (a bare "pass" is often heard as "pause")."""
-COLOUR_PHRASES = ("{colour}", "it's {colour}", "that one is {colour}")
-SPOKEN_COLOUR = {Colour.RED: "red", Colour.BLUE: "blue", Colour.NEUTRAL: "neutral",
-                 Colour.ASSASSIN: "assassin"}
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 BOT_WRONG_GUESS = 0.2
 """How often a demo operative touches a word that is not its team's."""
 BOT_PASS = 0.3
@@ -41,7 +32,9 @@ BOT_PASS = 0.3
 
 def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
                   rng: random.Random) -> tuple[str, str]:
-    """(speaker, what they say) for ``prompt``: a legal move phrased naturally."""
+    """(speaker, what they say) for ``prompt``: a legal move phrased naturally, in the
+    game's language."""
+    assert isinstance(adapter, CodenamesWords)
     s = narrow(state, CodenamesState)
     phase = s.phase()
     team = s.current_team
@@ -49,27 +42,44 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     key = _key(s)
     if phase == "clue":
         word = _clue_word(s, rng)
-        number = NUMBER_WORDS[rng.choice((1, 1, 2, 2, 2)) if s.remaining(team) > 1 else 1]
-        return spymaster, rng.choice(CLUE_PHRASES).format(word=word, number=number)
+        number = rng.choice((1, 1, 2, 2, 2)) if s.remaining(team) > 1 else 1
+        return spymaster, _said(adapter, "clue", rng, word=word,
+                                number=adapter.t(f"bot.number.{number}"))
     if phase == "guess":
         operatives = prompt.expected or s.operatives(team)
         speaker = rng.choice(operatives)
         if s.guesses_made > 0 and rng.random() < BOT_PASS:
-            return speaker, rng.choice(PASS_PHRASES)
-        return speaker, rng.choice(GUESS_PHRASES).format(
-            word=_spoken_word(_guess(s, key, rng)))
+            return speaker, _said(adapter, "pass", rng)
+        return speaker, _said(adapter, "guess", rng, word=_spoken_word(_guess(s, key, rng)))
     if phase == "colour":
         action = s.random_action(rng)
         assert isinstance(action, StateColour)
-        return spymaster, rng.choice(COLOUR_PHRASES).format(
-            colour=SPOKEN_COLOUR[Colour(action.colour)])
+        return spymaster, _said(adapter, "colour", rng, colour=adapter.t(
+            f"bot.colour_name.{Colour(action.colour).value}"))
     if phase == "penalty":
         own = [w for w in s.uncovered_words()
                if key is None or key[s.words.index(w)] is team_colour(team)]
-        return spymaster, rng.choice(GUESS_PHRASES[:3]).format(
-            word=_spoken_word(rng.choice(own)))
+        return spymaster, _said(adapter, "guess", rng, first=PENALTY_PHRASES,
+                                word=_spoken_word(rng.choice(own)))
     expected = prompt.expected or s.players
-    return expected[0], "status"
+    return expected[0], adapter.t("bot.status")
+
+
+PENALTY_PHRASES = 3
+"""A penalty word is named with one of the first guess phrasings (the plainest)."""
+
+
+def _said(words: CodenamesWords, key: str, rng: random.Random, *, first: int | None = None,
+          **params: str) -> str:
+    """One of the phrasings of ``codenames.bot.<key>`` (among the first ``first`` when
+    given), picked at random."""
+    return words.t(f"bot.{key}", variant=rng.randrange(min(_variants(words, key),
+                                                            first or 1_000)), **params)
+
+
+def _variants(words: CodenamesWords, key: str) -> int:
+    value = catalogue(words.lang, "codenames").get(f"codenames.bot.{key}")
+    return len(value) if isinstance(value, list) else 1
 
 
 def _clue_word(s: CodenamesState, rng: random.Random) -> str:

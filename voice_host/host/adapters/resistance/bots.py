@@ -43,7 +43,7 @@ def bot_utterance(adapter: GameAdapter, state: GameState, prompt: Prompt,
     if phase == Phase.ANSWER:
         accused = s.accused or s.players[0]
         return accused, _said(adapter, "answer_yes" if rng.random() < 0.3 else "answer_no", rng)
-    return (prompt.expected[0] if prompt.expected else s.players[0]), "status"
+    return (prompt.expected[0] if prompt.expected else s.players[0]), adapter.text("bot.status")
 
 
 WHOLE_TABLE = 0.75
