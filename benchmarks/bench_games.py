@@ -19,9 +19,13 @@ recognizer: ``voice-host bench --games`` (or ``python benchmarks/bench_games.py`
   and heard by the recognizer (``PhaseEars``) as a script's ``Name: file.wav`` line is.
   The bench writes its own ``bench_said`` and ``bench_wait`` events into the host's event
   log, between the host's, so that the counting (:func:`score`) reads one stream.
+* **Voices**: before the game each player enrols their voice with three sentences (said in
+  their voice, in the condition), as ``bench_speakers.py`` does; the host then attributes
+  each utterance to a seat by voice and logs it on its ``heard`` events.
 * **Figures** per game: completed, moves understood at the first try, questions, wrong
   moves, silent drops, table talk acted on, corrections taken, speaker identification
-  (when the host logs a voice seat on its ``heard`` events, else n/a), and the wait from
+  (the share of judged utterances attributed to the seat that said them, and to another
+  seat; n/a without the speaker model or with ``--no-voices``), and the wait from
   the end of an utterance to the host's first spoken reply (processing time: the audio is
   not played at its real pace; narration synthesis is not included, the output is text).
 """
@@ -47,6 +51,7 @@ if str(HERE) not in sys.path:
 
 import bench_recognition as rec  # noqa: E402
 import recognition_data as data  # noqa: E402
+from bench_speakers import ENROLMENT  # noqa: E402
 
 GAMES = ("ici-londres", "resistance", "codenames")
 CONDITIONS = ("clean", "babble12", "room")
@@ -123,7 +128,11 @@ class GameScore:
     typed: int = 0
     """Moves typed after the host missed them by voice this many times (``TYPE_FROM``)."""
     voice_checked: int = 0
+    """Utterances whose voice the host judged (voices enrolled, audio heard)."""
     voice_right: int = 0
+    """... attributed to the seat that said them."""
+    voice_wrong: int = 0
+    """... attributed to another seat (the rest: unknown, too close to call)."""
     waits: list[float] = field(default_factory=list)
     utterances: int = 0
 
@@ -146,12 +155,14 @@ def _spoken(event: Mapping[str, Any]) -> bool:
     return event.get("event") == "narration" and bool(str(event.get("text", "")).strip())
 
 
-def _voice_seat(event: Mapping[str, Any]) -> str | None:
-    """The seat the host's speaker identification gave a ``heard`` event, if it logs one."""
-    voice = event.get("voice_seat", event.get("voice"))
-    if isinstance(voice, Mapping):
-        voice = voice.get("seat")
-    return voice if isinstance(voice, str) and voice else None
+def _voice(event: Mapping[str, Any]) -> tuple[bool, str | None]:
+    """Whether the host's speaker identification judged a ``heard`` event (it logs
+    ``voice_confidence`` when voices are enrolled and the utterance has audio), and the seat
+    it attributed the voice to (None: unknown, too close to call)."""
+    if "voice_confidence" not in event:
+        return False, None
+    seat = event.get("voice_seat")
+    return True, seat if isinstance(seat, str) and seat else None
 
 
 def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
@@ -227,10 +238,11 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
             if kind == "game_over":
                 s.completed = True
         elif kind == "heard" and said is not None:
-            seat = _voice_seat(e)
-            if seat is not None:
+            judged, seat = _voice(e)
+            if judged:
                 s.voice_checked += 1
                 s.voice_right += seat == said.get("speaker")
+                s.voice_wrong += seat is not None and seat != said.get("speaker")
         elif kind == "move_taken":
             replied = True
             after_move_taken, applied = True, []
@@ -280,13 +292,15 @@ def row(label: str, s: GameScore, games: int, completed: int) -> list[str]:
             str(s.wrong_moves), str(s.silent_drops), f"{s.talk_acted}/{s.talk}",
             f"{s.talk_answered}/{s.talk}",
             f"{s.corrections_taken}/{s.corrections}",
-            _pct(s.voice_right, s.voice_checked),
+            f"{_pct(s.voice_right, s.voice_checked)} ({_pct(s.voice_wrong, s.voice_checked)})"
+            if s.voice_checked else "n/a",
             "n/a" if median is None else f"{median:.2f}",
             "n/a" if p95 is None else f"{p95:.2f}", str(s.typed)]
 
 
 HEADER = ["game", "completed", "first try", "questions (per 8 moves)", "wrong moves",
-          "silent drops", "talk acted on", "talk answered", "corrections taken", "speaker ID",
+          "silent drops", "talk acted on", "talk answered", "corrections taken",
+          "speaker ID right (wrong)",
           "wait median s", "wait p95 s", "moves typed"]
 
 
@@ -508,14 +522,41 @@ class TablePlayers:
             heard = Heard(HeardKind.SPEECH, text=text, recording=samples, source=source)
         return dataclasses.replace(heard, speaker=speaker)
 
-    def render(self, text: str, voice: rec.Voice) -> Any:
+    def render(self, text: str, voice: rec.Voice, ident: int | None = None) -> Any:
+        """``text`` in ``voice``, in the room's condition (``ident`` draws the babble's
+        stretch; the utterance's number by default)."""
         speech = rec.synthesize(text, voice)
         if self.condition == "clean":
             return speech
         noise, snr = ("reverb", None) if self.condition == "room" else ("babble", 12)
-        case = rec.Case(self.count, rec.Setup("", (), ""), "", text, None, "{}", voice,
-                        noise, snr)
+        case = rec.Case(self.count if ident is None else ident, rec.Setup("", (), ""), "",
+                        text, None, "{}", voice, noise, snr)
         return rec.stream_for(case, self.babble, speech=speech)
+
+    def enrol(self, players: Sequence[str]) -> Any:
+        """The table's voices as the host keeps them (a ``VoiceDesk``): each player's three
+        enrolment sentences (``bench_speakers.ENROLMENT``), said in their voice and in the
+        room's condition, learnt through the speaker model's API. None when the model is
+        not installed (speaker identification is then not measured)."""
+        from voice_host.host.core.voices import VoiceDesk
+        from voice_host.speech.speakers import (
+            SpeakerId,
+            SpeakerModelUnavailable,
+            default_embedder,
+        )
+
+        try:
+            ids = SpeakerId(default_embedder())
+        except SpeakerModelUnavailable as exc:
+            print(f"speaker identification not measured: {exc}", file=sys.stderr)
+            return None
+        for n, player in enumerate(players):
+            for k, sentence in enumerate(ENROLMENT[self.lang]):
+                ids.enrol(player, self.render(sentence.format(me=player), self.voices[player],
+                                              ident=100_000 + 10 * n + k))
+        self.session.log.write("bench_enrolled", players={
+            p: ids.enrolment_count(p) for p in players})
+        return VoiceDesk(ids) if ids.enrolled() else None
 
     def rephrase(self, request: Any, speaker: str, words: str) -> str | None:
         """Other words of ``speaker`` for the move ``words`` makes (the bot asked again
@@ -653,9 +694,10 @@ class Played:
 
 def play_game(game: str, *, lang: str, condition: str, split: str, seed: int,
               players: int | None, recognizer: Any, babble: Any, folder: Path,
-              max_utterances: int = MAX_UTTERANCES) -> Played:
+              max_utterances: int = MAX_UTTERANCES, enrol: bool = True) -> Played:
     """One whole game through the real session (stopped after ``max_utterances``); its log
-    is ``folder/log.jsonl``."""
+    is ``folder/log.jsonl``. ``enrol``: the players enrol their voices first, and the host
+    identifies the speaker of each utterance (logged on its ``heard`` events)."""
     from voice_host.host.core.config import SessionConfig
     from voice_host.host.core.registry import new_game, registration
     from voice_host.host.io import wiring
@@ -682,6 +724,8 @@ def play_game(game: str, *, lang: str, condition: str, split: str, seed: int,
     session = wiring.wire_session(config, state, host_io, rng=random.Random(seed))
     table.tap(session)
     started = time.perf_counter()
+    if enrol:
+        session.voices = table.enrol(state.players)
     try:
         stop = session.run(fresh=True)
     finally:
@@ -707,6 +751,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players per table (default: the game's demo table; "
                              "Resistance is played with 5 and 7)")
     parser.add_argument("--split", choices=("calib", "report"), default="report")
+    parser.add_argument("--no-voices", dest="voices", action="store_false",
+                        help="no voice enrolment: speaker identification is not measured")
     parser.add_argument("--whisper-model", default=None,
                         help="the Whisper model (default: the language's default)")
     parser.add_argument("--work", type=Path, default=None,
@@ -739,7 +785,8 @@ def run(args: argparse.Namespace) -> int:
                 folder = work / f"{game}-{size or 'demo'}-{seed}"
                 p = play_game(game, lang=args.lang, condition=args.condition,
                               split=args.split, seed=seed, players=size,
-                              recognizer=recognizer, babble=babble, folder=folder)
+                              recognizer=recognizer, babble=babble, folder=folder,
+                              enrol=args.voices)
                 played.append(p)
                 print(f"{game} ({p.players} players, seed {seed}): {p.stop} in "
                       f"{p.seconds:.0f} s, {p.score.utterances} utterances; log "
@@ -770,6 +817,7 @@ def run(args: argparse.Namespace) -> int:
         f"--split {args.split} --games-per {args.games_per} --seed {args.seed}"
         + "".join(f" --game {g}" for g in (args.bench_games or []))
         + (f" --players {args.players}" if args.players else "")
+        + ("" if args.voices else " --no-voices")
         + f"\n\n{len(played)} games, {minutes:.0f} min.\n\n{table}\n", encoding="utf-8")
     print(f"Written: {out}", file=sys.stderr)
     return 0

@@ -129,11 +129,15 @@ def test_speaker_identification_only_when_the_host_logs_a_voice_seat() -> None:
     assert s.voice_checked == 0
     assert bg.row("x", s, 1, 0)[9] == "n/a"
     s = bg.score([listening(), said("Ada", meant=VOTE_ADA),
-                  {"event": "heard", "voice": {"seat": "Ada", "confidence": 0.9}},
+                  {"event": "heard", "voice_seat": "Ada", "voice_confidence": 0.97},
                   narration(), listening(), said("Ben", meant=VOTE_BEN),
-                  {"event": "heard", "voice_seat": "Ada"}, narration()])
-    assert (s.voice_checked, s.voice_right) == (2, 1)
-    assert bg.row("x", s, 1, 0)[9] == "50%"
+                  {"event": "heard", "voice_seat": "Ada", "voice_confidence": 0.95},
+                  narration(), listening(), said("Cleo", meant=VOTE_BEN),
+                  {"event": "heard", "voice_seat": None, "voice_confidence": 0.6},
+                  narration(), listening(), said("Dan", "typed", meant=VOTE_BEN),
+                  {"event": "heard", "intent": "vote"}, narration()])
+    assert (s.voice_checked, s.voice_right, s.voice_wrong) == (3, 1, 1)
+    assert bg.row("x", s, 1, 0)[9] == "33% (33%)"
 
 
 def test_quantile_and_row() -> None:

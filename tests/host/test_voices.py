@@ -52,8 +52,8 @@ class Listener:
 
 
 def play(tmp_path: Path, items: Sequence[Heard], *, lang: str = "en",
-         saved: dict[str, Any] | None = None, fresh: bool = True) -> tuple[Session, str,
-                                                                            list[dict[str, Any]]]:
+         saved: dict[str, Any] | None = None, fresh: bool = True, confirm: str = "never"
+         ) -> tuple[Session, str, list[dict[str, Any]]]:
     opts: dict[str, Any] = {"deal": "table", "lang": lang, "players": list(PLAYERS),
                             "double_agent": True, "first": "Ada", "votes": "together",
                             "seed": 7}
@@ -65,7 +65,7 @@ def play(tmp_path: Path, items: Sequence[Heard], *, lang: str = "en",
                       rng=random.Random(7), output=TextOutput(out, lang=lang),
                       listener=Listener(items), log=log, game_options=opts,
                       saved=SessionRecord(),
-                      options=SessionOptions(confirm="never", save_path=tmp_path / "save.json"),
+                      options=SessionOptions(confirm=confirm, save_path=tmp_path / "save.json"),
                       voices=desk)
     assert session.run(fresh=fresh) is Stop.INPUT_ENDED
     log.close()
@@ -118,6 +118,25 @@ def test_a_name_the_voice_confirms_is_taken(tmp_path: Path) -> None:
     _, text, events = play(tmp_path, [*enrol_all(), PROPOSE, said("Ada yes", "Ada")])
     assert "was that your vote" not in text
     assert cast(events) == [("Ada", True)]
+
+
+def test_each_heard_event_records_its_voice_seat_and_confidence(tmp_path: Path) -> None:
+    _, _, events = play(tmp_path, [*enrol_all(), said("maybe Ada and Ben", "Ada"),
+                                   said("yes", "Ben"), said("yes", named="Dan")],
+                        confirm="auto")
+    heard = [e for e in events if e["event"] == "heard"]
+    assert [(e["transcript"], e.get("voice_seat")) for e in heard] == [
+        ("maybe Ada and Ben", "Ada"), ("yes", "Ben"), ("yes", None)]
+    assert heard[1]["intent"] == "answer"  # the answer to "Is that right?" too
+    assert [e["answer"] for e in events if e["event"] == "confirmation"] == [True]
+    assert all(0.9 <= e["voice_confidence"] <= 1 for e in heard[:2])
+    assert "voice_confidence" not in heard[2]  # typed: no audio, no voice
+
+
+def test_heard_events_record_no_voice_when_nobody_enrolled(tmp_path: Path) -> None:
+    _, _, events = play(tmp_path, [*[said("skip") for _ in PLAYERS], said("Ada and Ben", "Ada")])
+    heard = [e for e in events if e["event"] == "heard"]
+    assert heard and not any("voice_seat" in e or "voice_confidence" in e for e in heard)
 
 
 def test_french_asks_in_french(tmp_path: Path) -> None:

@@ -102,7 +102,8 @@ def read_answer(s: Session, prompt: Prompt, heard: Heard, matcher: Matcher
                 source=heard.source, intent=best.intent if best else None,
                 slots=dict(best.slots) if best else {},
                 confidence=round(understood.confidence, 3),
-                free=heard.judgement.free_text if heard.judgement is not None else None)
+                free=heard.judgement.free_text if heard.judgement is not None else None,
+                **(s.voices.logged(heard) if s.voices is not None else {}))
     if game_answer(matcher.phase, heard):  # "hit" answers a guess, not this question
         return None, None
     if best is not None and best.intent == "answer" and \

@@ -291,7 +291,7 @@ class Session:
                        intent=best.intent if best else None,
                        slots=dict(best.slots) if best else {},
                        confidence=round(understood.confidence, 3),
-                       recognizer_confidence=round(heard.confidence, 3),
+                       recognizer_confidence=round(heard.confidence, 3), **vc.logged(self.voice),
                        rejected=heard.rejected, free=getattr(heard.judgement, "free_text", None))
         if right_after and is_correction(heard, understood, self.narrator.lang):
             return self.universal(IntentMatch("undo", {}, 1.0, heard.text), prompt)

@@ -34,8 +34,8 @@ from voice_host.speech.speakers import (
     VoicePrintError,
 )
 
-__all__ = ["ENROL_PHASE", "SpeakerGuess", "VoiceDesk", "asked_whose", "hear", "on_silence",
-           "prints", "prompt", "take"]
+__all__ = ["ENROL_PHASE", "SpeakerGuess", "VoiceDesk", "asked_whose", "hear", "logged",
+           "on_silence", "prints", "prompt", "take"]
 
 if TYPE_CHECKING:
     from voice_host.games import GameState
@@ -166,6 +166,10 @@ class VoiceDesk:
         except SpeakerModelUnavailable:
             return None
 
+    def logged(self, heard: Heard) -> dict[str, Any]:
+        """The voice of ``heard`` as its ``heard`` event records it (:func:`logged`)."""
+        return logged(self.guess(heard))
+
     def confident_seat(self, guess: SpeakerGuess | None, players: Sequence[str]
                        ) -> str | None:
         """The player the voice names with confidence (None otherwise)."""
@@ -188,6 +192,15 @@ class VoiceDesk:
             self.ids.enrol_print(seat, vector)
         else:
             self.ids.refine_print(seat, vector)
+
+
+def logged(guess: SpeakerGuess | None) -> dict[str, Any]:
+    """What a ``heard`` event records of its voice, as plain values: the seat the voice was
+    attributed to (None: too close to call) and the confidence; nothing when there is no
+    guess (no audio, or nobody enrolled)."""
+    if guess is None:
+        return {}
+    return {"voice_seat": guess.seat, "voice_confidence": round(guess.confidence, 3)}
 
 
 def prints(desk: VoiceDesk | None) -> dict[str, Any]:
