@@ -751,6 +751,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="players per table (default: the game's demo table; "
                              "Resistance is played with 5 and 7)")
     parser.add_argument("--split", choices=("calib", "report"), default="report")
+    parser.add_argument("--from-logs", action="append", type=Path, metavar="WORK",
+                        help="play nothing: print the table of the games whose logs a run "
+                             "left in WORK (its --work; repeat), finished or stopped")
     parser.add_argument("--no-voices", dest="voices", action="store_false",
                         help="no voice enrolment: speaker identification is not measured")
     parser.add_argument("--whisper-model", default=None,
@@ -762,10 +765,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "benchmarks/results/games-LANG-CONDITION-SPLIT.md)")
 
 
+def tabulate(played: Sequence[Played], games: Sequence[str]) -> str:
+    """The table: one row per game (its games added up), and all."""
+    rows = []
+    total = GameScore()
+    for game in games:
+        mine = [p for p in played if p.game == game]
+        if not mine:
+            continue
+        s = GameScore()
+        for p in mine:
+            s.add(p.score)
+        total.add(s)
+        sizes = sorted({p.players for p in mine})
+        rows.append(row(f"{game} ({'/'.join(map(str, sizes))} p.)", s, len(mine),
+                        sum(p.score.completed for p in mine)))
+    rows.append(row("all", total, len(played), sum(p.score.completed for p in played)))
+    return markdown(rows)
+
+
+def played_in(work: Path) -> list[Played]:
+    """The games whose logs a run left in ``work`` (``GAME-SIZE-SEED/log.jsonl``), counted
+    again from their logs, finished or not: a run stopped part-way is tabulated from what it
+    played (a game cut short counts as not completed; its time is not known, 0)."""
+    out: list[Played] = []
+    for log in sorted(work.glob("*/log.jsonl")):
+        name = log.parent.name
+        game = next((g for g in GAMES if name.startswith(g + "-")), None)
+        if game is None:
+            continue
+        events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()
+                  if line.strip()]
+        enrolled = next((e.get("players") for e in events
+                         if e.get("event") == "bench_enrolled"), None)
+        size = name[len(game) + 1:].rsplit("-", 1)
+        players = len(enrolled) if isinstance(enrolled, dict) else (
+            int(size[0]) if size[0].isdigit() else 0)
+        s = score(events)
+        out.append(Played(game, int(size[-1]) if size[-1].isdigit() else 0, players, s, 0.0,
+                          "finished" if s.completed else "stopped"))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     from voice_host.host.io import wiring
 
     games = args.bench_games or list(GAMES)
+    if args.from_logs:
+        logged = [p for work in args.from_logs for p in played_in(work)]
+        for p in logged:
+            print(f"{p.game} ({p.players} players, seed {p.seed}): {p.stop}, "
+                  f"{p.score.utterances} utterances", file=sys.stderr)
+        print(tabulate(logged, games))
+        return 0
     try:
         recognizer, described = wiring.make_recognizer("whisper", None, args.lang,
                                                        args.whisper_model)
@@ -791,19 +843,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{game} ({p.players} players, seed {seed}): {p.stop} in "
                       f"{p.seconds:.0f} s, {p.score.utterances} utterances; log "
                       f"{folder / 'log.jsonl'}", file=sys.stderr, flush=True)
-    rows = []
-    total = GameScore()
-    for game in games:
-        mine = [p for p in played if p.game == game]
-        s = GameScore()
-        for p in mine:
-            s.add(p.score)
-        total.add(s)
-        sizes = sorted({p.players for p in mine})
-        rows.append(row(f"{game} ({'/'.join(map(str, sizes))} p.)", s, len(mine),
-                        sum(p.score.completed for p in mine)))
-    rows.append(row("all", total, len(played), sum(p.score.completed for p in played)))
-    table = markdown(rows)
+    table = tabulate(played, games)
     print(table)
     out = args.out or HERE / "results" / (
         f"games-{args.lang}-{args.condition}-{args.split}.md")

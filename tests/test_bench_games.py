@@ -190,3 +190,24 @@ def test_a_typed_move_is_counted_and_its_wait_left_out() -> None:
                   {"event": "bench_wait", "seconds": 0.1, "replied": True}])
     assert (s.moves, s.first_try, s.typed, s.wrong_moves, s.silent_drops) == (1, 0, 1, 0, 0)
     assert s.waits == [1.0]
+
+
+def test_a_runs_logs_are_tabulated_again_finished_or_stopped(tmp_path: Path) -> None:
+    import json
+
+    finished = [{"event": "bench_enrolled", "players": {"Ada": 3, "Ben": 3, "Cleo": 3}},
+                listening(), said("Ada", meant=VOTE_ADA), *taken(VOTE_ADA), narration(),
+                {"event": "game_over"}]
+    stopped = [listening(), said("Ada", meant=VOTE_ADA), {"event": "heard", "intent": None}]
+    for folder, events in (("resistance-5-1", stopped), ("codenames-demo-2", finished),
+                           ("notes", finished)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "log.jsonl").write_text(
+            "".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    played = sorted(bg.played_in(tmp_path), key=lambda p: p.game)
+    assert [(p.game, p.players, p.seed, p.stop) for p in played] == [
+        ("codenames", 3, 2, "finished"), ("resistance", 5, 1, "stopped")]
+    table = bg.tabulate(played, bg.GAMES).splitlines()
+    assert table[2].startswith("| resistance (5 p.) | 0/1 | 0/1 (0%) |")
+    assert table[3].startswith("| codenames (3 p.) | 1/1 | 1/1 (100%) |")
+    assert table[4].startswith("| all | 1/2 | 1/2 (50%) |")
