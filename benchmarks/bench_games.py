@@ -569,8 +569,12 @@ class TablePlayers:
         for _ in range(REPHRASE_TRIES):
             who, other = registration(s.adapter.game).bots(s.adapter, s.state,
                                                            request.prompt, self.rng)
-            if who == speaker and other != words and \
-                    self.meant(request, other, speaker)[1] == self.move["meant"]:
+            if who != speaker or other == words:
+                continue
+            meant = self.meant(request, other, speaker)[1]
+            # the same move in other words; or, when the words said make no move at all,
+            # another move (a player the host cannot read tries something else)
+            if meant == self.move["meant"] if self.move["meant"] else meant:
                 return str(other)
         return None
 

@@ -23,7 +23,7 @@ from tests.support.scripted import game_over_of
 from voice_host.games.codenames import CodenamesState, Colour, Team
 from voice_host.games.codenames_words import WORD_LISTS
 from voice_host.host.adapters import make_adapter, new_game
-from voice_host.host.adapters.codenames.bots import DEMO_CLUES
+from voice_host.host.adapters.codenames.bots import DEMO_CLUES, UNHEARD_CLUES
 from voice_host.host.core.confirm import PLAIN_RECOGNIZER
 from voice_host.host.core.registry import registration
 from voice_host.host.core.secrets import Delivery, Via
@@ -569,6 +569,27 @@ def test_a_french_spymaster_gives_its_clue_in_french_and_the_french_grammar_read
     assert not any(english in " ".join(said).split()
                    for english in ("clue", "for", "one", "two", "is", "my", "the"))
     assert len({s.split()[0] for s in said}) >= 3  # several phrasings
+
+
+def test_every_french_clue_phrasing_reads_every_clue_word_a_bot_may_give() -> None:
+    from voice_host.games.codenames_words import WORD_LISTS
+    from voice_host.host.core.narration import catalogue
+    from voice_host.text import lookup_key
+
+    opts = options(seed=3, lang="fr", words="fr")
+    state = dealt(opts)
+    matcher = Matcher(load_grammar("codenames", "fr").phase(
+        "clue", make_adapter("codenames", opts).slot_values(state)))
+    phrasings = catalogue("fr", "codenames")["codenames.bot.clue"]
+    words = [w for w in (*DEMO_CLUES["fr"], *WORD_LISTS["fr"]) if " " not in w
+             and "-" not in w and w not in UNHEARD_CLUES["fr"]]
+    for phrasing in phrasings:
+        for word in words:
+            match = matcher.match(phrasing.format(word=word, number="deux"),
+                                  speaker="Hannah").best
+            assert match is not None and match.intent == "clue", (phrasing, word)
+            assert (lookup_key(str(match.slots["word"])), match.slots["number"]) == (
+                lookup_key(word), 2), (phrasing, word)
 
 
 def test_french_demo_players_finish_a_game_in_french_with_every_utterance_accepted() -> None:

@@ -24,6 +24,10 @@ DEMO_CLUES: dict[str, tuple[str, ...]] = {
 the fallback). The English ones are words an open-vocabulary recognizer hears reliably from
 synthetic voices."""
 
+UNHEARD_CLUES: dict[str, frozenset[str]] = {"fr": frozenset({"maïs", "dé"})}
+"""Words of the game's list the grammar cannot read as a clue ("maïs" is heard as "mais",
+"dé" as "de"): never given by the demo spymasters."""
+
 BOT_WRONG_GUESS = 0.2
 """How often a demo operative touches a word that is not its team's."""
 BOT_PASS = 0.3
@@ -89,8 +93,9 @@ def _clue_word(s: CodenamesState, rng: random.Random) -> str:
     for word in preferred:
         if s.clue_problem(word) is None:
             return word
+    unheard = UNHEARD_CLUES.get(s.language, frozenset())
     fallback = [w for w in WORD_LISTS[s.language] if " " not in w and "-" not in w
-                and w not in used]
+                and w not in used and w not in unheard]
     rng.shuffle(fallback)
     for word in fallback:
         if s.clue_problem(word) is None:
