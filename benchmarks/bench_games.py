@@ -64,6 +64,8 @@ REPHRASE_TRIES = 30
 TYPE_FROM = 7
 """From this attempt on, a player the host keeps not understanding types the move instead (the
 keyboard, as the host offers): the game goes on, and the move counts as typed."""
+CHOOSE_TRIES = 2
+"""Answers to one "Did you mean X, or Y?" before the player says the move again instead."""
 CHATTER_RATE = 0.15
 """How often a player chats before the awaited answer."""
 CORRECTIONS = {"en": ("undo", "no, that's wrong", "wait, undo that"),
@@ -454,8 +456,10 @@ class TablePlayers:
         elif wrong is not None:
             speaker, kind = wrong, "correction"
             text = self.rng.choice(CORRECTIONS[self.lang])
-        elif s.choosing is not None and request.purpose == "command" and self.move:
+        elif s.choosing is not None and request.purpose == "command" and self.move \
+                and self.chose() < CHOOSE_TRIES:
             speaker, kind = self.move["speaker"], "choose"
+            attempt = self.chose() + 1
             which = [i for i, option in enumerate(s.choosing.options)
                      if _reading(option) == self.move["reading"]]
             words = {"en": ("the first one", "the second one", "neither"),
@@ -577,6 +581,12 @@ class TablePlayers:
             if meant == self.move["meant"] if self.move["meant"] else meant:
                 return str(other)
         return None
+
+    def chose(self) -> int:
+        """How many times in a row the last utterances answered a "did you mean" question
+        (past ``CHOOSE_TRIES`` the player says the move again, as the question offers)."""
+        last = self.last or {}
+        return int(last.get("attempt", 1)) if last.get("kind") == "choose" else 0
 
     def chats_now(self, request: Any) -> bool:
         if request.purpose != "command" or request.grammar is None or request.countdown \
