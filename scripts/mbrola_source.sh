@@ -9,7 +9,9 @@ MBROLA_SOURCES=/etc/apt/sources.list.d/voice-host-mbrola.sources
 MBROLA_PIN=/etc/apt/preferences.d/voice-host-mbrola
 
 mbrola_offered() {
-  apt-cache policy mbrola-fr1 2>/dev/null | grep -q "Candidate: [0-9]"
+  # grep reads the whole output (no -q): under `set -o pipefail` a grep that stops at the
+  # first match makes apt-cache die of SIGPIPE, and the pipeline fail
+  apt-cache policy mbrola-fr1 2>/dev/null | grep "Candidate: [0-9]" >/dev/null
 }
 
 offer_mbrola() {
