@@ -743,3 +743,19 @@ def test_an_answer_only_the_speaker_gives_and_a_pick_before_the_sentence(
                                                           "heart"), "Ben")
     wait = catalogue(lang, "ici-londres")["ici_londres.refuse.wait_message"]
     assert decision.action is None and decision.reply[0].text == wait
+
+
+@pytest.mark.parametrize(("lang", "article"), [("en", "the"), ("fr", "le")])
+def test_the_reask_examples_name_two_icons_each_said_once(tmp_path: Path, lang: str,
+                                                          article: str) -> None:
+    """What a re-ask gives as examples ("le cœur, ou le cœur et le livre"): a second icon
+    is another icon, not another way of saying the first, and no article comes twice."""
+    from voice_host.host.core.attention import needs
+
+    said = {"en": "Ada: the pigeon flies to the moon", "fr": "Ada: le pigeon vole vers la lune"}
+    run = play(tmp_path, options(lang=lang), [said[lang]], draws=DRAWS)
+    one, two = needs(run.session, run.session.adapter.prompt(run.session.state), "Ben")[:2]
+    words = two.split()
+    assert one.startswith(article + " ") and two.startswith(one + " ")
+    assert all(a != b for a, b in zip(words, words[1:], strict=False)), two
+    assert len({w for w in words if w not in (article, "and", "et")}) == 2, two

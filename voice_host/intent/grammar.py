@@ -695,17 +695,21 @@ class PhaseGrammar:
         def fill(match: re.Match[str]) -> str:
             nonlocal missing
             value_list = self.lists.get(match.group(1))
-            forms = [tokens for tokens, value in value_list.said_forms if value != SELF] \
-                if value_list else []
+            # each value once, by its first said form: the second {icon} of an example is
+            # another icon, not another way of saying the first ("coeur", "le coeur")
+            first_forms: dict[Any, tuple[str, ...]] = {}
+            for tokens, value in (value_list.said_forms if value_list else ()):
+                if value != SELF:
+                    first_forms.setdefault(value, tuple(tokens))
+            values = list(first_forms)
             index = used.get(match.group(1), 0)
             used[match.group(1)] = index + 1
-            if index >= len(forms):
+            if index >= len(values) or value_list is None:
                 missing = True
                 return ""
-            original = [v for t, v in value_list.said_forms if v != SELF][index] if value_list \
-                else ""
-            return str(original) if value_list and value_list.runtime and \
-                value_list.written else " ".join(forms[index])
+            if value_list.runtime and value_list.written:
+                return str(values[index])
+            return " ".join(first_forms[values[index]])
 
         filled = _PLACEHOLDER.sub(fill, text)
         return None if missing else filled
