@@ -3,11 +3,13 @@
     python benchmarks/bench_narration_voices.py [--lines 40] [--candidates SPEC,SPEC]
         [--english] [--latency] [--show]
 
-French narration lines come from the host's own French tables (``host/lang/fr/*.toml``, every
-game, fields filled with plausible names and values); each candidate renders each line through
-the host's synthesizer, and Whisper base (the project's multilingual model, faster-whisper's
-``transcribe``, greedy, language ``fr``) writes what it hears. ``--english`` adds the English
-narrator (Piper joe) judged by Whisper tiny.en over the English tables' lines.
+Narration lines come from the host's own tables (``host/lang/fr/*.toml``, ``host/lang/en``),
+drawn evenly over the games, fields filled with plausible names and values (screen text, the
+bots' lines and templates with fields that have no plausible value are left out:
+:func:`table_lines`); each candidate renders each line through the host's synthesizer, and
+Whisper base (the project's multilingual model, faster-whisper's ``transcribe``, greedy,
+language ``fr``) writes what it hears. ``--english`` adds the English narrator (Piper joe)
+judged by Whisper tiny.en over the same draw of the English tables' lines.
 
 A candidate is ``ENGINE:VOICE[@SPEED]``:
 
@@ -54,7 +56,6 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from bench_narration import narration_lines as english_lines  # noqa: E402
 from bench_narration import word_error_rate  # noqa: E402
 
 from voice_host.speech.synthesizer import (  # noqa: E402
@@ -73,45 +74,83 @@ FRENCH_FIELDS: dict[str, Any] = {
     "round": 2, "total": 6, "rounds": "six manches", "n": 3, "count": 2, "size": 3,
     "mission": 2, "number": 2, "score": 3, "points": 2, "word": "océan", "clue": "océan",
     "title": "Bribes de message", "colour": "rouge", "color": "rouge", "left": 2,
-    "guesses": 2, "words": 12, "seconds": 10, "spies": "Bruno et Denis", "red": 4, "blue": 5,
-    "low": 2, "high": 5, "value": 3, "yes": "Ada et Bruno", "no": "Chloé",
-    "yes_count": 2, "no_count": 1, "successes": 2, "failures": 1, "sabotages": 1,
-    "winners": "la Résistance", "winner": "l'équipe rouge", "team_colour": "rouge",
-    "names": "Ada, Bruno et Chloé", "other": "Denis", "votes": 3, "turn": "Bruno",
-    "operatives": "Ada et Denis", "known": "Bruno", "ordinal": "deuxième",
+    "guesses": 2, "words": "océan, forêt", "seconds": 10, "spies": "Bruno et Denis",
+    "red": 4, "blue": 5, "low": 2, "high": 5, "value": 3, "yes": "Ada et Bruno",
+    "no": "Chloé", "yes_count": 2, "no_count": 1, "successes": 2, "failures": 1,
+    "sabotages": 1, "winners": "la Résistance", "winner": "l'équipe rouge",
+    "team_colour": "rouge", "names": "Ada, Bruno et Chloé", "other": "Denis", "votes": 3,
+    "turn": "Bruno", "operatives": "Ada et Denis", "known": "Bruno", "ordinal": "deuxième",
+    "what": "Ada vote oui", "voice": "Bruno", "named": "Ada", "needs": "oui ou non",
+    "example": "Ada et Bruno", "where": "votre téléphone", "missions": "1 et 3",
+    "heroes": 3, "waiting": "Chloé", "lost": "le cœur", "found": 1,
+    "items": "le cœur et le livre", "double_agent": "Denis", "teams": "Ada et Bruno",
+    "spymasters": "Ada et Chloé", "guesser": "bleue", "loser": "bleue", "red_found": 3,
+    "blue_found": 2, "red_spymaster": "Ada", "red_operatives": "Bruno",
+    "blue_spymaster": "Chloé", "blue_operatives": "Denis", "clues": "océan 2, forêt 3",
+    "uncovered": 12, "scores": "Ada 3, Bruno 2", "sentence": "le chat dort sur le toit",
+    "why": "le disque est plein",
 }
-"""Plausible values for the French tables' fields (the rest become a name)."""
-GAME_FIELDS: dict[str, dict[str, Any]] = {"codenames": {"team": "rouge", "players": 4}}
+"""Plausible values for the French tables' fields; a line with any other field (a path, an
+address, a process number: screen text) is not drawn."""
+ENGLISH_FIELDS: dict[str, Any] = {
+    "player": "Ada", "speaker": "Ben", "wehrmacht": "Cleo", "finder": "Dan", "leader": "Eve",
+    "spymaster": "Ada", "players": "Ada, Ben and Cleo", "team": "Ada and Ben", "who": "Ben",
+    "name": "Dan", "first": "Ada", "second": "Ben",
+    "icon": "the heart", "icon_cap": "The heart", "icons": "the heart and the book",
+    "round": 2, "total": 6, "rounds": "six rounds", "n": 3, "count": 2, "size": 3,
+    "mission": 2, "number": 2, "score": 3, "points": 2, "word": "ocean", "clue": "ocean",
+    "title": "Bribes de message", "colour": "red", "color": "red", "left": 2,
+    "guesses": 2, "words": "ocean, forest", "seconds": 10, "spies": "Ben and Dan",
+    "red": 4, "blue": 5, "low": 2, "high": 5, "value": 3, "yes": "Ada and Ben",
+    "no": "Cleo", "yes_count": 2, "no_count": 1, "successes": 2, "failures": 1,
+    "sabotages": 1, "winners": "the Resistance", "winner": "the red team",
+    "team_colour": "red", "names": "Ada, Ben and Cleo", "other": "Dan", "votes": 3,
+    "turn": "Ben", "operatives": "Ada and Dan", "known": "Ben", "ordinal": "two",
+    "what": "Ada votes yes", "voice": "Ben", "named": "Ada", "needs": "yes or no",
+    "example": "Ada and Ben", "where": "your phone", "missions": "1 and 3",
+    "heroes": 3, "waiting": "Cleo", "lost": "the heart", "found": 1,
+    "items": "the heart and the book", "double_agent": "Dan", "teams": "Ada and Ben",
+    "spymasters": "Ada and Cleo", "guesser": "blue", "loser": "blue", "red_found": 3,
+    "blue_found": 2, "red_spymaster": "Ada", "red_operatives": "Ben",
+    "blue_spymaster": "Cleo", "blue_operatives": "Dan", "clues": "ocean 2, forest 3",
+    "uncovered": 12, "scores": "Ada 3, Ben 2", "sentence": "the cat sleeps on the roof",
+    "why": "the disk is full",
+}
+"""The same for the English tables."""
+GAME_FIELDS: dict[str, dict[str, dict[str, Any]]] = {
+    "fr": {"codenames": {"team": "rouge", "players": 4}},
+    "en": {"codenames": {"team": "red", "players": 4}}}
 """Fields whose meaning differs in one game (a Codenames team is a colour)."""
 
-_SKIP_KEYS = (".refusal.", "page.", ".radio.", "doctor", "cli.", "error", "usage", "help")
+_SKIP_KEYS = (".refusal.", "page.", ".radio.", "doctor", "cli.", "error", "usage", "help",
+              "screen_", ".bot.", "captions.", "_words")
+"""Keys that are not the host's narration: screen text, the phones' pages, the bots' own
+lines, captions."""
 _NUMBERS_FR = ("zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize "
                "quatorze quinze seize dix-sept dix-huit dix-neuf vingt").split()
 _NUMBERS_EN = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
 
 
-class _Filled(dict[str, Any]):
-    def __missing__(self, key: str) -> Any:
-        return "Ada"
-
-
-def french_lines(count: int = 40, *, seed: int = 1944) -> list[str]:
-    """``count`` varied French narration lines: every game's table, fields filled, lines of
-    at least four words, drawn evenly over the games (a seeded shuffle)."""
+def table_lines(lang: str, count: int = 40, *, seed: int = 1944) -> list[str]:
+    """``count`` varied narration lines in ``lang``: every game's table, fields filled with
+    plausible values, lines of 4 to 40 words, drawn evenly over the games (a seeded
+    shuffle). Screen text and templates with fields that have no plausible value are left
+    out, so every line drawn is one a player can hear."""
     from voice_host.host.core.narration import catalogue
     from voice_host.host.core.registry import game_names
 
+    fields = FRENCH_FIELDS if lang == "fr" else ENGLISH_FIELDS
     per_game: list[list[str]] = []
     seen: set[str] = set()
     for game in game_names():
         pool: list[str] = []
-        for key, template in sorted(catalogue("fr", game).items()):
+        for key, template in sorted(catalogue(lang, game).items()):
             if any(part in key for part in _SKIP_KEYS):
                 continue
             first = template[0] if isinstance(template, list) else template
             try:
-                text = first.format_map(_Filled({**FRENCH_FIELDS, **GAME_FIELDS.get(game, {})}))
+                text = first.format_map({**fields, **GAME_FIELDS[lang].get(game, {})})
             except (ValueError, IndexError, AttributeError, KeyError):
                 continue
             if 4 <= len(text.split()) <= 40 and "{" not in text and "--" not in text \
@@ -126,6 +165,16 @@ def french_lines(count: int = 40, *, seed: int = 1944) -> list[str]:
             if pool and len(out) < count:
                 out.append(pool.pop())
     return out
+
+
+def french_lines(count: int = 40, *, seed: int = 1944) -> list[str]:
+    """``count`` varied French narration lines (:func:`table_lines`)."""
+    return table_lines("fr", count, seed=seed)
+
+
+def english_lines(count: int = 40, *, seed: int = 1944) -> list[str]:
+    """``count`` varied English narration lines (:func:`table_lines`)."""
+    return table_lines("en", count, seed=seed)
 
 
 def normalize(text: str, lang: str) -> list[str]:
@@ -353,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.english:
         specs.append("piper:en")
     fr = french_lines(args.lines)
-    en = english_lines(args.lines)[: args.lines] if args.english else []
+    en = english_lines(args.lines) if args.english else []
     readers: dict[str, Callable[[np.ndarray], str]] = {}
     rows = []
     for spec in specs:
