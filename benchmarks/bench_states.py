@@ -14,7 +14,7 @@ phase's moves there (:data:`BUILDERS`). No rule is copied here: who leads, who g
 what follows a move are the engines'.
 
 Codenames' ``answer`` phase is no phase of the game: it is the answer to the host's yes/no
-question (:func:`~voice_host.host.core.confirm.ask_yes_no`, here about a clue), which the
+question (:func:`~voice_host.host.core.questions.answer_question`, here about a clue), which the
 host reads by its words (no move key, no prior) and never asks about.
 """
 
@@ -75,7 +75,7 @@ class Listening:
     """The setup's speaker, one of ``prompt.expected``."""
     confirming: bool = False
     """The phase is heard as the answer to the host's yes/no question
-    (:func:`~voice_host.host.core.confirm.ask_yes_no`): read by its words, never asked
+    (:func:`~voice_host.host.core.questions.answer_question`): read by its words, never asked
     about."""
 
     @functools.cached_property

@@ -885,10 +885,14 @@ class SeatMoves:
         self.tokens: dict[str, str] = {}
         self.ticket = ""
         self.questions = 0
+        self.session: Session | None = None
+        self.waiting: list[str | None] = []  # the question waiting in the loop, per answer
 
     def listen(self, request: ListenRequest) -> Heard:
         if request.purpose == "confirm":
             self.questions += 1
+            question = self.session.question if self.session is not None else None
+            self.waiting.append(question.prompt.key if question is not None else None)
             return Heard(HeardKind.SPEECH, text=self.answer)
         self.step += 1
         room = self.channel.room_code
@@ -933,6 +937,7 @@ def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
     table = SeatMoves(channel, answer)
     out = io.StringIO()
     session = resistance_session(channel, table, out, opts, silence_timeout=60)
+    table.session = session
     try:
         session.run(fresh=True)
     finally:
@@ -941,6 +946,7 @@ def test_a_new_phone_asking_for_a_seat_is_put_to_the_table(answer: str) -> None:
     said = out.getvalue()
     before_deal = said.split("Everyone confirmed their seat")[0]
     assert table.questions == 1
+    assert table.waiting == ["companion.asked"]  # answered as a question of the loop
     assert "A new phone asks for Cleo's seat. Cleo, is that new phone yours?" in before_deal
     if answer == "yes":
         assert "Cleo's seat moved to another phone." in before_deal

@@ -169,7 +169,7 @@ class ScriptedPlayers:
         the session reads it (both of Whisper's readings); None when it understood no one
         command (nothing, or two readings that make different moves: it would ask which,
         :func:`would_ask`). The answer to a yes/no question is read as
-        :func:`~voice_host.host.core.confirm.ask_yes_no` reads it: by its words, and never
+        :func:`~voice_host.host.core.questions.answer_question` reads it: by its words, and never
         asked about."""
         if request.grammar is None or heard.kind is not HeardKind.SPEECH:
             return None

@@ -17,7 +17,6 @@ from voice_host.host.cli import models as models_cmd
 from voice_host.host.companion.seats import spell
 from voice_host.host.companion.wiring import add_arguments as companion_arguments
 from voice_host.host.companion.wiring import start_companion
-from voice_host.host.core import ending
 from voice_host.host.core.config import SessionConfig
 from voice_host.host.core.messages import help_text, said, say
 from voice_host.host.core.narration import LANGS, Narrator
@@ -236,8 +235,8 @@ def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
     if companion is not None:
         session.say(join_lines(session, companion))
     try:
-        stop = session.run(fresh=fresh)
-        while stop is Stop.FINISHED and ending.offer_again(session):
+        stop = session.run(fresh=fresh, offer_again=True)
+        while stop is Stop.AGAIN:  # "Play again with the same players?": yes
             # the same table, modes and devices: a new game with the seating moved on
             options = again_options(dict(config.options), config.game,
                                     list(session.state.players), session.rng.randrange(2**31))
@@ -251,7 +250,7 @@ def _host(config: SessionConfig, state: Any, *, rng: random.Random, fresh: bool,
                                           rng=random.Random(options["seed"]),
                                           companion=companion)
             session.say_key("common.new_game")
-            stop = session.run(fresh=True)
+            stop = session.run(fresh=True, offer_again=True)
     except KeyboardInterrupt:
         session.save()
         print("\n" + screen("common.screen_stopped"), file=sys.stderr)

@@ -6,7 +6,8 @@
 * A seat moved before the lock: the host says who must tap "That's me" again (the deal waits
   for them).
 * A new phone asks for a held seat (or, once the seats are locked, for any seat): the host
-  asks the table aloud and gives the seat only on a yes.
+  asks the table aloud, as a yes/no question of the session's loop, and gives the seat only
+  on a yes.
 * Move codes reach the host's screen only when typed at the host's keyboard, on a terminal,
   and are wiped from it (the terminal's alternate screen keeps no scrollback).
 
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from voice_host.games.base import find_player
 from voice_host.host.companion.seats import SeatEvent
 from voice_host.host.core.adapter import Prompt
-from voice_host.host.core.confirm import ask_yes_no
+from voice_host.host.core.questions import ask
 
 if TYPE_CHECKING:
     from voice_host.host.companion.seat_room import SeatRoom
@@ -99,24 +100,30 @@ def seat_news(channel: SeatRoom, session: Session) -> bool:
 
 
 def ask_table(channel: SeatRoom, session: Session) -> bool:
-    """A new phone asks for a seat: ask the table aloud; only a yes gives it the seat."""
+    """A new phone asks for a seat: ask the table aloud, as a question of the session's
+    loop (its next listen is for the answer, :func:`seat_answered`); only a yes gives the
+    phone the seat. False when no phone asks, or a question already waits."""
     request = channel.seats.pending_request()
-    if request is None:
+    if request is None or session.question is not None:
         return False
     name = request.seat
     held = any(s.name == name and s.claimed for s in channel.seats.seats())
     question = [session.narrator.line("companion.asked" if held else "companion.asked_free",
                                       name=name)]
-    session.say(question)
     prompt = Prompt(lines=tuple(question), phase="answer", expected=(),
                     key="companion.asked")
-    yes = ask_yes_no(session, prompt, question)
-    channel.seats.answer(name, bool(yes))
-    if not yes:
+    ask(session, prompt, question, lambda yes: seat_answered(channel, session, name, yes))
+    return True
+
+
+def seat_answered(channel: SeatRoom, session: Session, name: str, yes: bool | None) -> None:
+    """The table's answer about ``name``'s seat: a yes moves it to the new phone; a no, or
+    no answer, keeps it where it was. The game goes on either way (no stop)."""
+    channel.seats.answer(name, yes is True)
+    if yes is not True:
         session.say_key("companion.move_refused", name=name)
     # the move itself ("moved") and who must confirm again follow as seat news
     channel.news.last = float("-inf")
-    return True
 
 
 def show_move_code(channel: SeatRoom, session: Session, name: str) -> None:

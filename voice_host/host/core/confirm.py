@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from voice_host.host.core.adapter import Decision, Prompt
 from voice_host.host.core.agreement import Doubt, doubt_of
 from voice_host.host.core.questions import ask, make_move
-from voice_host.host.core.questions import ask_yes_no as ask_yes_no
 from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.values import Heard
 from voice_host.intent import IntentMatch, PhaseGrammar

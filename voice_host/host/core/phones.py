@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from voice_host.games import Action, GameState
 from voice_host.host.core.adapter import Prompt, PromptKind
 from voice_host.host.core.commands import UNIVERSAL
+from voice_host.host.core.questions import answer_question
 from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import HeardKind, Line, ListenRequest, SlicedListener, Stop
 
@@ -153,9 +154,12 @@ class PhoneDesk:
 
     def before_listening(self, prompt: Prompt) -> tuple[bool, Stop | None]:
         """Between two listens: say the seats' news, apply what the phones sent, or wait
-        for a secret input. (True, stop) when the loop should go round again (or stop)."""
+        for a secret input. (True, stop) when the loop should go round again (or stop):
+        to hear the answer to the table's question about a seat, too."""
         s = self.session
         self.seat_news()
+        if s.question is not None:  # a phone asks for a seat: the loop hears the answer
+            return True, None
         self.companion.open_turn(self.asked(prompt))
         if self.take_inputs():
             return True, None
@@ -215,6 +219,8 @@ class PhoneDesk:
         waited = 0.0
         while not done():
             self.seat_news()  # seat news, and a phone asking for a seat
+            if s.question is not None:  # its answer is the loop's next listen
+                return None
             pg, matcher = s.phase_grammar(prompt.phase)
             request = ListenRequest(
                 grammar=pg, grammar_name=f"{s.adapter.game}.{prompt.phase}",
@@ -232,7 +238,9 @@ class PhoneDesk:
     def wait_for_seats(self) -> Stop | None:
         """Before anything secret exists (or, in a resumed game, is shown): every seat is
         claimed on a phone, each claim said aloud, then every player confirms on their own
-        phone that it shows their name. The host keeps listening for commands meanwhile."""
+        phone that it shows their name. The host keeps listening for commands meanwhile,
+        and for the answer when it asks the table about a new phone (``Session.question``,
+        answered as in the loop)."""
         s = self.session
         channel = self.companion
         names = s.narrator.names
@@ -247,6 +255,10 @@ class PhoneDesk:
         while True:
             if self.seat_news():
                 waited = 0.0
+            while s.question is not None:  # a new phone asks for a seat: the table answers
+                stop = answer_question(s)
+                if stop is not None:
+                    return stop
             seats = channel.seats.seats()
             if channel.try_lock_seats():  # in one step: no move slips in between
                 s.say_key("companion.all_confirmed")

@@ -1,9 +1,8 @@
 """Yes/no questions: a mode of the session's loop. A question asked (:func:`ask`) waits in
 ``Session.question``; the loop's next listen is for its answer (:func:`answer_question`),
 and the answer's effect (:class:`Question.answered`) is carried out then: the move
-confirmed, the undo, the end of the game. Nothing listens from inside a helper, but the one
-nested question left (:func:`ask_yes_no`, a phone asking for a seat while the seats are
-being claimed, before the loop runs)."""
+confirmed, the undo, the end of the game, another game, a seat given to a new phone.
+Nothing listens from inside a helper: a helper asks, and returns to the loop."""
 
 from __future__ import annotations
 
@@ -127,33 +126,3 @@ def hint(pg: PhaseGrammar, heard: Heard) -> str:
     if game_answer(pg, heard):
         return "common.game_answer_not_asked"
     return "common.silence" if heard.kind is HeardKind.SILENCE else "common.yes_or_no"
-
-
-def ask_yes_no(s: Session, prompt: Prompt, question: Sequence[Line] = ()) -> bool | None:
-    """Listen for a yes/no answer from the same players, here and now; None when none
-    came (the questions of the session's own loop are :func:`ask`, a mode of the loop).
-
-    A universal command meanwhile (score, status, slower...) is answered and the
-    ``question`` asked again; anything else that is not yes or no (a number, table talk,
-    silence) gets "please answer yes or no" and the question again, up to
-    ``CONFIRM_TRIES`` times."""
-    pg, matcher = s.phase_grammar("answer")
-    request = ListenRequest(grammar=pg, grammar_name=f"{s.adapter.game}.answer",
-                            expected=prompt.expected, timeout=s.options.silence_timeout,
-                            purpose="confirm", prompt=prompt)
-    misses = 0
-    while True:
-        heard = s.listen(request)
-        if heard.kind is HeardKind.END:
-            return None
-        yes, best = read_answer(s, prompt, heard, matcher)
-        if yes is not None:
-            return yes
-        if best is not None and best.intent in ANSWERED_DURING_CONFIRM:
-            s.universal(best, prompt)
-            s.say(question)
-            continue
-        misses += 1
-        if misses >= CONFIRM_TRIES:
-            return None
-        s.say([s.narrator.line(hint(pg, heard)), *question])

@@ -17,7 +17,7 @@ from typing import Any
 from voice_host.games import Action, GameState, IllegalAction
 from voice_host.games.base import find_player, public_record
 from voice_host.host.core import adapter as adapters
-from voice_host.host.core import ending
+from voice_host.host.core import ending, opening
 from voice_host.host.core import voices as vc
 from voice_host.host.core.adapter import Decision, GameAdapter, Prompt, PromptKind
 from voice_host.host.core.attention import (
@@ -161,32 +161,22 @@ class Session:
 
     # ------------------------------------------------------------------ the loop
 
-    def run(self, *, fresh: bool = True) -> Stop:
-        if self.companion is not None:
-            self.companion.publish(self.state)
-        if fresh:
-            self.say(self.adapter.opening(self.state))
-            self.save()
-        else:
-            self.say_key("common.resumed")
-            if not self.state.is_terminal():  # whose turn it is, and what they are at
-                self.say(self.adapter.status(self.state))
-            if self.paused:  # paused before the stop: still paused
-                self.say_key("common.paused_reminder")
-        if (self.phones is not None and not self.phones.companion.seats.locked
-                and self.phones.companion.wait_for_everyone):
-            stop = self.phones.wait_for_seats()
-            if stop is not None:
-                return stop
+    def run(self, *, fresh: bool = True, offer_again: bool = False) -> Stop:
+        """Host the game until it ends or stops; with ``offer_again``, the end asks "Play
+        again with the same players?" in this loop (``Stop.AGAIN`` on a yes)."""
+        stop = opening.begin(self, fresh=fresh)
+        if stop is not None:
+            return stop
         while True:
+            if self.question is None and self.state.is_terminal():  # the end, said once
+                stop = ending.finish(self, offer_again=offer_again)
+                if stop is not None:
+                    return stop  # else "Play again?" waits in self.question
             if self.question is not None:  # a yes/no question waits: its answer first
                 stop = answer_question(self)
                 if stop is not None:
                     return stop
                 continue
-            if self.state.is_terminal():
-                ending.finish(self)
-                return Stop.FINISHED
             if self.state.is_chance_node():
                 self.apply(self.adapter.chance(self.state, self.rng), record_undo=False)
                 continue

@@ -179,6 +179,9 @@ class Stop(enum.StrEnum):
     """Why a session's loop ended."""
 
     FINISHED = "finished"
+    AGAIN = "again"
+    """The game finished and the table said yes to another (only when offered:
+    ``Session.run(offer_again=True)``)."""
     QUIT = "quit"
     INPUT_ENDED = "input_ended"
 
