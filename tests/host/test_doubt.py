@@ -214,3 +214,16 @@ def test_a_text_the_recognizer_does_not_stand_by_is_no_evidence_against_a_move()
     assert doubt(move, two_readings(move, rival, Verdict.GRAMMAR), grammar_text="bee please",
                  free_text="jam please", vocabulary=vocabulary,
                  free_sure=False) is Doubt.READINGS
+
+
+@pytest.mark.parametrize(("lang", "team", "correction"), [
+    ("en", "Ada and Ben", "wait, undo that"), ("en", "Ada and Ben", "no, that's wrong"),
+    ("fr", "Ada et Ben", "non, annule")])
+def test_a_correction_in_answer_to_the_question_is_a_no(tmp_path: Path, lang: str, team: str,
+                                                        correction: str) -> None:
+    r = run(tmp_path, [team, spoken("ada i'm in", "eva i'm in") if lang == "en"
+                       else spoken("ada je suis pour", "eva je suis pour"), correction],
+            lang=lang)
+    assert votes_cast(r) == []
+    assert "?" in r.text.split(correction.split(",")[0].capitalize())[0]  # a question was asked
+    assert "Please answer yes or no" not in r.text and "par oui ou par non" not in r.text

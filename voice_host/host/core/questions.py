@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Decision, Prompt
+from voice_host.host.core.corrections import exactly
 from voice_host.host.core.understanding import understand
 from voice_host.host.core.values import Heard, HeardKind, Line, ListenRequest, Stop
 from voice_host.intent import IntentMatch, Matcher, PhaseGrammar
@@ -24,7 +25,8 @@ CONFIRM_TRIES = 3
 ANSWERED_DURING_CONFIRM = frozenset({
     "score", "status", "read_board", "list_tried", "slower", "faster", "louder", "quieter"})
 """Universal commands answered while a yes/no question waits (which is then asked again);
-the others (help, repeat, undo, stop...) get the question again."""
+a correction sentence ("undo", "wait, undo that", "non, annule", "stop") answers no; the
+others (help, repeat...) get the question again."""
 
 
 def make_move(s: Session, decision: Decision) -> None:
@@ -108,6 +110,9 @@ def read_answer(s: Session, prompt: Prompt, heard: Heard, matcher: Matcher
     if best is not None and best.intent == "answer" and \
             best.slots.get("choice") in ("yes", "no"):
         return best.slots.get("choice") == "yes", best
+    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
+    if exactly(said, s.narrator.lang):  # "wait, undo that", "non, annule": not that move
+        return False, best
     return None, best
 
 
