@@ -34,9 +34,9 @@ instead: the player is talking, not answering. A line that holds a move with wor
 it the grammar does not take ("ok i should pick the apple and the snake") is an answer
 misheard, however long.
 
-In a discussion (a team being proposed) the table talks, the leader too, and only a line of
-the awaited player, known by name or voice, that holds a move or is a near miss gets the
-re-ask."""
+In a discussion (a team being proposed, a clue being thought of) the table talks, the
+leader too, and only a line of the awaited player, known by name or voice, that holds a
+move, a clue's number beside a word, or is a near miss gets the re-ask."""
 
 from __future__ import annotations
 
@@ -52,12 +52,12 @@ from typing import TYPE_CHECKING
 
 from voice_host.host.core.adapter import Prompt
 from voice_host.host.core.agreement import VOICE_SURE, phase_vocabulary
+from voice_host.host.core.aimed import aimed_at, holds_clue, own_words
 from voice_host.host.core.choice import answer_or_drop
 from voice_host.host.core.understanding import Understood, tuning_of
 from voice_host.host.core.unknown_values import unknown_value_lines
 from voice_host.host.core.values import Heard, Line
 from voice_host.intent import PhaseGrammar
-from voice_host.intent.expand import iter_words
 from voice_host.intent.grammar import grammar_dir
 from voice_host.speech.decision import Rejection
 from voice_host.text import tokenize
@@ -155,13 +155,21 @@ def answer_for(heard: Heard, understood: Understood, prompt: Prompt, *, called: 
     if asked(heard, prompt, speaker):
         return (Answer.CUE if clearly_talk(heard, phase, speaker) else Answer.REASK), why
     if prompt.discussion and named(heard, prompt, speaker) and (
-            near_miss(heard, understood) or (phase is not None and holds_move(
-                [w for w in tokenize(said_words(heard)) if w not in phase.settings.discourse],
-                phase, speaker))):
-        return Answer.REASK, why  # the leader's team, misheard, amid the discussion
+            near_miss(heard, understood) or (phase is not None and attempt(heard, phase,
+                                                                           speaker))):
+        return Answer.REASK, why  # the leader's team, the clue, misheard amid the discussion
     if near_miss(heard, understood):
         return Answer.HELP, "near_miss"
     return Answer.SILENT, why
+
+
+def attempt(heard: Heard, phase: PhaseGrammar, speaker: str | None) -> bool:
+    """Whether a line said in a discussion by the player it waits for is an attempt at the
+    move: it holds one (:func:`holds_move`), or a number beside a word in a phase whose move
+    is any word and a number (the clue: "ok season 42", ``aimed.holds_clue``)."""
+    content = _said_once([w for w in tokenize(said_words(heard))
+                          if w not in phase.settings.discourse])
+    return holds_move(content, phase, speaker) or holds_clue(content, phase)
 
 
 TALK_WORDS = 6
@@ -192,11 +200,12 @@ def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None,
     decoder was sure of), hold no move of the phase said by ``speaker`` (:func:`holds_move`:
     "so noor chooses the skull and the wolf" is a pick misheard around its move, however
     long), and either they are ``TALK_WORDS`` or more (and not mostly the values of the
-    phase's moves, :data:`VALUES_SHARE`), or mostly not the words of the phase's own moves
-    (:data:`TALK_SHARE`, :func:`own_words`, among the words that carry something: not
-    "okay", "um", the grammar's ``discourse``). A phrase the decoder wrote twice in a row
-    is read once. An unsure transcript is misheard
-    words, which may have been an answer."""
+    phase's moves, :data:`VALUES_SHARE`), or hold no piece of a move (``aimed.aimed_at``:
+    "white bone please" holds a board word) and are mostly not the
+    words of the phase's own moves (:data:`TALK_SHARE`, :func:`own_words`, among the words
+    that carry something: not "okay", "um", the grammar's ``discourse``). A phrase the
+    decoder wrote twice in a row is read once. An unsure transcript is misheard words,
+    which may have been an answer."""
     judgement = heard.judgement
     if judgement is None:
         text = heard.text
@@ -212,6 +221,8 @@ def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None,
     content = [w for w in words if w not in phase.settings.discourse]
     if holds_move(content, phase, speaker):
         return False
+    if len(words) < TALK_WORDS and aimed_at(content, phase):
+        return False  # a piece of a move ("white bone please"): a move misheard
     if len(words) >= TALK_WORDS:
         values = phase_vocabulary(phase)
         return sum(w in values for w in content) < VALUES_SHARE * len(content)
@@ -250,15 +261,6 @@ def _said_once(words: Sequence[str]) -> list[str]:
         if rest and list(rest) == list(words[:len(rest)]) and len(rest) >= min(size, 2):
             return list(words[:size])
     return list(words)
-
-
-def own_words(phase: PhaseGrammar) -> frozenset[str]:
-    """The words of the phase's own moves (not the commands of every phase): the literal
-    words of their sentences and the one-word forms of their lists' values."""
-    rules = phase.rules
-    words = {w for e in phase.entries if e.phases != ("*",) for t in e.templates
-             for w in iter_words(t, rules)}
-    return frozenset(words) | frozenset(phase_vocabulary(phase))
 
 
 def voice_seat(heard: Heard) -> str | None:
