@@ -74,6 +74,7 @@ def test_talk_that_only_resembles_a_move_stays_talk(game: str, name: str, text: 
     ("my clue is winning for two", True),  # longer, but it says "clue"
     ("like two", False),  # "like" carries nothing: no word beside the number
     ("two missions in a row failed", False),  # talk: long, and no word of a clue
+    ("that clue could mean three different things", False),  # long, and words of talk
     ("i'm so tired today", False),
 ])
 def test_a_number_beside_a_word_is_an_attempt_at_a_clue(text: str, clue: bool) -> None:

@@ -133,8 +133,9 @@ def holds_clue(words: Sequence[str], phase: PhaseGrammar) -> bool:
     """Whether ``words`` hold what a move of a phase with an open slot needs -- one of its
     numbers above nought and another word that carries something ("ok season 42", "it was
     love too") -- in a phase whose moves take any word (the Codenames clue), in fewer than
-    :data:`CLUE_WORDS` words or beside a word of the phase's sentences ("my clue is winning
-    for two"); False in any other phase."""
+    :data:`CLUE_WORDS` words, or beside a word of the phase's sentences and none of the
+    grammar's ``vetoes`` ("my clue is winning for two", not "that clue could mean three
+    different things"); False in any other phase."""
     if not phase.open_vocabulary:
         return False
     words = [w for w in words if w not in phase.settings.discourse]  # "okay", "um"
@@ -143,6 +144,12 @@ def holds_clue(words: Sequence[str], phase: PhaseGrammar) -> bool:
     empty = _carries_nothing(phase)
     said = [any(_is_number(a, numbers) for a in _as(w, phase)) for w in words]
     others = [w for w, n in zip(words, said, strict=True) if not n and w not in empty]
-    own = [w for w in others if w in phase.literal_words and w not in phase.settings.vetoes]
-    return any(said) and bool(others) and (len(words) < CLUE_WORDS or bool(own))
+    if not any(said) or not others:
+        return False
+    if len(words) < CLUE_WORDS:
+        return True
+    vetoes = phase.settings.vetoes  # "that clue could mean three different things": talk
+    own = own_words(phase)  # of the clue's own sentences, not of every phase's commands
+    return any(w in own and w not in vetoes for w in others) \
+        and not any(w in vetoes for w in words)
 
