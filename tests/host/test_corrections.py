@@ -146,3 +146,11 @@ def test_a_garbled_wait_undo_that_takes_the_move_back(tmp_path: Path) -> None:
 def test_talk_right_after_a_move_takes_nothing_back(tmp_path: Path, talk: str) -> None:
     run = play(tmp_path, ["Ada: Ada and Ben", mangled(talk, "ada")], confirm="auto")
     assert "Undo the last move" not in run.text and not run.events("undo")
+
+
+def test_a_command_of_every_phase_right_after_a_move_keeps_its_meaning(
+        tmp_path: Path) -> None:
+    # "stop the game" is spelled a little like "stop that" and holds "stop"
+    run = play(tmp_path, ["Ada: Ada and Ben", "Ben: stop the game", "Ben: no"],
+               confirm="auto")
+    assert "Do you want to stop the game?" in run.text and not run.events("undo")

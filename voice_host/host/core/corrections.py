@@ -16,9 +16,9 @@ the recognizer's free transcript)
   correction word (``correction_words``: "undo", "wrong", "stop" ...), written as such or as
   a few words that sound like it (:data:`WORD_SIMILARITY`: "on do", "ben do" for "undo").
   Talk spelled a little like a correction holds no such word ("we'll do that", "that's not
-  fair at all", "no that's right", "wait for it"). A line that also reads as a command is
-  taken loosely only when it holds the word itself: a sound alone does not outweigh a
-  command."""
+  fair at all", "no that's right", "wait for it"). A line that also reads as a move is
+  taken loosely only when it holds the word itself: a sound alone does not outweigh a move;
+  and a line that reads as a command of every phase ("stop the game") keeps its meaning."""
 
 from __future__ import annotations
 
@@ -188,9 +188,18 @@ class RecentMove:
 def is_correction(heard: Heard, understood: Understood, lang: str) -> bool:
     """Whether a line heard right after a move is a correction (see the module's rule): one
     of its readings (the transcript, the recognizer's free transcript) is a correction
-    sentence, or is spelled nearly like one and holds its correction word -- as it is written
-    when the line also reads as a command, or sounding like it when it reads as none."""
+    sentence, or is spelled nearly like one and holds its correction word -- sounding like
+    it when the line reads as no command, as it is written when it reads as a move of the
+    phase; a line read as a command of every phase ("stop the game", "go back to the
+    score") keeps its meaning."""
+    from voice_host.host.core.commands import UNIVERSAL
+
     texts = [heard.text]
     if heard.judgement is not None:
         texts.append(heard.judgement.free_text)
-    return exactly(texts, lang) or loosely(texts, lang, word_itself=understood.best is not None)
+    if exactly(texts, lang):
+        return True
+    best = understood.best
+    if best is not None and best.intent in UNIVERSAL:
+        return False
+    return loosely(texts, lang, word_itself=best is not None)
