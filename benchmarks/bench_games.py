@@ -72,11 +72,6 @@ CORRECTIONS = {"en": ("undo", "no, that's wrong", "wait, undo that"),
                "fr": ("annule", "non, annule", "non, c'est faux")}
 """What a player says when the host took a move they did not mean."""
 YES_NO = {"en": ("yes", "no"), "fr": ("oui", "non")}
-FILLERS: dict[str, dict[str, tuple[str, ...]]] = {
-    "calib": {"en": ("", "", "well, ", "right, "), "fr": ("", "", "alors, ", "bon, ")},
-    "report": {"en": ("", "", "okay, ", "um, ", "so "), "fr": ("", "", "euh, ", "bon alors, ")},
-}
-"""Words a player puts before a move (said again with another one when asked again)."""
 
 
 @dataclass(frozen=True)
@@ -492,7 +487,7 @@ class TablePlayers:
                 reading, meant_action = self.meant(request, text, speaker)
             self.move = {"speaker": speaker, "key": key, "attempt": attempt, "words": text,
                          "reading": reading, "meant": meant_action}
-            filler = FILLERS[self.split][self.lang]
+            filler = data.FILLERS[self.split][self.lang]  # another one when said again
             text = (filler[(attempt + self.rng.randrange(len(filler))) % len(filler)]
                     if kind == "move" else "") + text
         if kind == "typed":

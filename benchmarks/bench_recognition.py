@@ -361,16 +361,26 @@ def spoken_form(text: str, lang: str = "en") -> str:
 
 
 def build_cases(plan: Plan, *, split: str, seed: int,
-                languages: Sequence[str] = ("en", "fr")) -> list[Case]:
+                languages: Sequence[str] = ("en", "fr"), fillers: bool = False) -> list[Case]:
     """Commands from every phase plus chatter, each in clean and some noisy conditions, in
-    every language (ids are unique across languages)."""
+    every language (ids are unique across languages). With ``fillers`` every utterance,
+    command or talk, is said after one of the split's fillers ("bon, ...", "um, ..."),
+    drawn apart from the other draws: the same lines, voices and conditions as without."""
     cases: list[Case] = []
     for lang in languages:
-        cases += _build_language(plan, split=split, seed=seed, lang=lang, first=len(cases))
+        cases += _build_language(plan, split=split, seed=seed, lang=lang, first=len(cases),
+                                 fillers=fillers)
     return cases
 
 
-def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int) -> list[Case]:
+def with_filler(text: str, ident: int, *, split: str, seed: int, lang: str) -> str:
+    """``text`` after one of ``split``'s fillers in ``lang``, drawn by ``ident``."""
+    choices = data.fillers(split, lang)
+    return random.Random(f"{seed}/{split}/{lang}/filler/{ident}").choice(choices) + text
+
+
+def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int,
+                    fillers: bool = False) -> list[Case]:
     rng = random.Random(f"{seed}/{split}" + ("" if lang == "en" else f"/{lang}"))
     setups = _setups(rng, 3, lang)
     noisy: list[tuple[str, int | None]] = [(n, s) for n in NOISES for s in SNRS] + [REVERB]
@@ -411,6 +421,8 @@ def _build_language(plan: Plan, *, split: str, seed: int, lang: str, first: int)
             conditions = [CLEAN] + noisy
         if plan.every_utterance:
             conditions = [CLEAN, *plan.every_utterance]
+        if fillers:
+            text = with_filler(text, ident, split=split, seed=seed, lang=lang)
         for noise, snr in dict.fromkeys(conditions):
             cases.append(Case(ident, setup, phase, text, intent, slots, voice, noise, snr))
     return cases
@@ -893,6 +905,9 @@ def add_draw_arguments(parser: argparse.ArgumentParser, *, split: str = "report"
     parser.add_argument("--split", default=split, choices=("report", "calib"),
                         help="which half of the chatter (and seed) to use; tune on calib only")
     parser.add_argument("--seed", type=int, default=6)
+    parser.add_argument("--fillers", action="store_true",
+                        help="say every command and talk line after one of the split's fillers "
+                             "(\"bon, ...\", \"um, ...\")")
     parser.add_argument("--voice-set", default="", choices=("", "mbrola", "kokoro-other"),
                         help="say every utterance with other voices than the benchmark's "
                              "own: mbrola = Debian's MBROLA voices (non-free, not installed "
@@ -910,7 +925,8 @@ def chosen_cases(args: argparse.Namespace, lang: str = "en", *,
     conditions, said with ``--voice-set``'s voices when given (``add_case_arguments``)."""
     conditions = [c.strip() for c in args.conditions.split(",")]
     plan = chosen_plan(argparse.Namespace(quick=True, per_phase=0, noise_set=args.noise_set))
-    cases = build_cases(plan, split=args.split, seed=args.seed, languages=(lang,))
+    cases = build_cases(plan, split=args.split, seed=args.seed, languages=(lang,),
+                        fillers=getattr(args, "fillers", False))
     if args.voice_set:
         cases = with_voice_set(cases, args.voice_set)
     return [c for c in cases if (c.command or not commands_only) and c.condition in conditions]
@@ -1830,7 +1846,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     plan = chosen_plan(args)
     languages = [lang for lang in args.languages.split(",") if lang]
-    cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages)
+    cases = build_cases(plan, split=args.split, seed=args.seed, languages=languages,
+                        fillers=args.fillers)
     cases = subset(cases, only=args.only, limit=args.limit, conditions=args.conditions)
     if args.voice_set:
         cases = with_voice_set(cases, args.voice_set)
@@ -1891,6 +1908,7 @@ def run(args: argparse.Namespace) -> int:
         f" --only {args.only}" if args.only else "") + (
         " --realtime" if args.realtime else "") + (
         " --noise-set" if args.noise_set else "") + (
+        " --fillers" if args.fillers else "") + (
         f" --voice-set {args.voice_set}" if args.voice_set else "") + (
         f" --segment {args.segment}" if args.segment != "endpointer" else "") + (
         " --no-speculate" if args.no_speculate else "") + (

@@ -285,6 +285,18 @@ CHATTER_FR: tuple[str, ...] = (
 """French table talk, written for this benchmark (same split rule as ``CHATTER``)."""
 
 
+FILLERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "calib": {"en": ("", "", "well, ", "right, "), "fr": ("", "", "alors, ", "bon, ")},
+    "report": {"en": ("", "", "okay, ", "um, ", "so "), "fr": ("", "", "euh, ", "bon alors, ")},
+}
+"""Words a player puts before a command, per split and language (an empty one: none)."""
+
+
+def fillers(part: str, lang: str = "en") -> tuple[str, ...]:
+    """The words ``part``'s players put before a command (none among them)."""
+    return tuple(f for f in FILLERS[part][lang] if f)
+
+
 def chatter_split(part: str, lang: str = "en") -> tuple[str, ...]:
     """``"calib"`` (even positions) or ``"report"`` (odd positions) half of the chatter."""
     if part not in ("calib", "report"):

@@ -271,3 +271,38 @@ def test_openers_before_any_command() -> None:
                                        "status")):
         best = matcher(game, phase).match(text).best
         assert best is not None and best.intent == intent, text
+
+
+@pytest.mark.parametrize(("lang", "text", "sabotages"), [
+    ("fr", "euh, trois fois", 3), ("fr", "bon alors, aucun sabotage", 0),
+    ("fr", "d'accord, euh, aucun sabotage", 0), ("en", "um, sabotaged once", 1),
+    ("en", "so, okay, no sabotage", 0)])
+def test_lead_fillers_leave_a_command_sure_and_exact(lang: str, text: str,
+                                                     sabotages: int) -> None:
+    plain = matcher("resistance", "mission", lang)
+    for closed in (False, True):  # a grammar sentence may start with them too
+        best = plain.match(text, closed=closed).best
+        assert best is not None and best.slots == {"sabotages": sabotages}, (text, closed)
+        assert CONFIRM_BELOW < best.confidence < 1.0, (text, closed)
+
+
+def test_lead_fillers_are_never_the_whole_line_nor_a_value() -> None:
+    assert matcher("resistance", "mission", "fr").match("bon alors").best is None
+    team = matcher("resistance", "team", "en")
+    best = team.match("so, Sophie and Thomas").best
+    assert best is not None and best.slots == {"players": ("Sophie", "Thomas")}
+    # an opener that is not a lead filler costs more
+    fr = matcher("resistance", "mission", "fr")
+    interjected = fr.match("ah allez aucun sabotage").best
+    filled = fr.match("bon alors aucun sabotage").best
+    assert interjected is not None and filled is not None
+    assert interjected.confidence < filled.confidence
+
+
+def test_a_lead_filler_inside_a_longer_value_is_still_a_filler() -> None:
+    # "bon" is a word of the answer "c'est bon", not a value on its own
+    answer = matcher("resistance", "answer", "fr")
+    best = answer.match("bon, c'est juste").best
+    plain = answer.match("c'est juste").best
+    assert best is not None and plain is not None and best.slots == plain.slots
+    assert plain.confidence - best.confidence < 0.1  # a lead filler's cost only

@@ -19,6 +19,7 @@ from voice_host.speech.grammar_search import (
     parse_jsgf,
     phase_tokens,
     spelling_cost,
+    with_lead_words,
 )
 from voice_host.speech.types import ANY_WORD_RULE
 
@@ -304,3 +305,23 @@ def test_spelling_cost_is_a_letter_distance_per_letter() -> None:
     assert spelling_cost("and do please", "undo please") == pytest.approx(1.5 / 11)
     assert spelling_cost("", "end turn") == 1.0
     assert spelling_cost("", "") == 0.0
+
+
+def test_lead_words_may_open_any_sentence_once_or_twice() -> None:
+    document = with_lead_words(VOTE, ("um", "so", "okay"))
+    constraint = TokenConstraint(WordGraph(document))
+    for text in (" Um, I vote yes.", " So, okay, help me.", " Okay. Yes.", " I vote no."):
+        assert constraint.can_end(walk(constraint, text)), text
+    for text in (" Um, so, okay, yes.", " Um.", " I vote um yes.", " Yes, um."):
+        positions = walk(constraint, text)
+        assert not positions or not constraint.can_end(positions), text
+    assert with_lead_words(VOTE, ()) == VOTE
+
+
+def test_a_french_lead_phrase_keeps_its_elision() -> None:
+    graph = WordGraph(with_lead_words(
+        "#JSGF V1.0; grammar g; public <a> = la cloche | oui;", ("euh", "bon", "d' accord")))
+    constraint = TokenConstraint(graph)
+    for text in (" D'accord, oui.", " Bon, euh, la cloche.", " Euh... oui"):
+        assert constraint.can_end(walk(constraint, text)), text
+    assert not constraint.can_end(walk(constraint, " Accord, oui."))

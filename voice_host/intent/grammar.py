@@ -191,6 +191,10 @@ class Settings:
     """Heard word -> words it is often mistaken for."""
     interjections: frozenset[str] = frozenset()
     """Words that may precede a question's first word ("so", "um")."""
+    lead_fillers: tuple[str, ...] = ()
+    """Words people start a command with that say nothing ("euh", "bon alors", "um", "so"),
+    normalized, each a space-separated phrase: read past at almost no cost, and offered to
+    a recognizer that searches the grammar as an optional start of every sentence."""
     question_starts: frozenset[str] = frozenset()
     """Words that, first in an utterance and not part of a command, make it a question."""
     joiner: str = "and"
@@ -770,6 +774,8 @@ def _settings(data: Mapping[str, Any]) -> Settings:
                     garbage_words=words("garbage_words"), joiner=joiner,
                     question_starts=words("question_starts"),
                     interjections=words("interjections"),
+                    lead_fillers=tuple(dict.fromkeys(
+                        " ".join(tokenize(item)) for item in raw.get("lead_fillers", ()))),
                     open_words=tuple(dict.fromkeys(raw.get("open_words", ()))),
                     tentative=words("tentative"), discourse=words("discourse"),
                     distinct=frozenset(raw.get("distinct", ())), confusions=confusions,

@@ -44,7 +44,11 @@ AMBIGUITY_MARGIN = 0.2
 ALTERNATIVE_MARGIN = 0.45
 """Readings within this cost of the best are returned as alternatives."""
 OPENER_PENALTY = 0.1
-"""Cost of each interjection before a command ("um", "okay so")."""
+"""Cost of each interjection before a command ("ah", "allez")."""
+LEAD_FILLER_PENALTY = 0.02
+"""Cost of each of the language's lead fillers before a command ("um", "bon alors"): next
+to nothing, so that a filler leaves a command as sure as without it (a reading without
+one still wins a tie)."""
 LEAD_IN_PENALTY = 0.05
 """Cost of a lead-in phrase before a move ("I'd say the heart")."""
 OBJECT_PRONOUN_COST = 2.0
@@ -147,6 +151,9 @@ class _Compiled:
         self.interjections = settings.interjections
         self.discourse = settings.discourse | settings.interjections
         self.openers = settings.discourse & settings.interjections
+        self.lead_fillers = tuple(sorted({tuple(p.split()) for p in settings.lead_fillers
+                                          if p}, key=lambda p: -len(p)))
+        self.lead_words = frozenset(p[0] for p in self.lead_fillers if len(p) == 1)
         self.joiners = settings.joiners
         self.weak_joiners = settings.weak_joiners
         self.articles = settings.articles
@@ -169,6 +176,8 @@ class _Compiled:
             if tok.kind == "slot" and tok.repeat)
         self.value_words = frozenset(t for vl in self.lists.values()
                                      for tokens, _ in vl.forms for t in tokens)
+        self.one_word_values = frozenset(tokens[0] for vl in self.lists.values()
+                                         for tokens, _ in vl.forms if len(tokens) == 1)
         self.list_slots = phase.list_slots
         self.diagnostic = phase.diagnostic_intents
         self.tentative = settings.tentative
@@ -233,12 +242,30 @@ class _Compiled:
                 out = out[:8]
         return out
 
+    def opening(self, tokens: tuple[str, ...]) -> tuple[int, float]:
+        """How many words at the start of ``tokens`` open the utterance without saying
+        anything ("um, okay", "bon alors", "euh"), never all of them nor a word that is a
+        value on its own ("Ben, Cleo et Dan"; "bon" of "c'est bon" is a filler), and what
+        reading past them costs."""
+        skip, cost = 0, 0.0
+        while skip < len(tokens) - 1:
+            phrase = next((p for p in self.lead_fillers
+                           if skip + len(p) < len(tokens) and tokens[skip:skip + len(p)] == p
+                           and not any(w in self.one_word_values for w in p)), None)
+            if phrase is not None:
+                skip, cost = skip + len(phrase), cost + LEAD_FILLER_PENALTY
+            elif tokens[skip] in self.openers and tokens[skip] not in self.value_words:
+                skip, cost = skip + 1, cost + OPENER_PENALTY
+            else:
+                break
+        return skip, cost
+
     def lead_in_starts(self, tokens: tuple[str, ...]
                        ) -> list[tuple[int, tuple[str, ...], frozenset[str]]]:
         """Where a lead-in phrase ends at the start of ``tokens`` (after interjections such
         as "um"): (index of the first word after it, the phrase, its rules)."""
         most = 0
-        while most < len(tokens) and tokens[most] in self.interjections \
+        while most < len(tokens) and tokens[most] in self.interjections | self.lead_words \
                 and tokens[most] not in self.value_words:
             most += 1
         out: list[tuple[int, tuple[str, ...], frozenset[str]]] = []
@@ -413,12 +440,10 @@ class Matcher:
         # the whole utterance, and what follows a lead-in ("I'd say | the heart"), which
         # only entries taking that lead-in may read
         starts: list[tuple[tuple[str, ...], float, _Lead | None]] = [(tokens, 0.0, None)]
-        skip = 0  # "um, okay, the heart": the same as "the heart", a little less sure
-        while skip < len(tokens) - 1 and tokens[skip] in self._c.openers \
-                and tokens[skip] not in self._c.value_words:  # "Ben, Cleo et Dan"
-            skip += 1
+        # "um, okay, the heart": the same as "the heart" (a hair less sure)
+        skip, opening_cost = self._c.opening(tokens)
         if skip:
-            starts.append((tokens[skip:], OPENER_PENALTY * skip, None))
+            starts.append((tokens[skip:], opening_cost, None))
         for end, phrase, rules in self._c.lead_in_starts(tokens):
             tentative = any(word in self._c.tentative for word in tokens[:end])
             starts.append((tokens[end:], LEAD_IN_PENALTY + 0.02 * (end - len(phrase)),
@@ -454,7 +479,9 @@ class Matcher:
                 for seq, cost in tagged_all:
                     self._exact(seq, cost, who, found, lead)
                 for key, reading in found.items():
-                    exact = reading.cost == 0.0 or (lead is not None and reading.cost == extra)
+                    # the grammar lets a sentence start with lead fillers ("euh, ..."): a
+                    # reading past them is as exact as the sentence alone
+                    exact = reading.cost in (0.0, extra)
                     if exact and (key not in readings or reading.cost < readings[key].cost):
                         readings[key] = reading
                 continue

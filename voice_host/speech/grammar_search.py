@@ -311,6 +311,27 @@ class WordGraph:
         return max(w for w, _ in found), max(c for _, c in found)
 
 
+_PUBLIC = re.compile(r"public\s+<([^<>]+)>\s*=\s*([^;]*);")
+LEAD_RULE = "vh_lead"
+"""The rule :func:`with_lead_words` adds for the words that may open a sentence."""
+
+
+def with_lead_words(document: str, lead_words: Sequence[str]) -> str:
+    """``document`` (JSGF) whose public rule may start with one or two of ``lead_words``
+    (phrases of space-separated words: "euh", "bon", "d' accord"), the words people open a
+    command with that say nothing. Whisper writes them ("Bon, alors, la cloche."); without
+    them in the grammar, the search forces the command's first words onto their sound and
+    the sentence loses its margin. ``document`` unchanged when no word is given."""
+    phrases = [" ".join(p.split()) for p in lead_words if p.split()]
+    match = _PUBLIC.search(document)
+    if not phrases or match is None:
+        return document
+    lead = f"<{LEAD_RULE}>"
+    body = f"public <{match.group(1)}> = [ {lead} [ {lead} ] ] ( {match.group(2).strip()} );"
+    rule = f"\n{lead} = " + " | ".join(f"( {p} )" for p in dict.fromkeys(phrases)) + ";\n"
+    return document[:match.start()] + body + document[match.end():].rstrip("\n") + rule
+
+
 # --------------------------------------------------------------------------- characters
 
 def fold_text(text: str) -> str:

@@ -171,6 +171,11 @@ class RecognitionGrammar:
     spellings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Other written forms of grammar words (``"two" -> ("2",)``), for backends that write
     text the way people do."""
+    lead_words: tuple[str, ...] = ()
+    """What people say before a sentence that says nothing ("euh", "bon", "d' accord", "um"),
+    each a phrase of the grammar's words: a backend that searches inside the grammar lets
+    every sentence start with one or two of them (:func:`~voice_host.speech.grammar_search.
+    with_lead_words`), so that a filler is read as itself, not forced onto the command."""
     prompt: str = ""
     """The words that can be said now, as a short text (player names as the game spells
     them, icons, board words, the phase's short answers), for backends that can be prompted

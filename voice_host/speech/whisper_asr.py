@@ -22,6 +22,7 @@ from voice_host.speech.grammar_search import (
     WordGraph,
     fold_text,
     phase_tokens,
+    with_lead_words,
 )
 from voice_host.speech.install import extra_install
 from voice_host.speech.pause import Pause, PauseSettings, PauseTest
@@ -287,7 +288,7 @@ class _Grammar:
         documents = [d for d in (grammar.jsgf, grammar.open_jsgf) if d is not None]
         self.searches: list[Search] = []
         for document in documents:
-            graph = WordGraph(document)
+            graph = WordGraph(with_lead_words(document, grammar.lead_words))
             keep = phase_tokens(graph, spellings, texts)
             suppress = None if keep is None else \
                 (-1, *sorted(t for t in range(eot) if t not in keep))
@@ -584,7 +585,7 @@ class WhisperRecognizer(StreamingRecognizer):
         """Switch to this phase's grammar (compiled once, a few kept)."""
         spellings = sorted(grammar.spellings.items())
         key = (f"{grammar.name}\0{grammar.open_jsgf or grammar.jsgf}\0{spellings}"
-               f"\0{grammar.prompt}")
+               f"\0{grammar.prompt}\0{grammar.lead_words}")
         compiled = self._grammars.get(key)
         if compiled is None:
             try:

@@ -81,7 +81,7 @@ class PhaseEars:
             # for an open phase (the clue word) the likely-word grammar, tried first
             name=request.grammar_name, jsgf=pg.recognition_jsgf(), words=pg.vocabulary(),
             open_jsgf=pg.open_slot_jsgf(ANY_WORD_RULE), spellings=pg.written_forms(),
-            prompt=decoder_prompt(pg)),
+            lead_words=pg.settings.lead_fillers, prompt=decoder_prompt(pg)),
             open_retry=pg.open_vocabulary)
         self._last = (pg, request.grammar_name, expected)
         return expected
