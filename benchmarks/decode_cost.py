@@ -3,10 +3,10 @@
 Each command of the benchmark's quick plan (the split, language and conditions chosen) is
 decoded once through the host's recognizer (``WhisperRecognizer.recognize``, the whole
 utterance at once: no decoding in the trailing silence), and the process time of each stage
-is summed: the encoder, the grammar search (the free decode is its first call), the search
-among the sentences nearest a rejected transcript, the prompt's lift and the decode without
-the prompt. Process time counts every thread of the process, and a loaded machine inflates
-it less than wall-clock time.
+is summed: the encoder, the free decode and the exact scores of the sentences found, the
+grammar search's rollouts, the search among the sentences nearest a rejected transcript,
+the prompt's lift and the decode without the prompt. Process time counts every thread of
+the process, and a loaded machine inflates it less than wall-clock time.
 
 Usage (from the checkout, with the dev extra)::
 
@@ -36,18 +36,25 @@ STAGES = ((whisper_asr, "judge"), (search_module, "search"), (search_module, "ne
 
 
 class Clock:
-    """Process time summed per stage."""
+    """Process time summed per stage, each stage's own (a stage called inside another is
+    counted for itself only: the search inside the near search is the near search's)."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = defaultdict(float)
+        self.inner: list[float] = []
+        """Per stage running, the time its inner stages took so far."""
 
     def timed(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             started = time.process_time()
+            self.inner.append(0.0)
             try:
                 return function(*args, **kwargs)
             finally:
-                self.seconds[name] += time.process_time() - started
+                spent = time.process_time() - started
+                self.seconds[name] += spent - self.inner.pop()
+                if self.inner:
+                    self.inner[-1] += spent
         return wrapper
 
     def install(self) -> None:
@@ -88,12 +95,10 @@ def main(argv: list[str] | None = None) -> int:
               f" ({'accepted' if judgement and judgement.accepted else 'not accepted'})")
     count = len(cases)
     print(f"\nCPU per command: {total / count:.2f} s over {count} commands")
-    search_alone = clock.seconds["judge"] - clock.seconds["search"] - clock.seconds[
-        "near_search"]
     rows = [("encoder (CTranslate2)", clock.seconds["encode"]),
-            ("free decode and grammar search", clock.seconds["search"]),
-            ("search of the nearest sentences", clock.seconds["near_search"]),
-            ("rest of the judgement (ranking, rules)", search_alone),
+            ("free decode, exact scores of the sentences found", clock.seconds["judge"]),
+            ("grammar search rollouts (the near search's too)", clock.seconds["search"]),
+            ("choice of the nearest sentences", clock.seconds["near_search"]),
             ("prompt lift (scoring without the prompt)", clock.seconds["with_lift"]),
             ("decode without the prompt", clock.seconds["with_unprompted"])]
     print("| stage | CPU s per command |\n|---|---|")

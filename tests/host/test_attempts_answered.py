@@ -35,7 +35,7 @@ def spoken(text: str) -> Heard:
     ("ici-londres", "guess", "ai should take the boat ai should take the boat ai"),
     ("resistance", "vote", "okay ada and ben no cleo you guys"),
     ("resistance", "vote", "ada and ben no cleo dan and eve yes i suppose"),
-    ("resistance", "team", "right so i would say ben and cleo then"),
+    ("resistance", "team", "honestly i would say ben and cleo then"),
 ])
 def test_a_line_holding_a_move_is_no_talk(game: str, name: str, text: str) -> None:
     pg = phase(game, name)
@@ -103,16 +103,16 @@ def test_an_awaited_voter_is_reasked_for_a_long_misheard_vote_list(tmp_path: Pat
 def test_the_leader_is_reasked_for_a_misheard_team_in_the_discussion(tmp_path: Path) -> None:
     """Proposing a team is a discussion: the table's talk, the leader's too, gets no answer;
     a line of the leader's that holds a team does, and another player's never."""
-    run = play(tmp_path, ["Ben: right so i would say ben and cleo then",
+    run = play(tmp_path, ["Ben: honestly i would say ben and cleo then",
                           "Ada: ben and cleo sounds good to me",
-                          "Ada: right so i would say ben and cleo then"])
+                          "Ada: honestly i would say ben and cleo then"])
     assert reasks(run) == ["Ada"]
     assert [e["speaker"] for e in run.events("ignored")] == ["Ben", "Ada"]
     assert not run.events("action")[1:]  # nothing was taken
 
 
 def test_an_unnamed_line_in_a_discussion_gets_no_reask(tmp_path: Path) -> None:
-    unnamed = Heard(HeardKind.SPEECH, text="right so i would say ben and cleo then",
+    unnamed = Heard(HeardKind.SPEECH, text="honestly i would say ben and cleo then",
                     spoken=True, source="mic")
     run = play(tmp_path, [unnamed], opts=resistance())
     assert not reasks(run)
