@@ -174,3 +174,26 @@ def test_no_room_fill_when_it_is_off() -> None:
     speak(ears, 20, 17)
     ears.finish()
     assert decode.frames == [10 + 20 + ears.tuning.heard_frames]
+
+
+def test_a_wait_starts_the_decode_later_on_the_same_audio() -> None:
+    decode = RecordingDecode()
+    ears = recognizer(decode, speculate_wait_frames=4)
+    k = ears.tuning.heard_frames
+    speak(ears, 10, k + 3)  # a pause inside the sentence, shorter than the wait
+    speak(ears, 10, 0)
+    assert not decode.started.is_set()  # nothing started, nothing called off
+    speak(ears, 0, k + 4)
+    assert decode.started.wait(5)
+    for run in range(k + 5, 18):
+        ears.feed_heard(QUIET, run)
+    transcript = ears.finish()
+    assert transcript.details["speculated"] == 1 and transcript.details["called_off"] == 0
+    assert decode.frames == [10 + k + 3 + 10 + k]  # the speech and heard_frames after it
+
+
+def test_french_waits_for_its_own_frames_and_english_does_not() -> None:
+    tuning = WhisperTuning()
+    assert tuning.speculate_wait_for("en") == 0
+    assert tuning.speculate_wait_for("fr") > 0
+    assert WhisperTuning(speculate_wait_frames=0).speculate_wait_for("fr") == 0

@@ -152,6 +152,12 @@ class WhisperTuning:
     (the same audio, so the same outcome), begun about a third of a second before the end.
     Six, chosen on the benchmark's calibration split: as many commands as decoding the
     whole trailing silence, within one."""
+    speculate_wait_frames: int = -1
+    """Quiet frames, beyond ``heard_frames``, before that decode starts (it decodes the same
+    audio, so the same outcome); -1: the language's own (``LanguageTuning``), else none. A
+    pause inside a sentence ("bon, ... la cloche") that starts a decode calls it off when
+    the speech goes on, and CTranslate2's encoder, most of a French decode, cannot stop
+    halfway."""
     heard_fill: int = 11
     """... and after those frames, this many frames of the room's own sound (its pre-roll
     before the speech, repeated) in place of the rest of the trailing silence (0: none).
@@ -207,6 +213,13 @@ class WhisperTuning:
         """The encoder's window for ``language``."""
         own = self.language_tuning(language).window_seconds
         return self.window_seconds if own is None else own
+
+    def speculate_wait_for(self, language: str) -> int:
+        """Quiet frames beyond ``heard_frames`` before the trailing-silence decode starts,
+        for ``language``."""
+        if self.speculate_wait_frames >= 0:
+            return self.speculate_wait_frames
+        return self.language_tuning(language).speculate_wait_frames or 0
 
     def memory_for(self, language: str) -> float:
         """How much of the encoder's output after the utterance the decoder attends to, in
@@ -671,7 +684,9 @@ class WhisperRecognizer(StreamingRecognizer):
             running.call_off()  # the speaker went on; it stops at its next decoder call
             self._called_off += 1
         self._speculation = None
-        if quiet == self.tuning.heard_frames:  # then end is every frame fed
+        wait = self.tuning.speculate_wait_for(self.language)
+        if quiet == self.tuning.heard_frames + wait:
+            # end: the speech and heard_frames after it, whatever the wait
             # the decoder's lock keeps the called-off decode and this one apart
             self._speculation = _Speculation(self, self._heard_audio(end),
                                              Pause(end, math.inf, smoothed=False),

@@ -32,6 +32,9 @@ class LanguageTuning:
     """CTranslate2's workers for this language's model (``WhisperTuning.workers``)."""
     decoder: str | None = None
     """The decoder the search asks (``WhisperTuning.decoder``)."""
+    speculate_wait_frames: int | None = None
+    """Quiet frames beyond ``heard_frames`` before the decode in the trailing silence starts
+    (``WhisperTuning.speculate_wait_frames``)."""
     memory_seconds: float | None = None
     """The encoder output after the utterance the decoder attends to, in seconds
     (``WhisperTuning.memory_seconds``; None: the whole window)."""
@@ -45,6 +48,7 @@ FRENCH = LanguageTuning(
     near=True,
     memory_seconds=12.0,
     decoder="own",
+    speculate_wait_frames=6,
 )
 """French (Whisper base).
 
@@ -68,6 +72,12 @@ FRENCH = LanguageTuning(
 - Two rescue rounds: a French rollout often leaves the grammar after a token or two, and a
   search that has found no sentence yet gets two more.
 - Two rounds to complete a sentence cut short ("thomas" for "thomas partent en mission").
+- The decode in the trailing silence starts after 12 quiet frames (360 ms) instead of 6
+  (``speculate_wait_frames``): the pause after an opening filler ("bon, ...") is 6 to 11
+  frames long for most voices of the calibration split, and a French decode started there
+  and called off when the speech goes on spends its encoder's CPU (about 1.3 s) for
+  nothing. The audio decoded is the same, so is the outcome; the decode still starts
+  before the endpointer's cut (half a second).
 - voice-host's own decoder (``decoder``, :mod:`voice_host.speech.whisper_decoder`), as
   English: it projects the encoder's output for the cross-attention once an utterance and
   keeps the prompt and every prefix, where CTranslate2's ``generate`` computes them again
