@@ -27,7 +27,8 @@ recognizer: ``voice-host bench --games`` (or ``python benchmarks/bench_games.py`
   (the share of judged utterances attributed to the seat that said them, and to another
   seat; n/a without the speaker model or with ``--no-voices``), and the wait from
   the end of an utterance to the host's first spoken reply (processing time: the audio is
-  not played at its real pace; narration synthesis is not included, the output is text).
+  not played at its real pace; narration synthesis is not included, the output is text),
+  and of the moves missed at the first try, those the recognizer had written right.
 """
 
 from __future__ import annotations
@@ -46,12 +47,15 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 import bench_recognition as rec  # noqa: E402
 import recognition_data as data  # noqa: E402
 from bench_speakers import ENROLMENT  # noqa: E402
+
+from voice_host.text import tokenize  # noqa: E402
 
 GAMES = ("ici-londres", "resistance", "codenames")
 CONDITIONS = ("clean", "babble12", "room")
@@ -124,6 +128,10 @@ class GameScore:
     corrections_taken: int = 0
     typed: int = 0
     """Moves typed after the host missed them by voice this many times (``TYPE_FROM``)."""
+    missed_heard_right: int = 0
+    """Moves not taken at the first try although the recognizer's free transcript of the
+    first attempt held the words said (fillers, case and punctuation aside): the misses the
+    host's own reading caused; the rest of the misses were misheard."""
     voice_checked: int = 0
     """Utterances whose voice the host judged (voices enrolled, audio heard)."""
     voice_right: int = 0
@@ -148,6 +156,29 @@ TAKEN_KINDS = ("move", "confirm", "choose", "typed")
 """What an awaited player says that the host must answer."""
 
 
+def _filler_words() -> frozenset[str]:
+    import tomllib
+
+    words: set[str] = set()
+    for lang in ("en", "fr"):
+        settings = tomllib.loads((ROOT / "grammars" / lang / "common.toml").read_text(
+            encoding="utf-8")).get("settings", {})
+        for key in ("lead_fillers", "interjections"):
+            words.update(w for item in settings.get(key, ()) for w in tokenize(item))
+    return frozenset(words)
+
+
+_NUMBER_WORDS = {w: str(i) for names in (
+    "zero one two three four five six seven eight nine ten".split(),
+    "zéro un deux trois quatre cinq six sept huit neuf dix".split()) for i, w in enumerate(names)}
+
+
+def said_words(text: str | None, fillers: frozenset[str]) -> list[str]:
+    """The words of a line to compare what was said with what the recognizer wrote: case,
+    punctuation and fillers aside, numbers as digits."""
+    return [_NUMBER_WORDS.get(w, w) for w in tokenize(text or "") if w not in fillers]
+
+
 def _spoken(event: Mapping[str, Any]) -> bool:
     return event.get("event") == "narration" and bool(str(event.get("text", "")).strip())
 
@@ -167,6 +198,7 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
     ``bench_said`` (who said what, its kind, the move meant as ``meant_action``, whether
     the host awaited the speaker, the attempt) and ``bench_wait`` (seconds to the reply)."""
     s = GameScore()
+    fillers = _filler_words()
     said: Mapping[str, Any] | None = None  # the last bench utterance
     episode: dict[str, Any] | None = None  # the move being made: its meant action, state
     replied = True
@@ -188,9 +220,10 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
                 s.corrections += 1
             elif what in MOVE_KINDS:
                 if e.get("attempt", 1) == 1 or episode is None:
+                    _close(s, episode)
                     s.moves += 1
                     episode = {"meant": e.get("meant_action"), "clean": True,
-                               "counted": False}
+                               "counted": False, "said": e.get("text"), "heard_right": None}
                 else:
                     episode["clean"] = False  # said again: not the first try
             elif what == "typed":
@@ -235,6 +268,10 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
             if kind == "game_over":
                 s.completed = True
         elif kind == "heard" and said is not None:
+            if episode is not None and episode.get("heard_right") is None \
+                    and said.get("text") == episode.get("said"):
+                episode["heard_right"] = said_words(episode["said"], fillers) == said_words(
+                    e.get("free") or e.get("transcript"), fillers)
             judged, seat = _voice(e)
             if judged:
                 s.voice_checked += 1
@@ -265,7 +302,15 @@ def score(events: Iterable[Mapping[str, Any]]) -> GameScore:
     if said is not None and not replied and said.get("expected") \
             and said.get("kind") in ANSWER_KINDS and not s.completed:
         s.silent_drops += 1
+    _close(s, episode)
     return s
+
+
+def _close(s: GameScore, episode: Mapping[str, Any] | None) -> None:
+    """A move's episode is over: a miss whose first attempt was written right is counted."""
+    if episode is not None and not (episode["counted"] and episode["clean"]) \
+            and episode.get("heard_right"):
+        s.missed_heard_right += 1
 
 
 def _pct(part: int, whole: int) -> str:
@@ -292,13 +337,14 @@ def row(label: str, s: GameScore, games: int, completed: int) -> list[str]:
             f"{_pct(s.voice_right, s.voice_checked)} ({_pct(s.voice_wrong, s.voice_checked)})"
             if s.voice_checked else "n/a",
             "n/a" if median is None else f"{median:.2f}",
-            "n/a" if p95 is None else f"{p95:.2f}", str(s.typed)]
+            "n/a" if p95 is None else f"{p95:.2f}", str(s.typed),
+            f"{s.missed_heard_right}/{s.moves - s.first_try}"]
 
 
 HEADER = ["game", "completed", "first try", "questions (per 8 moves)", "wrong moves",
           "silent drops", "talk acted on", "talk answered", "corrections taken",
           "speaker ID right (wrong)",
-          "wait median s", "wait p95 s", "moves typed"]
+          "wait median s", "wait p95 s", "moves typed", "misses heard right"]
 
 
 def markdown(rows: Sequence[Sequence[str]]) -> str:

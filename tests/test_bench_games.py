@@ -147,7 +147,27 @@ def test_quantile_and_row() -> None:
     s = bg.GameScore(moves=8, first_try=6, questions=2, waits=[1.0, 2.0, 3.0])
     r = bg.row("codenames", s, 2, 2)
     assert r[1:4] == ["2/2", "6/8 (75%)", "2 (2.0/8)"]
-    assert r[10:] == ["2.00", "3.00", "0"]
+    assert r[10:] == ["2.00", "3.00", "0", "0/2"]
+
+
+def first_attempt(text: str) -> dict[str, Any]:
+    return {**said("Ada", meant=VOTE_ADA), "text": text}
+
+
+def test_a_miss_whose_words_the_recognizer_wrote_right_is_the_hosts() -> None:
+    asked = [narration("I heard: Ada yes. Is that right?"), listening("confirm"),
+             said("Ada", "confirm"), *taken(VOTE_ADA, asked="doubtful"), narration()]
+    right = bg.score([listening(), first_attempt("Um, Ada: yes!"),
+                      {"event": "heard", "free": "ada yes", "transcript": "ada yes"}, *asked])
+    wrong = bg.score([listening(), first_attempt("Um, Ada: yes!"),
+                      {"event": "heard", "free": "ada", "transcript": "ada yes"}, *asked])
+    clean = bg.score([listening(), first_attempt("Ada: yes"),
+                      {"event": "heard", "free": "ada yes"}, *taken(VOTE_ADA), narration()])
+    assert (right.first_try, right.missed_heard_right) == (0, 1)
+    assert (wrong.first_try, wrong.missed_heard_right) == (0, 0)
+    assert (clean.first_try, clean.missed_heard_right) == (1, 0)
+    assert bg.said_words("So, the clue is ocean, 2.", frozenset({"so"})) == [
+        "the", "clue", "is", "ocean", "2"]
 
 
 def test_voices_of_a_table_split_and_at_most_one_espeak() -> None:
