@@ -67,6 +67,19 @@ def test_talk_that_only_resembles_a_move_stays_talk(game: str, name: str, text: 
     assert clearly_talk(spoken(text), pg, "Ada")
 
 
+@pytest.mark.parametrize(("text", "talk"), [
+    ("zopan l'orloge et la tou", False),  # "Zoé prend l'horloge et la tour", misheard
+    ("olivier choisit le cas et le poisson", False),
+    ("tu as vu le match hier soir", True),
+    ("on mange quoi ce soir", True),
+])
+def test_french_articles_do_not_make_a_misheard_pick_long_enough_for_talk(
+        text: str, talk: bool) -> None:
+    pg = phase("ici-londres", "guess", "fr")
+    assert pg.matcher.match(text).best is None
+    assert clearly_talk(spoken(text), pg, "Ada") is talk
+
+
 @pytest.mark.parametrize(("text", "clue"), [
     ("ok season 42", True),  # "for two" written as digits
     ("okay mike lewis monif or two", True),

@@ -221,8 +221,12 @@ def clearly_talk(heard: Heard, phase: PhaseGrammar | None = None,
     content = [w for w in words if w not in phase.settings.discourse]
     if holds_move(content, phase, speaker):
         return False
-    if len(words) < TALK_WORDS and aimed_at(content, phase):
-        return False  # a piece of a move ("white bone please"): a move misheard
+    settings = phase.settings
+    carrying = [w for w in content if w not in settings.articles and w not in settings.joiners]
+    if len(carrying) < TALK_WORDS and aimed_at(content, phase):
+        # a piece of a move ("white bone please", "zopan l'orloge et la tou"): a move
+        # misheard; articles and "and" do not make a line long (French has more of them)
+        return False
     if len(words) >= TALK_WORDS:
         values = phase_vocabulary(phase)
         return sum(w in values for w in content) < VALUES_SHARE * len(content)
