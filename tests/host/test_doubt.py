@@ -227,3 +227,22 @@ def test_a_correction_in_answer_to_the_question_is_a_no(tmp_path: Path, lang: st
     assert votes_cast(r) == []
     assert "?" in r.text.split(correction.split(",")[0].capitalize())[0]  # a question was asked
     assert "Please answer yes or no" not in r.text and "par oui ou par non" not in r.text
+
+
+@pytest.mark.parametrize(("said", "asked"), [
+    ("ada ben cleo and dan no", True),  # the "yes" of "Ada, Ben and Cleo yes, Dan no" lost
+    ("ada ben cleo dan and eve yes", True),
+    ("ada ben and cleo yes dan and eve no", False),  # two verdicts: nothing hides
+    ("ada ben and cleo no", False),  # a short list
+    ("everyone no", False),
+])
+def test_one_verdict_for_a_long_list_is_asked_about(said: str, asked: bool) -> None:
+    move = read(*VOTE, said)
+    assert move is not None
+    vocabulary = phase_vocabulary(phase(*VOTE))
+    heard = doubt(move, Understood(move, None, 1.0, verdict=Verdict.AGREE, free=move,
+                                   grammar=move),
+                  grammar_text=said, free_text=said, vocabulary=vocabulary)
+    assert (heard is Doubt.LIST) is asked
+    # typed, nothing was lost on the way
+    assert doubt(move, None, grammar_text=said, vocabulary=vocabulary) is Doubt.NONE

@@ -37,10 +37,18 @@ class Doubt(enum.StrEnum):
     list the move names, not a player, that the move lacks: the "no" of "nina no, chloe
     ... yes", lost by both readings of a long list the prompt's names turned into one
     (``SearchTuning.unprompted_words``)."""
+    LIST = "list"
+    """One verdict for a long list of names ("Grace, Chloe, Olivia, Sam and Ingrid no"):
+    where a verdict the recognizer dropped between two groups hides (the "yes" of "Grace,
+    Chloe and Olivia yes, Sam and Ingrid no"), with every reading agreeing on the loss. A
+    table says "everyone no" rather than each name with one verdict, so the question is
+    rare when nothing was lost."""
 
 
 VOICE_SURE = 0.8
 """A voice names its seat surely enough to contradict a name from this confidence."""
+LONG_LIST = 4
+"""A list of at least this many players with one verdict is asked about (:data:`Doubt.LIST`)."""
 
 
 def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str = "",
@@ -86,7 +94,25 @@ def doubt(move: IntentMatch, understood: Understood | None, *, grammar_text: str
     if (voice is not None and voice.seat is not None and voice.confidence >= VOICE_SURE
             and len(set(actors)) == 1 and actors[0] != voice.seat):
         return Doubt.VOICE
+    if understood is not None and _one_verdict_for_many(move.text, vocabulary or {}):
+        return Doubt.LIST  # heard, not typed: a typed list lost nothing on the way
     return Doubt.NONE
+
+
+def _one_verdict_for_many(said: str, vocabulary: Mapping[str, Hashable]) -> bool:
+    """Whether ``said`` names :data:`LONG_LIST` players or more and one value of another list
+    once (one "no" after five names)."""
+    names: set[Hashable] = set()
+    verdicts = 0
+    for word in tokenize(said):
+        value = vocabulary.get(word)
+        if not isinstance(value, tuple):
+            continue
+        if value[0] in (PLAYER_LIST, NAMED_PLAYER_LIST):
+            names.add(value)
+        else:
+            verdicts += 1
+    return len(names) >= LONG_LIST and verdicts == 1
 
 
 def _words_differ(said: str, other: str, vocabulary: Mapping[str, Hashable],
