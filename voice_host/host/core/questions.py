@@ -110,8 +110,7 @@ def read_answer(s: Session, prompt: Prompt, heard: Heard, matcher: Matcher
     if best is not None and best.intent == "answer" and \
             best.slots.get("choice") in ("yes", "no"):
         return best.slots.get("choice") == "yes", best
-    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
-    if exactly(said, s.narrator.lang):  # "wait, undo that", "non, annule": not that move
+    if exactly(readings(heard), s.narrator.lang):  # "wait, undo that", "non, annule": not that move
         return False, best
     return None, best
 
@@ -121,8 +120,13 @@ def game_answer(pg: PhaseGrammar, heard: Heard) -> bool:
     a guess, never a yes-or-no question of the host's: in the reading taken or in the
     recognizer's free transcript (the search may have forced "hit" onto "go ahead")."""
     words = pg.settings.game_answers
-    said = [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
-    return bool(words) and any(w in words for text in said for w in tokenize(text or ""))
+    return bool(words) and any(w in words for text in readings(heard)
+                               for w in tokenize(text or ""))
+
+
+def readings(heard: Heard) -> list[str]:
+    """The reading taken and the recognizer's free transcript of ``heard``."""
+    return [heard.text, heard.judgement.free_text if heard.judgement is not None else ""]
 
 
 def hint(pg: PhaseGrammar, heard: Heard) -> str:
